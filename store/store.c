@@ -1,0 +1,434 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_sql.h" /* generated from store/migrations/ by CMake */
+#include "store.h"
+#include "../kernels/chase/chase.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+#define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
+
+static int db_fail(struct store *st, struct tune_error *err, const char *what)
+{
+	return tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (check the file, or use another --db)",
+			 st->path, what, sqlite3_errmsg(st->db));
+}
+
+static int exec_sql(struct store *st, const char *sql, struct tune_error *err, const char *what)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (check the file, or use another --db)",
+			  st->path, what, msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return TUNE_ERR_STORE;
+	}
+	return 0;
+}
+
+static int user_version(struct store *st, int *v, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK)
+		return db_fail(st, err, "cannot read the schema version");
+	rc = sqlite3_step(q);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "cannot read the schema version");
+}
+
+static int migrate(struct store *st, struct tune_error *err)
+{
+	int v, rc;
+
+	if ((rc = user_version(st, &v, err)) != 0)
+		return rc;
+	if (v > STORE_SCHEMA_VERSION)
+		return tune_fail(err, TUNE_ERR_STORE,
+				 "database '%s' has schema version %d, newer than this tune's %d "
+				 "(upgrade tune, or use another --db)", st->path, v, STORE_SCHEMA_VERSION);
+	for (; v < STORE_SCHEMA_VERSION; v++) {
+		char setv[64];
+
+		if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start the migration")) != 0)
+			return rc;
+		snprintf(setv, sizeof(setv), "PRAGMA user_version = %d", v + 1);
+		if ((rc = exec_sql(st, store_migrations[v], err, "cannot migrate the schema")) != 0 ||
+		    (rc = exec_sql(st, setv, err, "cannot migrate the schema")) != 0) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return rc;
+		}
+		if ((rc = exec_sql(st, "COMMIT", err, "cannot commit the migration")) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int store_open(const char *path, struct store **out, struct tune_error *err)
+{
+	struct store *st = calloc(1, sizeof(*st));
+	int rc;
+
+	*out = NULL;
+	if (!st || !(st->path = strdup(path))) {
+		free(st);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		rc = tune_fail(err, TUNE_ERR_STORE, "cannot open database '%s': %s (check the path and its permissions, "
+			       "or use another --db)", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	if ((rc = exec_sql(st, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
+			   err, "cannot set WAL mode")) != 0)
+		goto fail;
+	if ((rc = migrate(st, err)) != 0)
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	return rc;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+sqlite3 *store_db(struct store *st)
+{
+	return st->db;
+}
+
+/* Prepares sql and binds the variadic arguments by the letters of types:
+ * s = const char * (NULL binds NULL), i = long long, d = double. */
+static int prepare(struct store *st, sqlite3_stmt **q, struct tune_error *err, const char *sql,
+		   const char *types, ...)
+{
+	va_list ap;
+	int idx = 1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
+		return db_fail(st, err, "cannot prepare a statement");
+	va_start(ap, types);
+	for (const char *t = types; *t; t++, idx++) {
+		if (*t == 's') {
+			const char *s = va_arg(ap, const char *);
+
+			if (s)
+				sqlite3_bind_text(*q, idx, s, -1, SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_null(*q, idx);
+		} else if (*t == 'i') {
+			sqlite3_bind_int64(*q, idx, va_arg(ap, long long));
+		} else {
+			sqlite3_bind_double(*q, idx, va_arg(ap, double));
+		}
+	}
+	va_end(ap);
+	return 0;
+}
+
+/* Steps a statement to completion; with id, returns column 0 of the first row. */
+static int run_stmt(struct store *st, sqlite3_stmt *q, long long *id, struct tune_error *err, const char *what)
+{
+	int rc, found = 0;
+
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (id && !found)
+			*id = sqlite3_column_int64(q, 0);
+		found = 1;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = db_fail(st, err, what);
+		sqlite3_finalize(q);
+		return rc;
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int store_host(struct store *st, const struct host_facts *f, long long *id, struct tune_error *err)
+{
+	char *facts = hostinfo_json(f);
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (!facts)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	rc = prepare(st, &q, err,
+		     "INSERT INTO hosts (hostname, arch, cpu_model, cores, pus, llc_bytes, memory_bytes, kernel,"
+		     " facts_json, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " NOW ", " NOW ")"
+		     " ON CONFLICT (hostname, arch, cpu_model) DO UPDATE SET cores = ?4, pus = ?5, llc_bytes = ?6,"
+		     " memory_bytes = ?7, kernel = ?8, facts_json = ?9, last_seen = " NOW " RETURNING id",
+		     "sssiiiiss", f->hostname, f->arch, f->cpu_model, (long long)f->cores, (long long)f->pus,
+		     f->llc_bytes, f->memory_bytes, f->kernel, facts);
+	free(facts);
+	return rc ? rc : run_stmt(st, q, id, err, "cannot record the host");
+}
+
+static char *join_strs(const struct conf_strs *l)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + 1;
+	if (!(s = calloc(1, len)))
+		return NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, l->v[i]);
+	}
+	return s;
+}
+
+int store_platform(struct store *st, const struct platform *p, long long *id, struct tune_error *err)
+{
+	char *cflags = join_strs(&p->cflags);
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (!cflags)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	rc = prepare(st, &q, err,
+		     "INSERT INTO platforms (name, arch, path, compiler, cflags) VALUES (?1, ?2, ?3, ?4, ?5)"
+		     " ON CONFLICT (name) DO UPDATE SET arch = ?2, path = ?3, compiler = ?4, cflags = ?5 RETURNING id",
+		     "sssss", p->name, platform_arch_names[p->arch], p->path, p->compiler, cflags);
+	free(cflags);
+	return rc ? rc : run_stmt(st, q, id, err, "cannot record the platform");
+}
+
+int store_build(struct store *st, const struct store_build *b, long long *id, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err,
+			 "INSERT INTO builds (hash, kernel, variant, hint, compiler, compiler_version, cflags, defines,"
+			 " binary_path, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " NOW ")"
+			 " ON CONFLICT (hash) DO UPDATE SET binary_path = ?9 RETURNING id",
+			 "sssssssss", b->hash, b->kernel, b->variant, b->hint, b->compiler, b->compiler_version,
+			 b->cflags, b->defines, b->binary_path);
+
+	return rc ? rc : run_stmt(st, q, id, err, "cannot record the build");
+}
+
+int store_sweep_open(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
+		     struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	long long gen = 0, id = 0;
+	int rc;
+
+	*resumed = 0;
+	rc = prepare(st, &q, err,
+		     "SELECT id, generation FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND host_id = ?3"
+		     " AND spec_hash = ?4 ORDER BY generation DESC LIMIT 1",
+		     "siis", s->name, s->platform_id, s->host_id, s->spec_hash);
+	if (rc)
+		return rc;
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(q, 0);
+		gen = sqlite3_column_int64(q, 1);
+	} else if (rc != SQLITE_DONE) {
+		rc = db_fail(st, err, "cannot look up the sweep");
+		sqlite3_finalize(q);
+		return rc;
+	}
+	sqlite3_finalize(q);
+	if (id && !s->fresh) {
+		*sweep_id = id;
+		*resumed = 1;
+		rc = prepare(st, &q, err, "UPDATE sweeps SET status = 'running', finished = NULL WHERE id = ?1",
+			     "i", id);
+		return rc ? rc : run_stmt(st, q, NULL, err, "cannot reopen the sweep");
+	}
+	rc = prepare(st, &q, err,
+		     "INSERT INTO sweeps (name, platform_id, host_id, spec_hash, generation, quick, status, started,"
+		     " tune_version, compiler, cflags, governor, thp, loadavg, env_json, spec_json)"
+		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', " NOW ", ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+		     " RETURNING id",
+		     "siisiisssssdss", s->name, s->platform_id, s->host_id, s->spec_hash, gen + 1, (long long)s->quick,
+		     s->tune_version, s->compiler, s->cflags, s->facts->governor, s->facts->thp, s->facts->loadavg1,
+		     s->env_json, s->spec_json);
+	return rc ? rc : run_stmt(st, q, sweep_id, err, "cannot record the sweep");
+}
+
+int store_sweep_trials(struct store *st, long long sweep_id, struct plan *pl, struct tune_error *err)
+{
+	sqlite3_stmt *ins = NULL, *sel = NULL;
+	int rc;
+
+	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
+		return rc;
+	rc = prepare(st, &ins, err,
+		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, size_mb, depth, queries,"
+		     " group_size, hugepages, seed, runs, warmup) VALUES (?1, ?2, 'chase', ?3, ?4, ?5, ?6, ?7, ?8,"
+		     " ?9, ?10, ?11, ?12) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
+	if (!rc)
+		rc = prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
+	for (size_t i = 0; !rc && i < pl->ntrials; i++) {
+		struct trial *t = &pl->trials[i];
+
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, sweep_id);
+		sqlite3_bind_text(ins, 2, t->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 3, chase_variant_names[t->variant], -1, SQLITE_STATIC);
+		if (t->hint >= 0)
+			sqlite3_bind_text(ins, 4, chase_hint_names[t->hint], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(ins, 4);
+		sqlite3_bind_int64(ins, 5, t->size_mb);
+		sqlite3_bind_int64(ins, 6, t->depth);
+		sqlite3_bind_int64(ins, 7, t->queries);
+		sqlite3_bind_int64(ins, 8, t->group_size);
+		sqlite3_bind_int64(ins, 9, t->hugepages);
+		sqlite3_bind_int64(ins, 10, t->seed);
+		sqlite3_bind_int64(ins, 11, t->runs);
+		sqlite3_bind_int64(ins, 12, t->warmup);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			rc = db_fail(st, err, "cannot record the trials");
+			break;
+		}
+		sqlite3_reset(sel);
+		sqlite3_bind_int64(sel, 1, sweep_id);
+		sqlite3_bind_text(sel, 2, t->key, -1, SQLITE_STATIC);
+		if (sqlite3_step(sel) != SQLITE_ROW) {
+			rc = db_fail(st, err, "cannot read the trials back");
+			break;
+		}
+		t->id = sqlite3_column_int64(sel, 0);
+		{
+			const char *status = (const char *)sqlite3_column_text(sel, 1);
+
+			t->status = !strcmp(status, "done") ? TRIAL_DONE : !strcmp(status, "failed") ? TRIAL_FAILED
+												    : TRIAL_PENDING;
+		}
+	}
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	if (rc) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return exec_sql(st, "COMMIT", err, "cannot commit the trials");
+}
+
+int store_sweep_finish(struct store *st, long long sweep_id, const char *status, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err, "UPDATE sweeps SET status = ?1, finished = " NOW " WHERE id = ?2", "si",
+			 status, sweep_id);
+
+	return rc ? rc : run_stmt(st, q, NULL, err, "cannot close the sweep");
+}
+
+int store_record_batch(struct store *st, struct store_outcome *outs, size_t nouts,
+		       const struct store_sample *samples, size_t nsamples, struct tune_error *err)
+{
+	sqlite3_stmt *ins = NULL, *upd = NULL;
+	int rc;
+
+	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
+		return rc;
+	rc = prepare(st, &ins, err,
+		     "INSERT INTO samples (trial_id, run_id, warmup, ns_total, ns_per_lookup, lookups_per_sec,"
+		     " checksum, cpu, raw_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", "");
+	if (!rc)
+		rc = prepare(st, &upd, err,
+			     "UPDATE trials SET status = ?1, reason = ?2, build_id = ?3, cpu = ?4, finished = " NOW
+			     " WHERE id = ?5", "");
+	for (size_t i = 0; !rc && i < nsamples; i++) {
+		const struct store_sample *s = &samples[i];
+		int keep = 0;
+
+		for (size_t j = 0; j < nouts && !keep; j++)
+			keep = outs[j].trial == s->trial && outs[j].ok;
+		if (!keep)
+			continue;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, s->trial->id);
+		sqlite3_bind_int64(ins, 2, s->run_id);
+		sqlite3_bind_int(ins, 3, s->warmup);
+		sqlite3_bind_int64(ins, 4, s->ns_total);
+		sqlite3_bind_double(ins, 5, s->ns_per_lookup);
+		sqlite3_bind_double(ins, 6, s->lookups_per_sec);
+		sqlite3_bind_int64(ins, 7, (long long)s->checksum);
+		if (s->cpu >= 0)
+			sqlite3_bind_int(ins, 8, s->cpu);
+		else
+			sqlite3_bind_null(ins, 8);
+		sqlite3_bind_text(ins, 9, s->raw_json, -1, SQLITE_STATIC);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = db_fail(st, err, "cannot record a sample");
+	}
+	for (size_t j = 0; !rc && j < nouts; j++) {
+		const struct store_outcome *o = &outs[j];
+
+		sqlite3_reset(upd);
+		sqlite3_bind_text(upd, 1, o->ok ? "done" : "failed", -1, SQLITE_STATIC);
+		if (o->ok || !o->reason)
+			sqlite3_bind_null(upd, 2);
+		else
+			sqlite3_bind_text(upd, 2, o->reason, -1, SQLITE_STATIC);
+		if (o->build_id)
+			sqlite3_bind_int64(upd, 3, o->build_id);
+		else
+			sqlite3_bind_null(upd, 3);
+		if (o->cpu >= 0)
+			sqlite3_bind_int(upd, 4, o->cpu);
+		else
+			sqlite3_bind_null(upd, 4);
+		sqlite3_bind_int64(upd, 5, o->trial->id);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			rc = db_fail(st, err, "cannot record a trial's status");
+	}
+	sqlite3_finalize(ins);
+	sqlite3_finalize(upd);
+	if (rc) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	if ((rc = exec_sql(st, "COMMIT", err, "cannot commit the samples")) != 0)
+		return rc;
+	for (size_t j = 0; j < nouts; j++)
+		outs[j].trial->status = outs[j].ok ? TRIAL_DONE : TRIAL_FAILED;
+	return 0;
+}
+
+int store_reference_checksum(struct store *st, long long sweep_id, const struct trial *t,
+			     unsigned long long *sum, int *found, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err,
+			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
+			 " AND t.status = 'done' AND t.size_mb = ?2 AND t.depth = ?3 AND t.queries = ?4 AND t.seed = ?5"
+			 " LIMIT 1",
+			 "iiiii", sweep_id, t->size_mb, t->depth, t->queries, t->seed);
+
+	*found = 0;
+	if (rc)
+		return rc;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*sum = (unsigned long long)sqlite3_column_int64(q, 0);
+		*found = 1;
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read a checksum");
+}

@@ -1,0 +1,34 @@
+/* build: compiles a kernel variant once per (sources, compiler and its
+ * version, flags, defines) into the cache directory and reuses it after.
+ *
+ * The binary is written under a temporary name and renamed into place, so a
+ * build interrupted at any point never leaves a broken cached binary. */
+#ifndef TUNER_BUILD_H
+#define TUNER_BUILD_H
+
+#include "conf.h"
+#include "errors.h"
+
+struct build_spec {
+	int variant;          /* CHASE_VARIANT_* */
+	int hint;             /* CHASE_HINT_*, -1 for variants without prefetch */
+	const char *compiler; /* borrowed */
+	const struct conf_strs *cflags;
+};
+
+struct build_result {
+	char hash[17];
+	char path[4096];
+	char compiler_version[256];
+	char cflags[1024];
+	char defines[256];
+	int cached; /* found in the cache, not compiled now */
+};
+
+/* Returns 0, or TUNE_ERR_BUILD with the compiler's output in err. */
+int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err);
+
+/* The first line of `compiler --version`, or TUNE_ERR_BUILD when it cannot run. */
+int build_compiler_version(const char *compiler, char *out, size_t len, struct tune_error *err);
+
+#endif

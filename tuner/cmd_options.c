@@ -1,0 +1,81 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../store/store.h"
+
+#include "cmd_options.h"
+#include "commands.h"
+
+const char *cmd_db_path(const char *opt)
+{
+	const char *env = getenv("TUNE_DB");
+
+	if (opt && *opt)
+		return opt;
+	return env && *env ? env : "tune.db";
+}
+
+int cmd_open_store(const char *path, struct store **st, struct tune_error *err)
+{
+	if (access(path, F_OK) != 0)
+		return tune_fail(err, TUNE_ERR_STORE, "database '%s' does not exist (run 'tune --platform local' "
+				 "first, or give --db)", path);
+	return store_open(path, st, err);
+}
+
+int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
+		      struct tune_error *err)
+{
+	static const struct option longs[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "platform", required_argument, NULL, 'p' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "fresh", no_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:", longs, NULL)) != -1) {
+		if (c == '?' || c == ':' || !strchr(accepted, c)) {
+			const char *bad = argv[optind - 1];
+
+			if (c == ':' || (c == '?' && optopt && strchr("o", optopt)) ||
+			    (c == '?' && !strncmp(bad, "--", 2) && strchr(bad, '=') == NULL &&
+			     (!strcmp(bad, "--db") || !strcmp(bad, "--platform") || !strcmp(bad, "--output"))))
+				return tune_fail(err, TUNE_ERR_USAGE, "%s: option '%s' needs a value (see 'tune help %s')",
+						 cmd, bad, cmd);
+			return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown option '%s' (see 'tune help %s')", cmd, bad,
+					 cmd);
+		}
+		switch (c) {
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'p':
+			if (o->nplatforms == CMD_MAX_PLATFORMS)
+				return tune_fail(err, TUNE_ERR_USAGE, "%s: at most %d --platform options", cmd,
+						 CMD_MAX_PLATFORMS);
+			o->platforms[o->nplatforms++] = optarg;
+			break;
+		case 'q':
+			o->quick = 1;
+			break;
+		case 'f':
+			o->fresh = 1;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		}
+	}
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	o->db = cmd_db_path(o->db);
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* cmd_options: the options the subcommands share, parsed in one place. */
+#ifndef TUNER_CMD_OPTIONS_H
+#define TUNER_CMD_OPTIONS_H
+
+#include <stddef.h>
+
+#include "errors.h"
+
+#define CMD_MAX_PLATFORMS 16
+
+struct cmd_options {
+	const char *db;
+	const char *platforms[CMD_MAX_PLATFORMS];
+	size_t nplatforms;
+	int quick, fresh;
+	const char *output;
+	char **args; /* what is left: positional arguments */
+	int nargs;
+};
+
+/* accepted lists the options the command takes, by letter: d (--db),
+ * p (--platform), q (--quick), f (--fresh), o (-o/--output). */
+int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
+		      struct tune_error *err);
+
+#endif

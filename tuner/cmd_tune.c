@@ -1,0 +1,38 @@
+/* tune --platform P [--quick] [--fresh]: run the platform's sweeps, then show
+ * what was found. */
+#include <stdio.h>
+
+#include "../report/report.h"
+#include "../store/store.h"
+#include "cmd_options.h"
+#include "commands.h"
+
+int cmd_tune(int argc, char **argv, struct tune_error *err)
+{
+	struct cmd_options o;
+	struct store *st = NULL;
+	struct tune_error rerr;
+	size_t rows;
+	int rc, rrc;
+
+	if ((rc = cmd_parse_options("tune", argc, argv, "dpqf", &o, err)) != 0)
+		return rc;
+	if (o.nargs)
+		return tune_fail(err, TUNE_ERR_USAGE, "'%s' is not a tune command (see 'tune help')", o.args[0]);
+	if (o.nplatforms != 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "which platform? (tune --platform local; platforms are in "
+				 "platforms/)");
+	rc = cmd_run_sweeps(o.platforms[0], NULL, 0, &o, err);
+	if (rc && rc != TUNE_ERR_TRIALS)
+		return rc;
+	/* Show what was found even when some trials failed. */
+	if ((rrc = store_open(o.db, &st, &rerr)) == 0) {
+		rrc = report_tables(store_db(st), o.platforms[0], stdout, &rows, &rerr);
+		store_close(st);
+	}
+	if (rrc && !rc) {
+		*err = rerr;
+		return rrc;
+	}
+	return rc;
+}

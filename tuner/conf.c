@@ -1,0 +1,339 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+
+struct ctx {
+	const char *path;
+	const char *what;
+	struct tune_error *err;
+};
+
+static int at(struct ctx *c, const struct ynode *n, const char *fmt, const char *key, const char *detail)
+{
+	char msg[640];
+
+	snprintf(msg, sizeof(msg), fmt, key, detail);
+	return tune_fail(c->err, TUNE_ERR_CONFIG, "%s:%zu:%zu: %s", c->path, n->line, n->col, msg);
+}
+
+static int parse_int(struct ctx *c, const struct conf_key *k, const struct ynode *n, long long *out)
+{
+	char *end = NULL;
+	long long v;
+
+	if (n->kind != YNODE_SCALAR) {
+		return at(c, n, "key '%s': expected an integer, got %s", k->name, ynode_kind_name(n->kind));
+	}
+	if ((k->flags & CONF_AUTO) && !strcmp(n->value, "auto")) {
+		*out = CONF_AUTO_VALUE;
+		return 0;
+	}
+	errno = 0;
+	v = strtoll(n->value, &end, 10);
+	if (!*n->value || *end || errno == ERANGE) {
+		char detail[160];
+
+		snprintf(detail, sizeof(detail), "'%.100s'%s", n->value,
+			 errno == ERANGE ? " (too large)" : (k->flags & CONF_AUTO) ? " (write a number or auto)" : "");
+		return at(c, n, "key '%s': expected an integer, got %s", k->name, detail);
+	}
+	if (v < k->min || v > k->max) {
+		char detail[160];
+
+		snprintf(detail, sizeof(detail), "%lld is out of range [%lld, %lld]", v, k->min, k->max);
+		return at(c, n, "key '%s': %s", k->name, detail);
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(struct ctx *c, const struct conf_key *k, const struct ynode *n, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", NULL };
+	static const char *const no[] = { "false", "no", "off", NULL };
+
+	if (n->kind == YNODE_SCALAR) {
+		for (int i = 0; yes[i]; i++)
+			if (!strcmp(n->value, yes[i]))
+				return *out = 1, 0;
+		for (int i = 0; no[i]; i++)
+			if (!strcmp(n->value, no[i]))
+				return *out = 0, 0;
+	}
+	return at(c, n, "key '%s': expected true or false, got %s", k->name,
+		  n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
+}
+
+static int parse_enum(struct ctx *c, const struct conf_key *k, const struct ynode *n, int *out)
+{
+	char detail[512];
+	size_t len = 0;
+	const char *hint;
+
+	if (n->kind == YNODE_SCALAR) {
+		for (int i = 0; k->choices[i]; i++)
+			if (!strcmp(n->value, k->choices[i]))
+				return *out = i, 0;
+	}
+	hint = n->kind == YNODE_SCALAR ? tune_suggest(n->value, k->choices) : NULL;
+	len += (size_t)snprintf(detail + len, sizeof(detail) - len, "unknown value '%.64s'",
+				n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
+	if (hint)
+		len += (size_t)snprintf(detail + len, sizeof(detail) - len, " (did you mean '%s'?)", hint);
+	len += (size_t)snprintf(detail + len, sizeof(detail) - len, "; one of:");
+	for (int i = 0; k->choices[i] && len < sizeof(detail) - 1; i++)
+		len += (size_t)snprintf(detail + len, sizeof(detail) - len, " %s", k->choices[i]);
+	return at(c, n, "key '%s': %s", k->name, detail);
+}
+
+int conf_ints_push(struct conf_ints *l, long long v)
+{
+	long long *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	nv[l->n++] = v;
+	l->v = nv;
+	return 0;
+}
+
+int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src)
+{
+	dst->v = NULL;
+	dst->n = 0;
+	for (size_t i = 0; i < src->n; i++)
+		if (conf_ints_push(dst, src->v[i]))
+			return -1;
+	return 0;
+}
+
+int conf_ints_contains(const struct conf_ints *l, long long v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return 1;
+	return 0;
+}
+
+static int decode_list(struct ctx *c, const struct conf_key *k, const struct ynode *n, void *field)
+{
+	const struct ynode *one[1] = { n };
+	const struct ynode *const *items = one;
+	size_t count = 1;
+
+	/* A single scalar is taken as a list of one. */
+	if (n->kind == YNODE_SEQ) {
+		items = (const struct ynode *const *)n->items;
+		count = n->n;
+	} else if (n->kind != YNODE_SCALAR) {
+		return at(c, n, "key '%s': expected a list, got %s", k->name, ynode_kind_name(n->kind));
+	}
+	if (count == 0)
+		return at(c, n, "key '%s': the list is empty%s", k->name,
+			  " (give at least one value, or remove the key to get the default)");
+	for (size_t i = 0; i < count; i++) {
+		const struct ynode *it = items[i];
+		long long v = 0;
+		int iv = 0, rc = 0;
+
+		if (k->type == CONF_STRING_LIST) {
+			struct conf_strs *l = field;
+			char **nv;
+
+			if (it->kind != YNODE_SCALAR)
+				return at(c, it, "key '%s': expected a string, got %s", k->name, ynode_kind_name(it->kind));
+			nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+			if (!nv || !(nv[l->n] = strdup(it->value))) {
+				if (nv)
+					l->v = nv;
+				return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+			}
+			l->v = nv;
+			l->n++;
+			continue;
+		}
+		if (k->type == CONF_INT_LIST)
+			rc = parse_int(c, k, it, &v);
+		else if (k->type == CONF_ENUM_LIST)
+			rc = parse_enum(c, k, it, &iv), v = iv;
+		else
+			rc = parse_bool(c, k, it, &iv), v = iv;
+		if (rc)
+			return rc;
+		if (conf_ints_contains(field, v)) {
+			return at(c, it, "key '%s': value '%s' is listed twice (keep one)", k->name, it->value);
+		}
+		if (conf_ints_push(field, v))
+			return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	return 0;
+}
+
+static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_key *table, void *dest,
+		      const char *section);
+
+static int decode_value(struct ctx *c, const struct conf_key *k, const struct ynode *v, void *dest)
+{
+	void *field = (char *)dest + k->offset;
+
+	switch (k->type) {
+	case CONF_STRING:
+		if (v->kind != YNODE_SCALAR)
+			return at(c, v, "key '%s': expected a string, got %s", k->name, ynode_kind_name(v->kind));
+		free(*(char **)field);
+		if (!(*(char **)field = strdup(v->value)))
+			return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+		return 0;
+	case CONF_INT:
+		return parse_int(c, k, v, field);
+	case CONF_BOOL:
+		return parse_bool(c, k, v, field);
+	case CONF_ENUM:
+		return parse_enum(c, k, v, field);
+	case CONF_STRING_LIST:
+	case CONF_INT_LIST:
+	case CONF_ENUM_LIST:
+	case CONF_BOOL_LIST:
+		return decode_list(c, k, v, field);
+	case CONF_SECTION:
+		if (v->kind != YNODE_MAP)
+			return at(c, v, "key '%s': expected a mapping of keys, got %s", k->name, ynode_kind_name(v->kind));
+		return decode_map(c, v, k->section, field, k->name);
+	}
+	return tune_fail(c->err, TUNE_ERR_CONFIG, "internal error: key type");
+}
+
+static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_key *table, void *dest,
+		      const char *section)
+{
+	for (size_t i = 0; i + 1 < map->n; i += 2) {
+		const struct ynode *key = map->items[i], *val = map->items[i + 1];
+		const struct conf_key *k;
+		int rc;
+
+		for (k = table; k->name; k++)
+			if (!strcmp(k->name, key->value))
+				break;
+		if (!k->name) {
+			const char *hint = tune_suggest_in(key->value, table, sizeof(*table));
+			char detail[256];
+
+			if (hint)
+				snprintf(detail, sizeof(detail), "(did you mean '%s'?)", hint);
+			else
+				snprintf(detail, sizeof(detail), "(see 'tune help %s' for the keys%s%s)", c->what,
+					 section ? " of " : "", section ? section : "");
+			return at(c, key, "unknown key '%.64s' %s", key->value, detail);
+		}
+		for (size_t j = 0; j < i; j += 2) {
+			if (!strcmp(map->items[j]->value, key->value)) {
+				char detail[64];
+
+				snprintf(detail, sizeof(detail), "%zu", map->items[j]->line);
+				return at(c, key, "key '%s' is given twice (first on line %s; keep one)", k->name, detail);
+			}
+		}
+		if ((rc = decode_value(c, k, val, dest)) != 0)
+			return rc;
+	}
+	for (const struct conf_key *k = table; k->name; k++) {
+		int found = 0;
+
+		if (!(k->flags & CONF_REQUIRED))
+			continue;
+		for (size_t i = 0; i + 1 < map->n && !found; i += 2)
+			found = !strcmp(map->items[i]->value, k->name);
+		if (!found)
+			return tune_fail(c->err, TUNE_ERR_CONFIG, "%s:%zu:%zu: key '%s' is missing (add '%s: ...'; %s)",
+					 c->path, map->line, map->col, k->name, k->name, k->help);
+	}
+	return 0;
+}
+
+int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
+		void *dest, const char *what, struct tune_error *err)
+{
+	struct ctx c = { path, what, err };
+
+	if (!map)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: the file is empty (see 'tune help %s')", path, what);
+	if (map->kind != YNODE_MAP)
+		return at(&c, map, "%s file must be a mapping of keys, not %s", what, ynode_kind_name(map->kind));
+	return decode_map(&c, map, table, dest, NULL);
+}
+
+void conf_release(const struct conf_key *table, void *dest)
+{
+	for (const struct conf_key *k = table; k->name; k++) {
+		void *field = (char *)dest + k->offset;
+
+		switch (k->type) {
+		case CONF_STRING:
+			free(*(char **)field);
+			*(char **)field = NULL;
+			break;
+		case CONF_STRING_LIST: {
+			struct conf_strs *l = field;
+
+			for (size_t i = 0; i < l->n; i++)
+				free(l->v[i]);
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+			break;
+		}
+		case CONF_INT_LIST:
+		case CONF_ENUM_LIST:
+		case CONF_BOOL_LIST: {
+			struct conf_ints *l = field;
+
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+			break;
+		}
+		case CONF_SECTION:
+			conf_release(k->section, field);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static const char *type_name(const struct conf_key *k)
+{
+	switch (k->type) {
+	case CONF_STRING: return "string";
+	case CONF_INT: return k->flags & CONF_AUTO ? "integer|auto" : "integer";
+	case CONF_BOOL: return "boolean";
+	case CONF_ENUM: return "choice";
+	case CONF_STRING_LIST: return "list of strings";
+	case CONF_INT_LIST: return k->flags & CONF_AUTO ? "list of integers|auto" : "list of integers";
+	case CONF_ENUM_LIST: return "list of choices";
+	case CONF_BOOL_LIST: return "list of booleans";
+	case CONF_SECTION: return "mapping";
+	}
+	return "?";
+}
+
+void conf_help(FILE *out, const struct conf_key *table, int indent)
+{
+	for (const struct conf_key *k = table; k->name; k++) {
+		fprintf(out, "%*s%-14s %-22s %s%s\n", indent, "", k->name, type_name(k), k->help,
+			k->flags & CONF_REQUIRED ? " (required)" : "");
+		if (k->type == CONF_INT || k->type == CONF_INT_LIST)
+			fprintf(out, "%*s%-14s %-22s range [%lld, %lld]\n", indent, "", "", "", k->min, k->max);
+		if (k->choices) {
+			fprintf(out, "%*s%-14s %-22s one of:", indent, "", "", "");
+			for (int i = 0; k->choices[i]; i++)
+				fprintf(out, " %s", k->choices[i]);
+			fputc('\n', out);
+		}
+		if (k->type == CONF_SECTION)
+			conf_help(out, k->section, indent + 2);
+	}
+}

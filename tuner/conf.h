@@ -1,0 +1,65 @@
+/* conf: YAML keys as data. One table per file kind (platform, sweep) names
+ * each key, its type, where it goes in the struct, its range and its help;
+ * the loader, the validation and `tune help <kind>` all read that table.
+ *
+ * Ownership: strings and lists that conf_decode() stores belong to the
+ * destination struct; conf_release() frees them. */
+#ifndef TUNER_CONF_H
+#define TUNER_CONF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "errors.h"
+#include "ydoc.h"
+
+enum conf_type {
+	CONF_STRING,      /* char * */
+	CONF_INT,         /* long long */
+	CONF_BOOL,        /* int */
+	CONF_ENUM,        /* int: index into choices */
+	CONF_STRING_LIST, /* struct conf_strs */
+	CONF_INT_LIST,    /* struct conf_ints */
+	CONF_ENUM_LIST,   /* struct conf_ints of indices into choices */
+	CONF_BOOL_LIST,   /* struct conf_ints of 0 and 1 */
+	CONF_SECTION,     /* a nested mapping decoded with .section */
+};
+
+#define CONF_REQUIRED 1u /* the key must be present */
+#define CONF_AUTO 2u     /* an INT or INT_LIST key that also takes "auto" */
+#define CONF_AUTO_VALUE (-1LL)
+
+struct conf_ints {
+	long long *v;
+	size_t n;
+};
+
+struct conf_strs {
+	char **v;
+	size_t n;
+};
+
+struct conf_key {
+	const char *name; /* first member: tune_suggest_in() walks the table */
+	enum conf_type type;
+	size_t offset;
+	long long min, max;
+	const char *const *choices;     /* ENUM and ENUM_LIST */
+	const struct conf_key *section; /* SECTION */
+	unsigned flags;
+	const char *help;
+};
+
+/* Decodes the mapping node into dest per table; what names the file kind in
+ * messages ("platform", "sweep"). Returns 0 or TUNE_ERR_CONFIG. */
+int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
+		void *dest, const char *what, struct tune_error *err);
+void conf_release(const struct conf_key *table, void *dest);
+void conf_help(FILE *out, const struct conf_key *table, int indent);
+
+/* Small helpers for lists built in code. */
+int conf_ints_push(struct conf_ints *l, long long v);
+int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src);
+int conf_ints_contains(const struct conf_ints *l, long long v);
+
+#endif

@@ -1,0 +1,50 @@
+/* One error contract for the whole tuner: functions return 0 or a negative
+ * tune_err and fill a tune_error with the message; only main() turns a code
+ * into an exit status (tune_exit_code). Messages follow git's style:
+ * lowercase, no full stop, subject in quotes, what to do in the end. */
+#ifndef TUNER_ERRORS_H
+#define TUNER_ERRORS_H
+
+#include <stddef.h>
+
+enum tune_err {
+	TUNE_OK = 0,
+	TUNE_ERR_USAGE = -1,    /* bad command line */
+	TUNE_ERR_CONFIG = -2,   /* bad platform or sweep file */
+	TUNE_ERR_STORE = -3,    /* database cannot be opened, read or written */
+	TUNE_ERR_BUILD = -4,    /* a kernel did not compile, or no compiler */
+	TUNE_ERR_SYSTEM = -5,   /* the OS refused: memory, fork, files */
+	TUNE_ERR_TRIALS = -6,   /* the sweep finished but some trials failed */
+	TUNE_ERR_INTERRUPTED = -7,
+};
+
+/* Exit codes, documented in README.md. */
+enum tune_exit {
+	TUNE_EXIT_OK = 0,
+	TUNE_EXIT_TRIALS_FAILED = 1,
+	TUNE_EXIT_USAGE = 2,
+	TUNE_EXIT_CONFIG = 3,
+	TUNE_EXIT_STORE = 4,
+	TUNE_EXIT_BUILD = 5,
+	TUNE_EXIT_SYSTEM = 6,
+	TUNE_EXIT_INTERRUPTED = 130,
+};
+
+struct tune_error {
+	char msg[4096];
+};
+
+/* printf-style; returns code so callers can write `return tune_fail(...)`. */
+int tune_fail(struct tune_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *tune_strerror(int code);
+int tune_exit_code(int code);
+
+/* The best match for word among the NULL-terminated names, or NULL when none
+ * is close enough to suggest. */
+const char *tune_suggest(const char *word, const char *const *names);
+/* Same over an array of structs whose first member is a const char *name. */
+const char *tune_suggest_in(const char *word, const void *table, size_t stride);
+
+#endif

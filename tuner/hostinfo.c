@@ -1,0 +1,135 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <hwloc.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "hostinfo.h"
+
+static void read_line(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(out, len, "unknown");
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	else
+		snprintf(out, len, "unknown");
+	fclose(f);
+}
+
+/* "always [madvise] never" -> "madvise" */
+static void read_choice(const char *path, char *out, size_t len)
+{
+	char line[256], *open_b, *close_b;
+
+	read_line(path, line, sizeof(line));
+	open_b = strchr(line, '[');
+	close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (open_b && close_b) {
+		*close_b = '\0';
+		snprintf(out, len, "%s", open_b + 1);
+	} else {
+		snprintf(out, len, "%s", line);
+	}
+}
+
+static void read_cpuinfo(struct host_facts *f)
+{
+	FILE *in = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	if (!in)
+		return;
+	while (fgets(line, sizeof(line), in)) {
+		char *colon = strchr(line, ':');
+		char *val;
+
+		if (!colon)
+			continue;
+		val = colon + 1;
+		while (*val == ' ')
+			val++;
+		val[strcspn(val, "\n")] = '\0';
+		if (!strncmp(line, "model name", 10) && !strcmp(f->cpu_model, "unknown"))
+			snprintf(f->cpu_model, sizeof(f->cpu_model), "%s", val);
+		else if (!strncmp(line, "microcode", 9) && !strcmp(f->microcode, "unknown"))
+			snprintf(f->microcode, sizeof(f->microcode), "%s", val);
+		else if (!strncmp(line, "CPU part", 8) && !strcmp(f->cpu_model, "unknown"))
+			snprintf(f->cpu_model, sizeof(f->cpu_model), "arm part %s", val);
+	}
+	fclose(in);
+}
+
+int hostinfo_read(struct host_facts *f, struct tune_error *err)
+{
+	hwloc_topology_t topo;
+	struct utsname u;
+	double load[1];
+	int depth;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->cpu_model, sizeof(f->cpu_model), "unknown");
+	snprintf(f->microcode, sizeof(f->microcode), "unknown");
+	if (gethostname(f->hostname, sizeof(f->hostname) - 1) != 0)
+		snprintf(f->hostname, sizeof(f->hostname), "localhost");
+	if (uname(&u) == 0) {
+		snprintf(f->arch, sizeof(f->arch), "%s", u.machine);
+		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
+	}
+	read_cpuinfo(f);
+	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", f->governor, sizeof(f->governor));
+	read_choice("/sys/kernel/mm/transparent_hugepage/enabled", f->thp, sizeof(f->thp));
+	if (getloadavg(load, 1) == 1)
+		f->loadavg1 = load[0];
+
+	if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot read this machine's topology with hwloc");
+	f->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	f->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	if (f->cores <= 0)
+		f->cores = f->pus;
+	f->smt = f->cores > 0 && f->pus > f->cores;
+	for (depth = 0; depth < hwloc_topology_get_depth(topo); depth++) {
+		hwloc_obj_t o = hwloc_get_obj_by_depth(topo, depth, 0);
+
+		if (o && hwloc_obj_type_is_cache(o->type) && o->attr &&
+		    (long long)o->attr->cache.size > f->llc_bytes)
+			f->llc_bytes = (long long)o->attr->cache.size;
+	}
+	{
+		hwloc_obj_t root = hwloc_get_root_obj(topo);
+
+		f->memory_bytes = (long long)root->total_memory;
+	}
+	{
+		hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(f->cores - 1));
+		hwloc_obj_t pu = core ? hwloc_get_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU, 0)
+				      : hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)(f->pus - 1));
+
+		f->last_core_pu = pu ? (int)pu->os_index : 0;
+	}
+	hwloc_topology_destroy(topo);
+	return 0;
+}
+
+char *hostinfo_json(const struct host_facts *f)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:I, s:I, s:f}",
+			      "hostname", f->hostname, "arch", f->arch, "cpu_model", f->cpu_model,
+			      "microcode", f->microcode, "kernel", f->kernel, "governor", f->governor,
+			      "thp", f->thp, "cores", f->cores, "pus", f->pus, "smt", f->smt,
+			      "llc_bytes", (json_int_t)f->llc_bytes, "memory_bytes", (json_int_t)f->memory_bytes,
+			      "loadavg1", f->loadavg1);
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+	json_decref(o);
+	return s;
+}

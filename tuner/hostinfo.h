@@ -1,0 +1,31 @@
+/* hostinfo: facts about the machine tune runs on (hwloc topology, /proc and
+ * /sys), recorded with every sweep so that results can be told apart. */
+#ifndef TUNER_HOSTINFO_H
+#define TUNER_HOSTINFO_H
+
+#include "errors.h"
+
+struct host_facts {
+	char hostname[256];
+	char arch[32];       /* uname machine: x86_64, aarch64 */
+	char cpu_model[256];
+	char microcode[64];
+	char kernel[256];    /* uname release */
+	char governor[64];   /* cpufreq governor of CPU 0, or "unknown" */
+	char thp[64];        /* transparent_hugepage/enabled, the bracketed choice */
+	int cores, pus;
+	int smt;             /* PUs per core > 1 */
+	long long llc_bytes; /* largest cache seen */
+	long long memory_bytes;
+	double loadavg1;
+	int last_core_pu;    /* a PU of the last core: the default CPU to pin to */
+};
+
+/* Fills facts; fields it cannot read say "unknown" or 0. Returns 0, or
+ * TUNE_ERR_SYSTEM when the topology cannot be read at all. */
+int hostinfo_read(struct host_facts *facts, struct tune_error *err);
+
+/* A JSON object of the facts; the caller frees it with free(). */
+char *hostinfo_json(const struct host_facts *facts);
+
+#endif

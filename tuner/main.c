@@ -1,0 +1,54 @@
+/* tune: an autotuner and sweep orchestrator for latency-hiding kernels. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+/* Sorted by name. */
+const struct cmd_entry tune_commands[] = {
+	{ "export", cmd_export, "tune export csv [--platform P] [--db F] [-o FILE]",
+	  "write the samples as amaco2's CSV" },
+	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
+	{ "results", cmd_results, "tune results [--platform P] [--db F]", "print the amaco2-style tables" },
+	{ "run", cmd_run, "tune run SWEEP --platform P [--quick] [--fresh] [--db F]", "run one sweep" },
+	{ "version", cmd_version, "tune version", "print tune's version" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	const struct cmd_entry *c;
+	struct tune_error err = { "" };
+	int rc;
+
+	if (argc < 2) {
+		cmd_help(1, argv, &err);
+		return 2;
+	}
+	if (argv[1][0] == '-') {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+			return cmd_help(1, argv, &err) ? 2 : 0;
+		if (!strcmp(argv[1], "--version"))
+			return cmd_version(1, argv, &err);
+		/* tune --platform P [...]: tune everything for that platform. */
+		rc = cmd_tune(argc, argv, &err);
+	} else {
+		for (c = tune_commands; c->name; c++)
+			if (!strcmp(c->name, argv[1]))
+				break;
+		if (!c->name) {
+			const char *hint = tune_suggest_in(argv[1], tune_commands, sizeof(*tune_commands));
+
+			fprintf(stderr, "tune: '%s' is not a tune command%s%s%s (see 'tune help')\n", argv[1],
+				hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+			return 2;
+		}
+		rc = c->fn(argc - 1, argv + 1, &err);
+	}
+	if (rc) {
+		if (err.msg[0])
+			fprintf(stderr, "tune: %s\n", err.msg);
+		return tune_exit_code(rc);
+	}
+	return 0;
+}

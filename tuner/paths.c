@@ -1,0 +1,101 @@
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
+
+#ifndef TUNE_SOURCE_DIR
+#define TUNE_SOURCE_DIR "."
+#endif
+
+const char *paths_home(void)
+{
+	const char *h = getenv("TUNE_HOME");
+
+	return h && *h ? h : TUNE_SOURCE_DIR;
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int paths_find(const char *dir, const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".yaml"))) {
+		snprintf(out, len, "%s", name);
+		return exists(out) ? 0 : -1;
+	}
+	snprintf(out, len, "%s/%s.yaml", dir, name);
+	if (exists(out))
+		return 0;
+	snprintf(out, len, "%s/%s/%s.yaml", paths_home(), dir, name);
+	return exists(out) ? 0 : -1;
+}
+
+void paths_list(const char *dir, char *out, size_t len)
+{
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+	size_t used = 0;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", paths_home(), dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".yaml") || used + n + 2 >= len)
+			continue;
+		used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", (int)(n - 5), e->d_name);
+	}
+	closedir(d);
+}
+
+void paths_cache_dir(char *out, size_t len)
+{
+	const char *v;
+
+	if ((v = getenv("TUNE_CACHE_DIR")) && *v)
+		snprintf(out, len, "%s", v);
+	else if ((v = getenv("XDG_CACHE_HOME")) && *v)
+		snprintf(out, len, "%s/tune", v);
+	else if ((v = getenv("HOME")) && *v)
+		snprintf(out, len, "%s/.cache/tune", v);
+	else
+		snprintf(out, len, ".tune-cache");
+}
+
+int paths_mkdirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* paths: where tune finds its kernels, platforms and sweeps, and where it
+ * keeps its build cache. Each can be overridden from the environment. */
+#ifndef TUNER_PATHS_H
+#define TUNER_PATHS_H
+
+#include <stddef.h>
+
+/* TUNE_HOME, else the source tree tune was built from. Borrowed string. */
+const char *paths_home(void);
+
+/* Resolves a platform or sweep given as a name ("epyc") or a path
+ * ("sweeps/chase-g.yaml"): a path is taken as it is; a name is looked up as
+ * ./<dir>/<name>.yaml, then <home>/<dir>/<name>.yaml. Returns 0 and the path
+ * in out, or -1 when no file exists (out then holds the last candidate). */
+int paths_find(const char *dir, const char *name, char *out, size_t len);
+
+/* Names of the YAML files in <home>/<dir>, comma-separated, for messages. */
+void paths_list(const char *dir, char *out, size_t len);
+
+/* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */
+void paths_cache_dir(char *out, size_t len);
+
+/* mkdir -p; returns 0 or -1 with errno set. */
+int paths_mkdirs(const char *path);
+
+#endif

@@ -1,0 +1,48 @@
+/* plan: a sweep on a platform expanded into trials, ordered so that each
+ * working set's scalar baseline comes first, and grouped into batches that
+ * one kernel process measures (same binary, size and page setting; the
+ * group sizes of a batch are measured interleaved). */
+#ifndef TUNER_PLAN_H
+#define TUNER_PLAN_H
+
+#include <stddef.h>
+
+#include "errors.h"
+#include "platform.h"
+#include "sweep.h"
+
+enum trial_status { TRIAL_PENDING, TRIAL_DONE, TRIAL_FAILED };
+
+struct trial {
+	long long id;       /* row in the store, 0 until stored */
+	int variant;        /* CHASE_VARIANT_* */
+	int hint;           /* CHASE_HINT_*, -1 for variants without prefetch */
+	long long size_mb, depth, queries, group_size, seed, runs, warmup;
+	int hugepages;
+	char key[160];      /* identifies the trial within its sweep */
+	int status;         /* enum trial_status */
+};
+
+struct batch {
+	size_t first, count; /* trials[first .. first+count) */
+};
+
+struct plan {
+	struct trial *trials;
+	size_t ntrials;
+	struct batch *batches;
+	size_t nbatches;
+	long long skipped_sizes; /* sizes left out for memory */
+};
+
+/* Expands the sweep; sizes over half of the platform's memory are skipped
+ * with a message on stderr. Returns 0 or a negative tune_err. */
+int plan_build(const struct platform *p, const struct sweep *s, struct plan *out, struct tune_error *err);
+void plan_free(struct plan *plan);
+
+/* Estimated cost of a batch in links followed, for the ETA. */
+double plan_batch_cost(const struct plan *pl, const struct batch *b);
+/* "interleaved-prefetch pldl1keep 512 MB g=64" */
+void plan_trial_label(const struct trial *t, char *out, size_t len);
+
+#endif

@@ -1,0 +1,110 @@
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/chase/chase.h"
+#include "paths.h"
+#include "platform.h"
+
+const char *const platform_arch_names[] = { "auto", "x86_64", "aarch64", NULL };
+
+#define P(field) offsetof(struct platform, field)
+const struct conf_key platform_keys[] = {
+	{ "name", CONF_STRING, P(name), 0, 0, NULL, NULL, CONF_REQUIRED, "the platform's name, as given to --platform" },
+	{ "description", CONF_STRING, P(description), 0, 0, NULL, NULL, 0, "one line about the machine" },
+	{ "arch", CONF_ENUM, P(arch), 0, 0, platform_arch_names, NULL, 0, "instruction set; auto = this host's" },
+	{ "compiler", CONF_STRING, P(compiler), 0, 0, NULL, NULL, 0, "C compiler for the kernels (default cc)" },
+	{ "cflags", CONF_STRING_LIST, P(cflags), 0, 0, NULL, NULL, 0, "compiler flags for the kernels" },
+	{ "pin", CONF_BOOL, P(pin), 0, 0, NULL, NULL, 0, "pin measured threads to cpus (default true)" },
+	{ "cpus", CONF_INT_LIST, P(cpus), 0, 4095, NULL, NULL, CONF_AUTO, "CPUs to pin to; auto = a PU of the last core" },
+	{ "hints", CONF_ENUM_LIST, P(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints to try" },
+	{ "sizes_mb", CONF_INT_LIST, P(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working-set sizes in MiB" },
+	{ "group_sizes", CONF_INT_LIST, P(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "lookups in flight to try" },
+	{ "hugepages", CONF_BOOL_LIST, P(hugepages), 0, 0, NULL, NULL, 0, "transparent huge pages off and/or on" },
+	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
+	{ "memory_mb", CONF_INT, P(memory_mb), 1, 1LL << 40, NULL, NULL, CONF_AUTO, "memory of the machine; auto = this host's" },
+	{ "llc_kb", CONF_INT, P(llc_kb), 1, 1LL << 32, NULL, NULL, CONF_AUTO, "last-level cache; auto = this host's" },
+	{ "cores", CONF_INT, P(cores), 1, 1 << 20, NULL, NULL, CONF_AUTO, "cores; auto = this host's" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef P
+
+static int set_default_ints(struct conf_ints *l, const long long *v, size_t n)
+{
+	for (size_t i = 0; i < n && l->n < n; i++)
+		if (conf_ints_push(l, v[i]))
+			return -1;
+	return 0;
+}
+
+int platform_load(const char *name, struct platform *p, struct tune_error *err)
+{
+	static const long long def_sizes[] = { 8, 32, 128, 512 };
+	static const long long def_groups[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const long long def_hints[] = { CHASE_HINT_PLDL1KEEP };
+	static const long long def_false[] = { 0 };
+	char path[4096], known[1024];
+	struct ydoc doc;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->pin = 1;
+	p->memory_mb = p->llc_kb = p->cores = CONF_AUTO_VALUE;
+	if (paths_find("platforms", name, path, sizeof(path)) != 0) {
+		paths_list("platforms", known, sizeof(known));
+		return tune_fail(err, TUNE_ERR_CONFIG, "platform '%s' not found: no file '%s' (known platforms: %s)",
+				 name, path, known[0] ? known : "none");
+	}
+	if ((rc = ydoc_load(path, &doc, err)) != 0)
+		return rc;
+	rc = conf_decode(path, doc.root, platform_keys, p, "platform", err);
+	ydoc_free(&doc);
+	if (rc)
+		return rc;
+	if (!(p->path = strdup(path)) || (!p->compiler && !(p->compiler = strdup("cc"))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((!p->sizes_mb.n && set_default_ints(&p->sizes_mb, def_sizes, 4)) ||
+	    (!p->group_sizes.n && set_default_ints(&p->group_sizes, def_groups, 7)) ||
+	    (!p->hints.n && set_default_ints(&p->hints, def_hints, 1)) ||
+	    (!p->hugepages.n && set_default_ints(&p->hugepages, def_false, 1)) ||
+	    (!p->cpus.n && conf_ints_push(&p->cpus, CONF_AUTO_VALUE)))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	return 0;
+}
+
+int platform_resolve(struct platform *p, const struct host_facts *f, struct tune_error *err)
+{
+	int host_arch = !strcmp(f->arch, "x86_64") ? ARCH_X86_64 : !strcmp(f->arch, "aarch64") ? ARCH_AARCH64 : -1;
+
+	if (p->arch == ARCH_AUTO && host_arch > 0)
+		p->arch = host_arch;
+	if (p->arch != host_arch)
+		return tune_fail(err, TUNE_ERR_CONFIG,
+				 "%s: platform '%s' is %s but this host ('%s') is %s (run it on a %s host, "
+				 "or use --platform local here)",
+				 p->path, p->name, platform_arch_names[p->arch], f->hostname, f->arch,
+				 platform_arch_names[p->arch]);
+	if (p->memory_mb == CONF_AUTO_VALUE)
+		p->memory_mb = f->memory_bytes >> 20;
+	p->usable_memory_mb = p->memory_mb < (f->memory_bytes >> 20) ? p->memory_mb : f->memory_bytes >> 20;
+	if (p->llc_kb == CONF_AUTO_VALUE)
+		p->llc_kb = f->llc_bytes >> 10;
+	if (p->cores == CONF_AUTO_VALUE)
+		p->cores = f->cores;
+	for (size_t i = 0; i < p->cpus.n; i++) {
+		if (p->cpus.v[i] == CONF_AUTO_VALUE)
+			p->cpus.v[i] = f->last_core_pu;
+		else if (p->cpus.v[i] >= f->pus)
+			return tune_fail(err, TUNE_ERR_CONFIG,
+					 "%s: key 'cpus': CPU %lld does not exist on '%s' (it has %d; use auto or 0..%d)",
+					 p->path, p->cpus.v[i], f->hostname, f->pus, f->pus - 1);
+	}
+	return 0;
+}
+
+void platform_free(struct platform *p)
+{
+	conf_release(platform_keys, p);
+	free(p->path);
+	p->path = NULL;
+}

@@ -1,0 +1,44 @@
+/* platform: one machine type, read from platforms/<name>.yaml. Keys marked
+ * auto are filled in from this host's facts by platform_resolve(). */
+#ifndef TUNER_PLATFORM_H
+#define TUNER_PLATFORM_H
+
+#include <stdio.h>
+
+#include "conf.h"
+#include "errors.h"
+#include "hostinfo.h"
+
+enum platform_arch { ARCH_AUTO, ARCH_X86_64, ARCH_AARCH64 };
+
+struct platform {
+	char *name;
+	char *description;
+	int arch;               /* enum platform_arch */
+	char *compiler;
+	struct conf_strs cflags;
+	int pin;                /* pin measured threads */
+	struct conf_ints cpus;  /* CPUs to pin to; auto = the last core */
+	struct conf_ints hints;
+	struct conf_ints sizes_mb;
+	struct conf_ints group_sizes;
+	struct conf_ints hugepages;
+	struct conf_strs sweeps; /* what `tune --platform P` runs */
+	long long memory_mb;     /* auto = this host's */
+	long long llc_kb;
+	long long cores;
+	long long usable_memory_mb; /* the smaller of memory_mb and this host's */
+	char *path;              /* the file it came from */
+};
+
+extern const struct conf_key platform_keys[];
+extern const char *const platform_arch_names[];
+
+/* Loads a platform by name or path. Returns 0 or a negative tune_err. The
+ * caller frees the platform with platform_free(), also after an error. */
+int platform_load(const char *name, struct platform *p, struct tune_error *err);
+/* Fills auto values from facts and checks that this host can run it. */
+int platform_resolve(struct platform *p, const struct host_facts *facts, struct tune_error *err);
+void platform_free(struct platform *p);
+
+#endif

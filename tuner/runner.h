@@ -1,0 +1,32 @@
+/* runner: runs a program as a child process, pinned to one CPU, with a time
+ * limit, collecting its stdout and stderr. No shell is involved: argv is
+ * passed to execvp as it is. */
+#ifndef TUNER_RUNNER_H
+#define TUNER_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "errors.h"
+
+struct run_result {
+	char *out;       /* stdout, NUL-terminated; free() it */
+	size_t out_len;
+	char *errout;    /* stderr, NUL-terminated, bounded; free() it */
+	int exited;      /* exited normally, with status below */
+	int status;
+	int signo;       /* killed by this signal */
+	int timed_out;
+	int interrupted; /* stopped because *stop was set */
+};
+
+/* cpu < 0: not pinned. stop: polled; when set the child is killed. Returns 0
+ * when the child ran (whatever its status), or TUNE_ERR_SYSTEM. */
+int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atomic_t *stop,
+		struct run_result *res, struct tune_error *err);
+void run_result_free(struct run_result *res);
+
+/* "exit status 2", "killed by signal 11 (Segmentation fault)", "timed out after 10 s" */
+void runner_describe(const struct run_result *res, double timeout_s, char *out, size_t len);
+
+#endif

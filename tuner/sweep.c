@@ -1,0 +1,104 @@
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/chase/chase.h"
+#include "paths.h"
+#include "sweep.h"
+
+const char *const sweep_kernel_names[] = { "chase", NULL };
+const char *const sweep_strategy_names[] = { "grid", NULL };
+
+#define Q(field) offsetof(struct sweep_quick, field)
+static const struct conf_key quick_keys[] = {
+	{ "sizes_mb", CONF_INT_LIST, Q(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets under --quick" },
+	{ "group_sizes", CONF_INT_LIST, Q(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes under --quick" },
+	{ "hints", CONF_ENUM_LIST, Q(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints under --quick" },
+	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
+	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
+	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef Q
+
+#define S(field) offsetof(struct sweep, field)
+const struct conf_key sweep_keys[] = {
+	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED, "the sweep's name, as stored" },
+	{ "description", CONF_STRING, S(description), 0, 0, NULL, NULL, 0, "what the sweep answers" },
+	{ "kernel", CONF_ENUM, S(kernel), 0, 0, sweep_kernel_names, NULL, CONF_REQUIRED, "kernel to measure" },
+	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
+	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, CONF_REQUIRED, "kernel variants" },
+	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
+	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes (default: the platform's)" },
+	{ "hints", CONF_ENUM_LIST, S(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints (default: the platform's)" },
+	{ "hugepages", CONF_BOOL_LIST, S(hugepages), 0, 0, NULL, NULL, 0, "huge pages off/on (default: the platform's)" },
+	{ "depth", CONF_INT, S(depth), 0, 4096, NULL, NULL, 0, "links followed per lookup (default 12)" },
+	{ "queries", CONF_INT, S(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run (default 500000)" },
+	{ "runs", CONF_INT, S(runs), 1, 100000, NULL, NULL, 0, "measured runs per trial (default 5)" },
+	{ "warmup", CONF_INT, S(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs per trial (default 2)" },
+	{ "seed", CONF_INT, S(seed), 0, 1LL << 62, NULL, NULL, 0, "seed of the cycle and the queries (default 42)" },
+	{ "timeout_s", CONF_INT, S(timeout_s), 1, 86400, NULL, NULL, 0, "time limit of one kernel process (default 600)" },
+	{ "quick", CONF_SECTION, S(quick), 0, 0, NULL, quick_keys, 0, "overrides applied by --quick" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef S
+
+int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
+{
+	char path[4096], known[1024];
+	struct ydoc doc;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->depth = 12;
+	s->queries = 500000;
+	s->runs = 5;
+	s->warmup = 2;
+	s->seed = 42;
+	s->timeout_s = 600;
+	s->quick.queries = s->quick.runs = s->quick.warmup = -1;
+	if (paths_find("sweeps", name, path, sizeof(path)) != 0) {
+		paths_list("sweeps", known, sizeof(known));
+		return tune_fail(err, TUNE_ERR_CONFIG, "sweep '%s' not found: no file '%s' (known sweeps: %s)",
+				 name, path, known[0] ? known : "none");
+	}
+	if ((rc = ydoc_load(path, &doc, err)) != 0)
+		return rc;
+	rc = conf_decode(path, doc.root, sweep_keys, s, "sweep", err);
+	ydoc_free(&doc);
+	if (rc)
+		return rc;
+	if (!(s->path = strdup(path)))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	return 0;
+}
+
+static void take_list(struct conf_ints *dst, struct conf_ints *src)
+{
+	if (!src->n)
+		return;
+	free(dst->v);
+	*dst = *src;
+	src->v = NULL;
+	src->n = 0;
+}
+
+void sweep_apply_quick(struct sweep *s)
+{
+	take_list(&s->sizes_mb, &s->quick.sizes_mb);
+	take_list(&s->group_sizes, &s->quick.group_sizes);
+	take_list(&s->hints, &s->quick.hints);
+	if (s->quick.queries >= 0)
+		s->queries = s->quick.queries;
+	if (s->quick.runs >= 0)
+		s->runs = s->quick.runs;
+	if (s->quick.warmup >= 0)
+		s->warmup = s->quick.warmup;
+}
+
+void sweep_free(struct sweep *s)
+{
+	conf_release(sweep_keys, s);
+	free(s->path);
+	s->path = NULL;
+}

@@ -1,0 +1,39 @@
+/* sweep: one parameter space to measure, read from sweeps/<name>.yaml. Lists
+ * it leaves out come from the platform; `quick:` overrides for --quick. */
+#ifndef TUNER_SWEEP_H
+#define TUNER_SWEEP_H
+
+#include "conf.h"
+#include "errors.h"
+
+enum sweep_kernel { KERNEL_CHASE };
+enum sweep_strategy { STRATEGY_GRID };
+
+struct sweep_quick {
+	struct conf_ints sizes_mb, group_sizes, hints;
+	long long queries, runs, warmup; /* -1: not overridden */
+};
+
+struct sweep {
+	char *name;
+	char *description;
+	int kernel;              /* enum sweep_kernel */
+	int strategy;            /* enum sweep_strategy */
+	struct conf_ints variants;
+	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
+	long long depth, queries, runs, warmup, seed, timeout_s;
+	struct sweep_quick quick;
+	char *path;
+};
+
+extern const struct conf_key sweep_keys[];
+extern const char *const sweep_kernel_names[];
+extern const char *const sweep_strategy_names[];
+
+/* Loads a sweep by name or path; free with sweep_free(), also after an error. */
+int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
+/* Applies the quick: overrides in place. */
+void sweep_apply_quick(struct sweep *s);
+void sweep_free(struct sweep *s);
+
+#endif
