@@ -41,7 +41,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
 		if (c == '?' || c == ':' || !strchr(accepted, c)) {
 			const char *bad = argv[optind - 1];
 

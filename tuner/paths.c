@@ -41,26 +41,32 @@ int paths_find(const char *dir, const char *name, char *out, size_t len)
 	return exists(out) ? 0 : -1;
 }
 
+static int is_yaml(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
+}
+
 void paths_list(const char *dir, char *out, size_t len)
 {
 	char path[4096];
-	struct dirent *e;
-	DIR *d;
+	struct dirent **names = NULL;
 	size_t used = 0;
+	int n;
 
 	out[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s", paths_home(), dir);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
+	n = scandir(path, &names, is_yaml, alphasort);
+	for (int i = 0; i < n; i++) {
+		size_t len_i = strlen(names[i]->d_name) - 5;
 
-		if (n <= 5 || strcmp(e->d_name + n - 5, ".yaml") || used + n + 2 >= len)
-			continue;
-		used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", (int)(n - 5), e->d_name);
+		if (used + len_i + 3 < len)
+			used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", (int)len_i,
+						 names[i]->d_name);
+		free(names[i]);
 	}
-	closedir(d);
+	free(names);
 }
 
 void paths_cache_dir(char *out, size_t len)

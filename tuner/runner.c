@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,8 +93,12 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 	if (pid == 0) {
 		dup2(outp[1], STDOUT_FILENO);
 		dup2(errp[1], STDERR_FILENO);
-		/* Its own process group: Ctrl-C reaches tune, which stops it. */
+		/* Its own process group: Ctrl-C reaches tune, which stops it; and
+		 * it dies with tune, so a killed sweep leaves nothing running. */
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(125);
 		if (cpu >= 0) {
 			cpu_set_t set;
 

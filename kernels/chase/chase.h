@@ -10,7 +10,10 @@
  * its prefetch.
  *
  * Ownership: chase_graph_alloc() maps the node array; chase_graph_free()
- * unmaps it. The slot ring passed to the interleaved variants is the caller's. */
+ * unmaps it. The slot ring passed to the interleaved variants is the caller's.
+ *
+ * Needs _DEFAULT_SOURCE or _GNU_SOURCE before the first system header, for
+ * MAP_ANONYMOUS and madvise(). */
 #ifndef KERNELS_CHASE_CHASE_H
 #define KERNELS_CHASE_CHASE_H
 

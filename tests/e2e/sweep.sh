@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# End to end: a tiny sweep into a real database, checked with sqlite3; a
+# re-run resumes and measures nothing; the build cache is reused; results and
+# CSV read the database; Ctrl-C and kill -9 in the middle of a sweep leave a
+# database that passes integrity_check and resumes to the same trial set; a
+# trial over its time limit fails with its reason while the sweep goes on.
+set -u
+tune=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$src" || exit 2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export TUNE_CACHE_DIR=$TMP/cache
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { # check DESCRIPTION COMMAND...
+	local what=$1; shift
+	if "$@"; then ok; else bad "$what"; fi
+}
+q() { sqlite3 "$1" "$2"; }
+plat=tests/data/platforms/tiny.yaml
+
+# 1. A tiny sweep: 2 sizes x (scalar + 2 scalar-prefetch + 3 interleaved + 6 interleaved-prefetch).
+db=$TMP/e2e.db
+"$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > "$TMP/out1" 2> "$TMP/err1"
+check "first run exits 0 ($(tail -3 "$TMP/err1"))" test $? = 0
+check "24 trials done" test "$(q "$db" "SELECT count(*) FROM trials WHERE status='done'")" = 24
+check "4 samples per trial" test "$(q "$db" "SELECT count(*) FROM samples")" = 96
+check "one warm-up per trial" test "$(q "$db" "SELECT count(*) FROM samples WHERE warmup=1")" = 24
+check "one checksum per size" test "$(q "$db" "SELECT count(DISTINCT t.size_mb || '/' || s.checksum) FROM samples s JOIN trials t ON t.id=s.trial_id")" = 2
+check "pinned CPU recorded" test "$(q "$db" "SELECT count(*) FROM trials WHERE cpu IS NULL")" = 0
+check "samples ran on the pinned CPU" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id=s.trial_id WHERE s.cpu != t.cpu")" = 0
+check "environment recorded" test "$(q "$db" "SELECT json_extract(env_json,'\$.tune_version') IS NOT NULL AND json_extract(env_json,'\$.compiler_version') != '' FROM sweeps")" = 1
+check "integrity" test "$(q "$db" "PRAGMA integrity_check")" = ok
+check "WAL mode" test "$(q "$db" "PRAGMA journal_mode")" = wal
+check "six builds in the cache" test "$(ls "$TUNE_CACHE_DIR/builds" | wc -l)" = 6
+check "builds recorded" test "$(q "$db" "SELECT count(*) FROM builds")" = 6
+check "views answer" test "$(q "$db" "SELECT count(*) FROM best_per_size WHERE platform='tiny'")" = 8
+
+# 2. Re-running resumes: nothing is measured again, nothing recompiled.
+touch -d '2000-01-01' "$TUNE_CACHE_DIR"/builds/*/chase
+"$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err2"
+check "re-run exits 0" test $? = 0
+check "re-run says complete" grep -q "already complete: 24 trials" "$TMP/err2"
+check "no new samples" test "$(q "$db" "SELECT count(*) FROM samples")" = 96
+check "cache reused" test -z "$(find "$TUNE_CACHE_DIR/builds" -name chase -newer "$db")"
+check "--fresh measures again" "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" --fresh > /dev/null 2>&1
+check "--fresh: a second generation" test "$(q "$db" "SELECT max(generation) FROM sweeps")" = 2
+check "--fresh: 192 samples" test "$(q "$db" "SELECT count(*) FROM samples")" = 192
+
+# 3. Results and CSV come from the database.
+"$tune" results --platform tiny --db "$db" > "$TMP/results"
+check "results exit 0" test $? = 0
+check "summary table" grep -q "Summary: scalar vs best interleaved-prefetch" "$TMP/results"
+check "isolation table" grep -q "Variant isolation" "$TMP/results"
+check "group-size table" grep -q "Group-size sweep" "$TMP/results"
+check "4 MB row" grep -q "^4 MB" "$TMP/results"
+"$tune" export csv --platform tiny --db "$db" -o "$TMP/out.csv"
+check "csv exit 0" test $? = 0
+check "amaco2 header" test "$(head -1 "$TMP/out.csv")" = "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum"
+check "csv rows: newest generation's measured runs" test "$(($(wc -l < "$TMP/out.csv") - 1))" = 72
+check "csv names variants" grep -q "^interleaved-prefetch,4,6,16,pldl1strm,2," "$TMP/out.csv"
+
+# 4. Ctrl-C in the middle: exit 130, consistent, resumable.
+db=$TMP/int.db
+"$tune" run tests/data/sweeps/slow.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err4" &
+pid=$!
+for _ in $(seq 100); do
+	[ "$(q "$db" "SELECT count(*) FROM trials WHERE status='done'" 2>/dev/null)" -gt 0 ] 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+check "Ctrl-C exits 130" test $? = 130
+check "Ctrl-C says how to resume" grep -q "run the same command again to resume" "$TMP/err4"
+check "integrity after Ctrl-C" test "$(q "$db" "PRAGMA integrity_check")" = ok
+check "sweep marked interrupted" test "$(q "$db" "SELECT status FROM sweeps")" = interrupted
+done_before=$(q "$db" "SELECT count(*) FROM trials WHERE status='done'")
+check "part of the sweep done ($done_before)" test "$done_before" -gt 0 -a "$done_before" -lt 63
+
+# 5. kill -9 at random moments, then resume.
+for i in 1 2 3 4 5; do
+	"$tune" run tests/data/sweeps/slow.yaml --platform $plat --db "$db" > /dev/null 2>&1 &
+	pid=$!
+	sleep "0.$((RANDOM % 6 + 2))"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	check "integrity after kill -9 #$i" test "$(q "$db" "PRAGMA integrity_check")" = ok
+	check "no half-recorded trial after kill -9 #$i" test "$(q "$db" "SELECT count(*) FROM trials t WHERE (status='done') != ((SELECT count(*) FROM samples s WHERE s.trial_id=t.id) = 4)")" = 0
+done
+"$tune" run tests/data/sweeps/slow.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err5"
+check "resume completes ($(tail -2 "$TMP/err5"))" test $? = 0
+check "all 63 trials done" test "$(q "$db" "SELECT count(*) FROM trials WHERE status='done'")" = 63
+check "no duplicated samples" test "$(q "$db" "SELECT count(*) FROM samples")" = 252
+check "one sweep row" test "$(q "$db" "SELECT count(*) FROM sweeps")" = 1
+check "no kernel left running" test -z "$(pgrep -f "$TUNE_CACHE_DIR/builds" || true)"
+# The same trial set as an uninterrupted run of the same sweep.
+"$tune" run tests/data/sweeps/slow.yaml --platform $plat --db "$TMP/clean.db" > /dev/null 2>&1
+check "same trial set as an uninterrupted run" test \
+	"$(q "$db" "SELECT group_concat(trial_key) FROM (SELECT trial_key FROM trials ORDER BY 1)")" = \
+	"$(q "$TMP/clean.db" "SELECT group_concat(trial_key) FROM (SELECT trial_key FROM trials ORDER BY 1)")"
+
+# 6. A trial over its time limit fails with the reason; the sweep goes on.
+db=$TMP/timeout.db
+"$tune" run tests/data/sweeps/timeout.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err6"
+check "failed trials exit 1" test $? = 1
+check "reason stored" test "$(q "$db" "SELECT count(*) FROM trials WHERE status='failed' AND reason LIKE 'kernel timed out after 1 s%'")" = 2
+check "reason shown" grep -q "timed out after 1 s" "$TMP/err6"
+
+# 7. A kernel that does not compile: the compiler's output is shown.
+mkdir -p "$TMP/kernels"
+cp -r kernels/* "$TMP/kernels/"
+echo "this is not C;" >> "$TMP/kernels/chase/chase_main.c"
+TUNE_KERNELS_DIR=$TMP/kernels "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$TMP/cc.db" > /dev/null 2> "$TMP/err7"
+check "compile error exits 1" test $? = 1
+check "compiler output shown" grep -q "error:" "$TMP/err7"
+check "build failure stored" test "$(q "$TMP/cc.db" "SELECT count(*) FROM trials WHERE reason LIKE 'build failed: cannot compile%'")" = 24
+
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" = 0 ]

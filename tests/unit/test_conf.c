@@ -1,0 +1,147 @@
+/* The YAML loader: every bad-input case gives one error naming the file,
+ * line and column, the key, and what to do. Table-driven. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../tuner/platform.h"
+#include "../../tuner/sweep.h"
+#include "../check.h"
+
+struct bad_case {
+	const char *kind; /* "platform" or "sweep" */
+	const char *yaml;
+	const char *expect[3]; /* substrings of the message */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "platform", "name: x\ngrop_sizes: [1, 2]\n", { ":2:1: unknown key 'grop_sizes'", "did you mean 'group_sizes'?" } },
+	{ "platform", "name: x\nzzz: 1\n", { ":2:1: unknown key 'zzz'", "see 'tune help platform'" } },
+	{ "platform", "name: x\ncores: many\n", { ":2:8: key 'cores': expected an integer, got 'many'", "auto" } },
+	{ "platform", "name: x\nsizes_mb: [8, -4]\n", { ":2:15: key 'sizes_mb': -4 is out of range [1, 1048576]" } },
+	{ "platform", "name: x\nsizes_mb: []\n", { ":2:11: key 'sizes_mb': the list is empty", "give at least one value" } },
+	{ "platform", "name: x\ngroup_sizes: [1, 2000]\n", { ":2:18: key 'group_sizes': 2000 is out of range [1, 1024]" } },
+	{ "platform", "name: x\nhints: [pldl1kep]\n", { ":2:9: key 'hints': unknown value 'pldl1kep'", "did you mean 'pldl1keep'?", "one of: pldl1keep" } },
+	{ "platform", "name: x\narch: sparc\n", { ":2:7: key 'arch': unknown value 'sparc'", "one of: auto x86_64 aarch64" } },
+	{ "platform", "name: x\npin: maybe\n", { ":2:6: key 'pin': expected true or false, got maybe" } },
+	{ "platform", "name: x\ncflags: {a: 1}\n", { ":2:9: key 'cflags': expected a list, got a mapping" } },
+	{ "platform", "description: no name\n", { ":1:1: key 'name' is missing", "add 'name: ...'" } },
+	{ "platform", "name: x\nname: y\n", { ":2:1: key 'name' is given twice (first on line 1" } },
+	{ "platform", "name: [x\n", { "invalid YAML", "fix the syntax" } },
+	{ "platform", "", { "the file is empty" } },
+	{ "platform", "- a\n- b\n", { ":1:1: platform file must be a mapping of keys, not a list" } },
+	{ "platform", "name: x\nmemory_mb: 99999999999999999999999\n", { "key 'memory_mb': expected an integer", "too large" } },
+	{ "platform", "name: x\nsizes_mb: [8, 8]\n", { ":2:15: key 'sizes_mb': value '8' is listed twice" } },
+	{ "platform", "name: &a x\ndescription: *a\n", { ":2:14: aliases", "write the value out" } },
+	{ "sweep", "name: s\nkernel: chase\n", { "key 'variants' is missing" } },
+	{ "sweep", "name: s\nkernel: chase\nvariants: [scalar, async-prefetch]\n", { ":3:20: key 'variants': unknown value 'async-prefetch'", "one of: scalar scalar-prefetch interleaved interleaved-prefetch" } },
+	{ "sweep", "name: s\nkernel: chace\nvariants: [scalar]\n", { ":2:9: key 'kernel': unknown value 'chace'", "did you mean 'chase'?" } },
+	{ "sweep", "name: s\nkernel: chase\nvariants: [scalar]\ndepth: 5000\n", { ":4:8: key 'depth': 5000 is out of range [0, 4096]" } },
+	{ "sweep", "name: s\nkernel: chase\nvariants: [scalar]\nquick:\n  runz: 3\n", { ":5:3: unknown key 'runz'", "did you mean 'runs'?" } },
+	{ "sweep", "name: s\nkernel: chase\nvariants: [scalar]\nstrategy: annealing\n", { ":4:11: key 'strategy': unknown value 'annealing'" } },
+	{ "sweep", "name: s\nkernel: chase\nvariants: [scalar]\nqueries: 0\n", { ":4:10: key 'queries': 0 is out of range" } },
+};
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/tune-test-conf-XXXXXX";
+	char path[256];
+	struct tune_error err;
+
+	if (!mkdtemp(dir))
+		return 2;
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/case%zu.yaml", dir, i);
+		write_file(path, c->yaml);
+		err.msg[0] = '\0';
+		if (!strcmp(c->kind, "platform")) {
+			struct platform p;
+
+			rc = platform_load(path, &p, &err);
+			platform_free(&p);
+		} else {
+			struct sweep s;
+
+			rc = sweep_load(path, &s, &err);
+			sweep_free(&s);
+		}
+		CHECK(rc == TUNE_ERR_CONFIG, "case %zu: rc %d", i, rc);
+		CHECK(strncmp(err.msg, path, strlen(path)) == 0, "case %zu: message does not start with the file: %s", i,
+		      err.msg);
+		for (int k = 0; k < 3 && c->expect[k]; k++)
+			CHECK_CONTAINS(err.msg, c->expect[k]);
+		unlink(path);
+	}
+
+	/* A missing file names the platforms that exist. */
+	{
+		struct platform p;
+		int rc = platform_load("no-such-platform", &p, &err);
+
+		platform_free(&p);
+		CHECK(rc == TUNE_ERR_CONFIG, "rc %d", rc);
+		CHECK_CONTAINS(err.msg, "platform 'no-such-platform' not found");
+		CHECK_CONTAINS(err.msg, "known platforms:");
+		CHECK_CONTAINS(err.msg, "local");
+	}
+
+	/* The shipped files load, and their values are what they say. */
+	{
+		static const char *const names[] = { "local", "epyc", "m1", NULL };
+
+		for (int i = 0; names[i]; i++) {
+			struct platform p;
+			int rc = platform_load(names[i], &p, &err);
+
+			CHECK(rc == 0, "platform %s: %s", names[i], err.msg);
+			CHECK(rc || !strcmp(p.name, names[i]), "name %s", p.name);
+			CHECK(rc || p.sweeps.n == 2, "platform %s lists its sweeps", names[i]);
+			platform_free(&p);
+		}
+	}
+	{
+		struct platform p;
+		int rc = platform_load("epyc", &p, &err);
+
+		CHECK(rc == 0 && p.arch == ARCH_X86_64 && p.pin == 0 && p.memory_mb == 131072, "epyc values");
+		CHECK(rc == 0 && p.group_sizes.n == 15 && p.group_sizes.v[13] == 192, "epyc has g=192");
+		platform_free(&p);
+	}
+	{
+		static const char *const names[] = { "chase-sizes", "chase-g", NULL };
+
+		for (int i = 0; names[i]; i++) {
+			struct sweep s;
+			int rc = sweep_load(names[i], &s, &err);
+
+			CHECK(rc == 0, "sweep %s: %s", names[i], err.msg);
+			CHECK(rc || s.quick.runs > 0, "sweep %s has quick overrides", names[i]);
+			sweep_free(&s);
+		}
+	}
+	/* A single scalar where a list is expected is a list of one. */
+	{
+		struct platform p;
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/one.yaml", dir);
+		write_file(path, "name: one\nsizes_mb: 64\ncpus: auto\n");
+		rc = platform_load(path, &p, &err);
+		CHECK(rc == 0 && p.sizes_mb.n == 1 && p.sizes_mb.v[0] == 64, "list of one: %s", err.msg);
+		CHECK(rc == 0 && p.cpus.n == 1 && p.cpus.v[0] == CONF_AUTO_VALUE, "cpus auto");
+		platform_free(&p);
+		unlink(path);
+	}
+	rmdir(dir);
+	return check_done("test_conf");
+}

@@ -1,0 +1,208 @@
+/* The store: a new database gets the current schema; a newer one is refused;
+ * trials survive a reopen with their status (resume); a writer killed with
+ * SIGKILL in the middle of batches leaves a database that passes
+ * integrity_check with every batch either whole or absent. */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kernels/chase/chase.h"
+#include "../../store/store.h"
+#include "../check.h"
+
+static long long scalar(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+static const char *text(sqlite3 *db, const char *sql, char *buf, size_t len)
+{
+	sqlite3_stmt *q = NULL;
+
+	snprintf(buf, len, "(none)");
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return buf;
+}
+
+/* A sweep with ntrials interleaved-prefetch trials, stored. */
+static int open_sweep(struct store *st, struct plan *pl, size_t ntrials, long long *sweep_id)
+{
+	struct host_facts f;
+	struct platform p;
+	struct tune_error err;
+	long long host_id, platform_id;
+	int resumed;
+
+	memset(&f, 0, sizeof(f));
+	snprintf(f.hostname, sizeof(f.hostname), "testhost");
+	snprintf(f.arch, sizeof(f.arch), "x86_64");
+	snprintf(f.cpu_model, sizeof(f.cpu_model), "test cpu");
+	memset(&p, 0, sizeof(p));
+	p.name = "testplat";
+	p.path = "platforms/test.yaml";
+	p.compiler = "cc";
+	p.arch = ARCH_X86_64;
+	memset(pl, 0, sizeof(*pl));
+	pl->trials = calloc(ntrials, sizeof(*pl->trials));
+	pl->ntrials = ntrials;
+	for (size_t i = 0; i < ntrials; i++) {
+		struct trial *t = &pl->trials[i];
+
+		t->variant = CHASE_VARIANT_INTERLEAVED_PREFETCH;
+		t->hint = CHASE_HINT_PLDL1KEEP;
+		t->size_mb = 8;
+		t->depth = 12;
+		t->queries = 1000;
+		t->group_size = (long long)i + 1;
+		t->seed = 42;
+		t->runs = 3;
+		t->warmup = 1;
+		snprintf(t->key, sizeof(t->key), "trial-%zu", i);
+	}
+	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", &f, 0, 0 };
+
+	if (store_host(st, &f, &host_id, &err) || store_platform(st, &p, &platform_id, &err))
+		return fprintf(stderr, "%s\n", err.msg), -1;
+	ss.platform_id = platform_id;
+	ss.host_id = host_id;
+	if (store_sweep_open(st, &ss, sweep_id, &resumed, &err) || store_sweep_trials(st, *sweep_id, pl, &err))
+		return fprintf(stderr, "%s\n", err.msg), -1;
+	return 0;
+}
+
+/* Records trial i as done with runs+warmup samples. */
+static int record(struct store *st, struct plan *pl, size_t i)
+{
+	struct trial *t = &pl->trials[i];
+	struct store_outcome out = { t, 1, NULL, 0, 1 };
+	struct store_sample s[4];
+	struct tune_error err;
+
+	for (int k = 0; k < 4; k++) {
+		s[k] = (struct store_sample){ t, k ? k - 1 : 0, k == 0, 1000 + k, 1.5 + k, 1e6, 12345, 1, "{}" };
+	}
+	return store_record_batch(st, &out, 1, s, 4, &err);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/tune-test-store-XXXXXX", path[256], buf[256];
+	struct tune_error err;
+	struct store *st = NULL;
+	struct plan pl;
+	long long sweep_id;
+
+	if (!mkdtemp(dir))
+		return 2;
+
+	/* Migration: a new file gets the current schema, in WAL mode. */
+	snprintf(path, sizeof(path), "%s/new.db", dir);
+	CHECK(store_open(path, &st, &err) == 0, "open: %s", err.msg);
+	CHECK(scalar(store_db(st), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "user_version");
+	CHECK(!strcmp(text(store_db(st), "PRAGMA journal_mode", buf, sizeof(buf)), "wal"), "journal %s", buf);
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM sqlite_master WHERE name IN ('hosts','platforms','builds',"
+				   "'sweeps','trials','samples','trial_stats','latest_results','best_per_size')") == 9,
+	      "schema objects");
+
+	/* Resume: trials and their statuses survive a reopen. */
+	CHECK(open_sweep(st, &pl, 5, &sweep_id) == 0, "sweep");
+	CHECK(record(st, &pl, 0) == 0 && record(st, &pl, 2) == 0, "record");
+	CHECK(scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_stats LIMIT 1") == 35,
+	      "median of the measured runs (2.5, 3.5, 4.5; warm-up 1.5 left out) x10: got %lld",
+	      scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_stats LIMIT 1"));
+	store_close(st);
+	free(pl.trials);
+	CHECK(store_open(path, &st, &err) == 0, "reopen: %s", err.msg);
+	CHECK(open_sweep(st, &pl, 5, &sweep_id) == 0, "sweep again");
+	CHECK(pl.trials[0].status == TRIAL_DONE && pl.trials[1].status == TRIAL_PENDING &&
+	      pl.trials[2].status == TRIAL_DONE, "statuses read back");
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials") == 5, "no trial duplicated by the reopen");
+	/* A sample recorded twice is refused, and the batch leaves nothing behind. */
+	CHECK(record(st, &pl, 0) == TUNE_ERR_STORE, "duplicate samples are refused");
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM samples") == 8, "still 8 samples");
+	store_close(st);
+	free(pl.trials);
+
+	/* A newer schema is refused with a clear message, and left as it was. */
+	snprintf(path, sizeof(path), "%s/newer.db", dir);
+	{
+		sqlite3 *db;
+
+		sqlite3_open(path, &db);
+		sqlite3_exec(db, "CREATE TABLE keep (x); PRAGMA user_version = 99", NULL, NULL, NULL);
+		sqlite3_close(db);
+	}
+	CHECK(store_open(path, &st, &err) == TUNE_ERR_STORE, "newer schema refused");
+	CHECK_CONTAINS(err.msg, "schema version 99, newer than this tune's");
+	CHECK_CONTAINS(err.msg, "upgrade tune");
+
+	/* Not a database at all. */
+	snprintf(path, sizeof(path), "%s/junk.db", dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		fputs("this is not a database, it is a long enough line of text to fill a header page........", f);
+		fclose(f);
+	}
+	CHECK(store_open(path, &st, &err) == TUNE_ERR_STORE, "junk refused");
+	CHECK_CONTAINS(err.msg, path);
+
+	/* Crash safety: kill a writer at random moments; after each kill the
+	 * database is intact and every trial has all of its samples or none. */
+	snprintf(path, sizeof(path), "%s/crash.db", dir);
+	srand((unsigned)time(NULL));
+	for (int kill_no = 0; kill_no < 20; kill_no++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			struct store *cst;
+			struct plan cpl;
+			long long sid;
+
+			if (store_open(path, &cst, &err) || open_sweep(cst, &cpl, 400, &sid))
+				_exit(3);
+			for (size_t i = 0; i < cpl.ntrials; i++)
+				if (cpl.trials[i].status != TRIAL_DONE && record(cst, &cpl, i))
+					_exit(4);
+			_exit(0);
+		}
+		usleep((useconds_t)(rand() % 40000));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		CHECK(store_open(path, &st, &err) == 0, "reopen after kill %d: %s", kill_no, err.msg);
+		if (!st)
+			break;
+		CHECK(!strcmp(text(store_db(st), "PRAGMA integrity_check", buf, sizeof(buf)), "ok"),
+		      "integrity after kill %d: %s", kill_no, buf);
+		CHECK(scalar(store_db(st), "SELECT count(*) FROM trials t WHERE (t.status = 'done') != "
+					   "((SELECT count(*) FROM samples s WHERE s.trial_id = t.id) = 4)") == 0,
+		      "a trial with part of its samples after kill %d", kill_no);
+		store_close(st);
+	}
+	/* Finishing after the kills records every trial exactly once. */
+	CHECK(store_open(path, &st, &err) == 0, "final open");
+	CHECK(open_sweep(st, &pl, 400, &sweep_id) == 0, "final sweep");
+	for (size_t i = 0; i < pl.ntrials; i++)
+		if (pl.trials[i].status != TRIAL_DONE)
+			record(st, &pl, i);
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM samples") == 1600, "400 trials x 4 samples, got %lld",
+	      scalar(store_db(st), "SELECT count(*) FROM samples"));
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE status = 'done'") == 400, "all done");
+	store_close(st);
+	free(pl.trials);
+
+	snprintf(buf, sizeof(buf), "rm -rf %s", dir);
+	if (system(buf) != 0)
+		return 2;
+	return check_done("test_store");
+}
