@@ -117,5 +117,26 @@ check "compile error exits 1" test $? = 1
 check "compiler output shown" grep -q "error:" "$TMP/err7"
 check "build failure stored" test "$(q "$TMP/cc.db" "SELECT count(*) FROM trials WHERE reason LIKE 'build failed: cannot compile%'")" = 24
 
+# 8. A kernel that crashes, and one whose checksum differs from scalar's: those
+#    trials fail with the reason, the others are recorded.
+rm -rf "$TMP/kernels"; mkdir -p "$TMP/kernels"
+cp -r kernels/* "$TMP/kernels/"
+# scalar-prefetch (variant 1) dies of SIGSEGV; the ring's checksum is off by one per lookup.
+sed -i 's|^\tchase_options_init(&o, specs);|\tchase_options_init(\&o, specs);\n\tif (CHASE_VARIANT == 1) raise(SIGSEGV);|' "$TMP/kernels/chase/chase_main.c"
+sed -i 's|#include <string.h>|#include <string.h>\n#include <signal.h>|' "$TMP/kernels/chase/chase_main.c"
+sed -i 's|sum += (uint64_t)(next - base);|sum += (uint64_t)(next - base) + 1;|' "$TMP/kernels/chase/chase.h"
+TUNE_KERNELS_DIR=$TMP/kernels "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$TMP/bad.db" > /dev/null 2> "$TMP/err8"
+check "bad kernels exit 1" test $? = 1
+check "crash reason stored" test "$(q "$TMP/bad.db" "SELECT count(*) FROM trials WHERE variant='scalar-prefetch' AND reason LIKE 'kernel killed by signal 11%'")" = 4
+check "checksum mismatch stored" test "$(q "$TMP/bad.db" "SELECT count(*) FROM trials WHERE variant LIKE 'interleaved%' AND reason LIKE 'checksum mismatch%'")" = 18
+check "scalar still recorded" test "$(q "$TMP/bad.db" "SELECT count(*) FROM trials WHERE variant='scalar' AND status='done'")" = 2
+check "failed trials have no samples" test "$(q "$TMP/bad.db" "SELECT count(*) FROM samples s JOIN trials t ON t.id=s.trial_id WHERE t.status!='done'")" = 0
+
+# 9. Sizes over half the memory are skipped with a message.
+"$tune" run tests/data/sweeps/tiny.yaml --platform tests/data/platforms/small-memory.yaml --db "$TMP/mem.db" > /dev/null 2> "$TMP/err9"
+check "small memory exits 0" test $? = 0
+check "skip message" grep -q "skipping 4 MB in sweep 'tiny': more than half of the 3 MB memory" "$TMP/err9"
+check "only 1 MB measured" test "$(q "$TMP/mem.db" "SELECT group_concat(DISTINCT size_mb) FROM trials")" = 1
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]
