@@ -176,7 +176,7 @@ static void print_group_sweep(FILE *out, const struct result *v, size_t n, const
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
 
-		if (strcmp(v[i].variant, "interleaved-prefetch"))
+		if (strcmp(v[i].variant, "interleaved-prefetch") != 0)
 			continue;
 		for (j = 0; j < ng && gs[j] != v[i].group_size; j++)
 			;

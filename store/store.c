@@ -48,7 +48,7 @@ static int user_version(struct store *st, int *v, struct tune_error *err)
 
 static int migrate(struct store *st, struct tune_error *err)
 {
-	int v, rc;
+	int v = 0, rc;
 
 	if ((rc = user_version(st, &v, err)) != 0)
 		return rc;
@@ -182,20 +182,18 @@ int store_host(struct store *st, const struct host_facts *f, long long *id, stru
 	return rc ? rc : run_stmt(st, q, id, err, "cannot record the host");
 }
 
+/* The list joined by spaces; the caller frees it. */
 static char *join_strs(const struct conf_strs *l)
 {
-	size_t len = 1;
+	size_t len = 1, used = 0;
 	char *s;
 
 	for (size_t i = 0; i < l->n; i++)
 		len += strlen(l->v[i]) + 1;
 	if (!(s = calloc(1, len)))
 		return NULL;
-	for (size_t i = 0; i < l->n; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, l->v[i]);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		used += (size_t)snprintf(s + used, len - used, "%s%s", i ? " " : "", l->v[i]);
 	return s;
 }
 

@@ -26,7 +26,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: one --platform at a time");
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
 		return rc;
-	if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
+	if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
 		goto out;
 	}

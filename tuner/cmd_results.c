@@ -10,7 +10,7 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 {
 	struct cmd_options o;
 	struct store *st = NULL;
-	size_t rows = 0, total = 0;
+	size_t rows = 0;
 	int rc;
 
 	if ((rc = cmd_parse_options("results", argc, argv, "dp", &o, err)) != 0)
@@ -27,7 +27,6 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 		if (!rc && !rows)
 			fprintf(stderr, "tune: no results%s%s%s in '%s' yet (run 'tune --platform %s' first)\n",
 				p ? " for platform '" : "", p ? p : "", p ? "'" : "", o.db, p ? p : "local");
-		total += rows;
 	}
 	store_close(st);
 	return rc;

@@ -55,7 +55,8 @@ static int next_event(struct parser *p, yaml_event_t *ev)
 
 static int add_item(struct ynode *parent, struct ynode *child)
 {
-	struct ynode **items = realloc(parent->items, (parent->n + 1) * sizeof(*items));
+	/* An array of pointers to nodes. */
+	struct ynode **items = realloc(parent->items, (parent->n + 1) * sizeof(*items)); /* NOLINT(bugprone-sizeof-expression) */
 
 	if (!items)
 		return -1;
@@ -118,7 +119,7 @@ static int build_node(struct parser *p, yaml_event_t *ev, int depth, struct ynod
 		}
 		rc = build_node(p, &child_ev, depth + 1, &child);
 		yaml_event_delete(&child_ev);
-		if (rc)
+		if (rc || !child)
 			goto fail;
 		if (n->kind == YNODE_MAP && n->n % 2 == 0 && child->kind != YNODE_SCALAR) {
 			rc = tune_fail(p->err, TUNE_ERR_CONFIG, "%s:%zu:%zu: a key must be a plain word, not %s",

@@ -108,8 +108,7 @@ int main(int argc, char **argv)
 
 		/* Rotate the start so no group size always runs first. */
 		for (size_t k = 0; k < ngroups; k++) {
-			size_t gi = (k + run) % ngroups;
-			unsigned group = CHASE_IS_INTERLEAVED ? (unsigned)o.groups.v[gi] : 1;
+			unsigned group = CHASE_IS_INTERLEAVED ? (unsigned)o.groups.v[(k + run) % ngroups] : 1;
 			uint64_t t0 = timing_now_ns();
 			uint64_t sum = chase_run(CHASE_VARIANT, &graph, &q, group, slots);
 			uint64_t ns = timing_now_ns() - t0;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Crash safety: a sweep killed with SIGKILL at random moments, TUNE_KILLS
+# times (default 20; `TUNE_KILLS=500 tests/e2e/kill.sh build/tune` for a long
+# local run). After every kill the database passes integrity_check, no trial
+# is half recorded and no sample is duplicated; resuming completes the sweep
+# with the same trials and sample count as an uninterrupted run. When a
+# sweep completes between kills, it starts over in a new database.
+set -u
+tune=$1
+kills=${TUNE_KILLS:-20}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$src" || exit 2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export TUNE_CACHE_DIR=$TMP/cache
+plat=tests/data/platforms/tiny.yaml sweep=tests/data/sweeps/slow.yaml
+pass=0 fail=0
+check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
+q() { sqlite3 "$1" "$2"; }
+keys() { q "$1" "SELECT group_concat(trial_key || ':' || status) FROM (SELECT trial_key, status FROM trials ORDER BY 1)"; }
+
+# The reference: the same sweep, uninterrupted (this also fills the build cache).
+"$tune" run $sweep --platform $plat --db "$TMP/clean.db" > /dev/null 2>&1
+check "uninterrupted run" test $? = 0
+want_keys=$(keys "$TMP/clean.db")
+want_samples=$(q "$TMP/clean.db" "SELECT count(*) FROM samples")
+# An uninterrupted run takes this long; kills land anywhere within it.
+t0=$(date +%s%N)
+"$tune" run $sweep --platform $plat --db "$TMP/timing.db" > /dev/null 2>&1
+span_ms=$((($(date +%s%N) - t0) / 1000000 + 50))
+
+cycle=1 landed=0
+db=$TMP/kill-$cycle.db
+for i in $(seq "$kills"); do
+	"$tune" run $sweep --platform $plat --db "$db" > /dev/null 2>&1 &
+	pid=$!
+	sleep "$(awk -v r=$RANDOM -v s=$span_ms 'BEGIN { printf "%.3f", r / 32768 * s / 1000 }')"
+	kill -9 $pid 2>/dev/null && landed=$((landed + 1))
+	wait $pid 2>/dev/null
+	[ -f "$db" ] || continue
+	check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
+	check "no half-recorded trial after kill $i" test "$(q "$db" "SELECT count(*) FROM trials t WHERE (status = 'done') != ((SELECT count(*) FROM samples s WHERE s.trial_id = t.id) = t.runs + t.warmup)")" = 0
+	check "no duplicated sample after kill $i" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
+	if [ "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done'")" = 63 ]; then
+		cycle=$((cycle + 1))
+		db=$TMP/kill-$cycle.db
+	fi
+done
+check "at least half of the kills landed in a running sweep ($landed of $kills)" test $((landed * 2)) -ge "$kills"
+check "no kernel left running" test -z "$(pgrep -f "$TUNE_CACHE_DIR/builds" || true)"
+# Resume every database the kills left and compare with the reference.
+for d in "$TMP"/kill-*.db; do
+	[ -f "$d" ] || continue
+	"$tune" run $sweep --platform $plat --db "$d" > /dev/null 2>&1
+	check "resume of $(basename "$d") exits 0" test $? = 0
+	check "$(basename "$d"): same trials as uninterrupted" test "$(keys "$d")" = "$want_keys"
+	check "$(basename "$d"): same sample count ($want_samples)" test "$(q "$d" "SELECT count(*) FROM samples")" = "$want_samples"
+	check "$(basename "$d"): one sweep row" test "$(q "$d" "SELECT count(*) FROM sweeps")" = 1
+done
+echo "kill ($kills kills, $cycle sweeps): $pass passed, $fail failed"
+[ "$fail" = 0 ]
