@@ -14,10 +14,23 @@ struct store {
 
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
 
+/* What to do about a failed database call, by SQLite's error code. */
+static const char *db_advice(int code)
+{
+	switch (code & 0xff) {
+	case SQLITE_FULL: return "free some space on its file system, then run again to resume";
+	case SQLITE_READONLY: return "the file or its directory is read-only: use another --db";
+	case SQLITE_BUSY: return "another tune is writing it: wait, or use another --db";
+	case SQLITE_NOTADB: return "it is not a tune database: use another --db";
+	case SQLITE_CORRUPT: return "the file is damaged: restore it, or use another --db";
+	}
+	return "check the file, or use another --db";
+}
+
 static int db_fail(struct store *st, struct tune_error *err, const char *what)
 {
-	return tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (check the file, or use another --db)",
-			 st->path, what, sqlite3_errmsg(st->db));
+	return tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (%s)", st->path, what, sqlite3_errmsg(st->db),
+			 db_advice(sqlite3_extended_errcode(st->db)));
 }
 
 static int exec_sql(struct store *st, const char *sql, struct tune_error *err, const char *what)
@@ -25,8 +38,8 @@ static int exec_sql(struct store *st, const char *sql, struct tune_error *err, c
 	char *msg = NULL;
 
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (check the file, or use another --db)",
-			  st->path, what, msg ? msg : sqlite3_errmsg(st->db));
+		tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (%s)", st->path, what,
+			  msg ? msg : sqlite3_errmsg(st->db), db_advice(sqlite3_extended_errcode(st->db)));
 		sqlite3_free(msg);
 		return TUNE_ERR_STORE;
 	}
