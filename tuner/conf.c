@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "paths.h"
 
 struct ctx {
 	const char *path;
@@ -336,4 +337,26 @@ void conf_help(FILE *out, const struct conf_key *table, int indent)
 		if (k->type == CONF_SECTION)
 			conf_help(out, k->section, indent + 2);
 	}
+}
+
+int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
+	      char **path_out, struct tune_error *err)
+{
+	char path[4096], known[1024];
+	struct ydoc doc;
+	int rc;
+
+	*path_out = NULL;
+	if (paths_find(dir, name, path, sizeof(path)) != 0) {
+		paths_list(dir, known, sizeof(known));
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s '%s' not found: no file '%s' (known %ss: %s)", what, name,
+				 path, what, known[0] ? known : "none");
+	}
+	if ((rc = ydoc_load(path, &doc, err)) != 0)
+		return rc;
+	rc = conf_decode(path, doc.root, table, dest, what, err);
+	ydoc_free(&doc);
+	if (!rc && !(*path_out = strdup(path)))
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	return rc;
 }

@@ -54,6 +54,10 @@ struct conf_key {
  * messages ("platform", "sweep"). Returns 0 or TUNE_ERR_CONFIG. */
 int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
 		void *dest, const char *what, struct tune_error *err);
+/* Finds <dir>/<name>.yaml (see paths_find), parses it and decodes it into
+ * dest; *path_out is the file's path, which the caller frees. */
+int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
+	      char **path_out, struct tune_error *err);
 void conf_release(const struct conf_key *table, void *dest);
 void conf_help(FILE *out, const struct conf_key *table, int indent);
 

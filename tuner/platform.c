@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "../kernels/chase/chase.h"
-#include "paths.h"
 #include "platform.h"
 
 const char *const platform_arch_names[] = { "auto", "x86_64", "aarch64", NULL };
@@ -43,25 +42,14 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 	static const long long def_groups[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const long long def_hints[] = { CHASE_HINT_PLDL1KEEP };
 	static const long long def_false[] = { 0 };
-	char path[4096], known[1024];
-	struct ydoc doc;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->pin = 1;
 	p->memory_mb = p->llc_kb = p->cores = CONF_AUTO_VALUE;
-	if (paths_find("platforms", name, path, sizeof(path)) != 0) {
-		paths_list("platforms", known, sizeof(known));
-		return tune_fail(err, TUNE_ERR_CONFIG, "platform '%s' not found: no file '%s' (known platforms: %s)",
-				 name, path, known[0] ? known : "none");
-	}
-	if ((rc = ydoc_load(path, &doc, err)) != 0)
+	if ((rc = conf_load("platforms", "platform", name, platform_keys, p, &p->path, err)) != 0)
 		return rc;
-	rc = conf_decode(path, doc.root, platform_keys, p, "platform", err);
-	ydoc_free(&doc);
-	if (rc)
-		return rc;
-	if (!(p->path = strdup(path)) || (!p->compiler && !(p->compiler = strdup("cc"))))
+	if (!p->compiler && !(p->compiler = strdup("cc")))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((!p->sizes_mb.n && set_default_ints(&p->sizes_mb, def_sizes, 4)) ||
 	    (!p->group_sizes.n && set_default_ints(&p->group_sizes, def_groups, 7)) ||

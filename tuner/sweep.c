@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "../kernels/chase/chase.h"
-#include "paths.h"
 #include "sweep.h"
 
 const char *const sweep_kernel_names[] = { "chase", NULL };
@@ -45,10 +44,6 @@ const struct conf_key sweep_keys[] = {
 
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 {
-	char path[4096], known[1024];
-	struct ydoc doc;
-	int rc;
-
 	memset(s, 0, sizeof(*s));
 	s->depth = 12;
 	s->queries = 500000;
@@ -57,20 +52,7 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->seed = 42;
 	s->timeout_s = 600;
 	s->quick.queries = s->quick.runs = s->quick.warmup = -1;
-	if (paths_find("sweeps", name, path, sizeof(path)) != 0) {
-		paths_list("sweeps", known, sizeof(known));
-		return tune_fail(err, TUNE_ERR_CONFIG, "sweep '%s' not found: no file '%s' (known sweeps: %s)",
-				 name, path, known[0] ? known : "none");
-	}
-	if ((rc = ydoc_load(path, &doc, err)) != 0)
-		return rc;
-	rc = conf_decode(path, doc.root, sweep_keys, s, "sweep", err);
-	ydoc_free(&doc);
-	if (rc)
-		return rc;
-	if (!(s->path = strdup(path)))
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	return 0;
+	return conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 }
 
 static void take_list(struct conf_ints *dst, struct conf_ints *src)

@@ -161,8 +161,10 @@ static inline struct rng chase_query_rng(const struct chase_queries *q)
 }
 
 /* The checksum is the sum of the nodes where lookups end: independent of the
- * order in which they complete. */
-static inline uint64_t chase_run_scalar(const struct chase_graph *g, const struct chase_queries *q)
+ * order in which they complete. With prefetch, each node is prefetched right
+ * before it is used: no gap to hide latency (amaco2's scalar-prefetch). */
+static inline __attribute__((always_inline)) uint64_t
+chase_scalar_loop(const struct chase_graph *g, const struct chase_queries *q, const int prefetch)
 {
 	struct rng r = chase_query_rng(q);
 	const struct chase_node *base = g->nodes;
@@ -171,31 +173,26 @@ static inline uint64_t chase_run_scalar(const struct chase_graph *g, const struc
 	for (uint64_t k = 0; k < q->count; k++) {
 		const struct chase_node *p = base + rng_below(&r, g->count);
 
-		for (unsigned d = 0; d < q->depth; d++)
+		if (prefetch)
+			chase_prefetch(p);
+		for (unsigned d = 0; d < q->depth; d++) {
 			p = p->next;
+			if (prefetch)
+				chase_prefetch(p);
+		}
 		sum += (uint64_t)(p - base);
 	}
 	return sum;
 }
 
-/* Prefetch of the next node right before it is used: no gap to hide latency. */
+static inline uint64_t chase_run_scalar(const struct chase_graph *g, const struct chase_queries *q)
+{
+	return chase_scalar_loop(g, q, 0);
+}
+
 static inline uint64_t chase_run_scalar_prefetch(const struct chase_graph *g, const struct chase_queries *q)
 {
-	struct rng r = chase_query_rng(q);
-	const struct chase_node *base = g->nodes;
-	uint64_t sum = 0;
-
-	for (uint64_t k = 0; k < q->count; k++) {
-		const struct chase_node *p = base + rng_below(&r, g->count);
-
-		chase_prefetch(p);
-		for (unsigned d = 0; d < q->depth; d++) {
-			p = p->next;
-			chase_prefetch(p);
-		}
-		sum += (uint64_t)(p - base);
-	}
-	return sum;
+	return chase_scalar_loop(g, q, 1);
 }
 
 /* The ring: slots[0..n) are live lookups. A finished slot takes the next

@@ -50,6 +50,22 @@ static inline int flags_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* One integer of option f, checked against its range. */
+static inline int flags_ranged(const struct flag_spec *f, const char *text, uint64_t *v,
+			       char *err, size_t errlen)
+{
+	if (flags_u64(text, v)) {
+		snprintf(err, errlen, "option '--%s': '%s' is not a non-negative integer", f->name, text);
+		return FLAGS_ERROR;
+	}
+	if (*v < f->min || *v > f->max) {
+		snprintf(err, errlen, "option '--%s': %llu is out of range [%llu, %llu]", f->name,
+			 (unsigned long long)*v, (unsigned long long)f->min, (unsigned long long)f->max);
+		return FLAGS_ERROR;
+	}
+	return FLAGS_OK;
+}
+
 static inline int flags_set(const struct flag_spec *f, const char *val,
 			    char *err, size_t errlen)
 {
@@ -57,15 +73,8 @@ static inline int flags_set(const struct flag_spec *f, const char *val,
 
 	switch (f->type) {
 	case FLAG_U64:
-		if (flags_u64(val, &v)) {
-			snprintf(err, errlen, "option '--%s': '%s' is not a non-negative integer", f->name, val);
+		if (flags_ranged(f, val, &v, err, errlen) != FLAGS_OK)
 			return FLAGS_ERROR;
-		}
-		if (v < f->min || v > f->max) {
-			snprintf(err, errlen, "option '--%s': %llu is out of range [%llu, %llu]", f->name,
-				 (unsigned long long)v, (unsigned long long)f->min, (unsigned long long)f->max);
-			return FLAGS_ERROR;
-		}
 		*(uint64_t *)f->dest = v;
 		return FLAGS_OK;
 	case FLAG_BOOL:
@@ -97,15 +106,8 @@ static inline int flags_set(const struct flag_spec *f, const char *val,
 			}
 			memcpy(item, p, len);
 			item[len] = '\0';
-			if (flags_u64(item, &v)) {
-				snprintf(err, errlen, "option '--%s': '%s' is not a non-negative integer", f->name, item);
+			if (flags_ranged(f, item, &v, err, errlen) != FLAGS_OK)
 				return FLAGS_ERROR;
-			}
-			if (v < f->min || v > f->max) {
-				snprintf(err, errlen, "option '--%s': %llu is out of range [%llu, %llu]", f->name,
-					 (unsigned long long)v, (unsigned long long)f->min, (unsigned long long)f->max);
-				return FLAGS_ERROR;
-			}
 			l->v[l->n++] = v;
 			if (!p[len])
 				break;
