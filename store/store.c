@@ -271,16 +271,17 @@ int store_sweep_open(struct store *st, const struct store_sweep *s, long long *s
 	}
 	rc = prepare(st, &q, err,
 		     "INSERT INTO sweeps (name, platform_id, host_id, spec_hash, generation, quick, status, started,"
-		     " tune_version, compiler, cflags, governor, thp, loadavg, env_json, spec_json)"
-		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', " NOW ", ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+		     " tune_version, compiler, cflags, governor, thp, loadavg, env_json, spec_json, fingerprint, strategy)"
+		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', " NOW ", ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
 		     " RETURNING id",
-		     "siisiisssssdss", s->name, s->platform_id, s->host_id, s->spec_hash, gen + 1, (long long)s->quick,
+		     "siisiisssssdssss", s->name, s->platform_id, s->host_id, s->spec_hash, gen + 1, (long long)s->quick,
 		     s->tune_version, s->compiler, s->cflags, s->facts->governor, s->facts->thp, s->facts->loadavg1,
-		     s->env_json, s->spec_json);
+		     s->env_json, s->spec_json, s->fingerprint, s->strategy);
 	return rc ? rc : run_stmt(st, q, sweep_id, err, "cannot record the sweep");
 }
 
-int store_sweep_trials(struct store *st, long long sweep_id, struct plan *pl, struct tune_error *err)
+int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,
+		       struct tune_error *err)
 {
 	sqlite3_stmt *ins = NULL, *sel = NULL;
 	int rc;
@@ -289,13 +290,16 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct plan *pl, st
 		return rc;
 	rc = prepare(st, &ins, err,
 		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, size_mb, depth, queries,"
-		     " group_size, hugepages, seed, runs, warmup) VALUES (?1, ?2, 'chase', ?3, ?4, ?5, ?6, ?7, ?8,"
-		     " ?9, ?10, ?11, ?12) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
+		     " group_size, hugepages, seed, runs, warmup, phase) VALUES (?1, ?2, 'chase', ?3, ?4, ?5, ?6, ?7,"
+		     " ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
 		rc = prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
-	for (size_t i = 0; !rc && i < pl->ntrials; i++) {
-		struct trial *t = &pl->trials[i];
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct trial *t = trials[i];
+		int step;
 
+		if (!insert)
+			goto read_back;
 		sqlite3_reset(ins);
 		sqlite3_bind_int64(ins, 1, sweep_id);
 		sqlite3_bind_text(ins, 2, t->key, -1, SQLITE_STATIC);
@@ -312,14 +316,22 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct plan *pl, st
 		sqlite3_bind_int64(ins, 10, t->seed);
 		sqlite3_bind_int64(ins, 11, t->runs);
 		sqlite3_bind_int64(ins, 12, t->warmup);
+		sqlite3_bind_text(ins, 13, t->phase == PHASE_FINAL ? "final" : "search", -1, SQLITE_STATIC);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = db_fail(st, err, "cannot record the trials");
 			break;
 		}
+read_back:
 		sqlite3_reset(sel);
 		sqlite3_bind_int64(sel, 1, sweep_id);
 		sqlite3_bind_text(sel, 2, t->key, -1, SQLITE_STATIC);
-		if (sqlite3_step(sel) != SQLITE_ROW) {
+		step = sqlite3_step(sel);
+		if (step == SQLITE_DONE && !insert) {
+			t->id = 0;
+			t->status = TRIAL_PENDING;
+			continue;
+		}
+		if (step != SQLITE_ROW) {
 			rc = db_fail(st, err, "cannot read the trials back");
 			break;
 		}
@@ -350,16 +362,25 @@ int store_sweep_finish(struct store *st, long long sweep_id, const char *status,
 }
 
 int store_record_batch(struct store *st, struct store_outcome *outs, size_t nouts,
-		       const struct store_sample *samples, size_t nsamples, struct tune_error *err)
+		       const struct store_sample *samples, size_t nsamples, const struct store_batch_meta *meta,
+		       struct tune_error *err)
 {
-	sqlite3_stmt *ins = NULL, *upd = NULL;
+	sqlite3_stmt *ins = NULL, *upd = NULL, *sum = NULL, *swp = NULL;
 	int rc;
 
 	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
 		return rc;
 	rc = prepare(st, &ins, err,
 		     "INSERT INTO samples (trial_id, run_id, warmup, ns_total, ns_per_lookup, lookups_per_sec,"
-		     " checksum, cpu, raw_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", "");
+		     " checksum, cpu, raw_json, outlier) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", "");
+	if (!rc)
+		rc = prepare(st, &sum, err,
+			     "INSERT OR REPLACE INTO trial_summary (trial_id, n, median, mad, ci_low, ci_high, outliers)"
+			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", "");
+	if (!rc && meta)
+		rc = prepare(st, &swp, err,
+			     "UPDATE sweeps SET measure_ns = measure_ns + ?1 WHERE id = ?2", "ii", meta->measure_ns,
+			     meta->sweep_id);
 	if (!rc)
 		rc = prepare(st, &upd, err,
 			     "UPDATE trials SET status = ?1, reason = ?2, build_id = ?3, cpu = ?4, finished = " NOW
@@ -385,6 +406,7 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		else
 			sqlite3_bind_null(ins, 8);
 		sqlite3_bind_text(ins, 9, s->raw_json, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 10, s->outlier);
 		if (sqlite3_step(ins) != SQLITE_DONE)
 			rc = db_fail(st, err, "cannot record a sample");
 	}
@@ -406,11 +428,29 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		else
 			sqlite3_bind_null(upd, 4);
 		sqlite3_bind_int64(upd, 5, o->trial->id);
-		if (sqlite3_step(upd) != SQLITE_DONE)
+		if (sqlite3_step(upd) != SQLITE_DONE) {
 			rc = db_fail(st, err, "cannot record a trial's status");
+			break;
+		}
+		if (!o->ok)
+			continue;
+		sqlite3_reset(sum);
+		sqlite3_bind_int64(sum, 1, o->trial->id);
+		sqlite3_bind_int64(sum, 2, (long long)o->stats.n);
+		sqlite3_bind_double(sum, 3, o->stats.median);
+		sqlite3_bind_double(sum, 4, o->stats.mad);
+		sqlite3_bind_double(sum, 5, o->stats.ci_low);
+		sqlite3_bind_double(sum, 6, o->stats.ci_high);
+		sqlite3_bind_int64(sum, 7, (long long)o->stats.outliers);
+		if (sqlite3_step(sum) != SQLITE_DONE)
+			rc = db_fail(st, err, "cannot record a trial's statistics");
 	}
+	if (!rc && swp && sqlite3_step(swp) != SQLITE_DONE)
+		rc = db_fail(st, err, "cannot record the search state");
 	sqlite3_finalize(ins);
 	sqlite3_finalize(upd);
+	sqlite3_finalize(sum);
+	sqlite3_finalize(swp);
 	if (rc) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
@@ -442,4 +482,93 @@ int store_reference_checksum(struct store *st, long long sweep_id, const struct 
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read a checksum");
+}
+
+int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err,
+			 "UPDATE sweeps SET warnings = CASE WHEN warnings IS NULL THEN ?1 WHEN instr(warnings, ?1) THEN"
+			 " warnings ELSE warnings || char(10) || ?1 END WHERE id = ?2", "si", warning, sweep_id);
+
+	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record a warning");
+}
+
+int store_sweep_state(struct store *st, long long sweep_id, char **state, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err, "SELECT search_state FROM sweeps WHERE id = ?1", "i", sweep_id);
+
+	*state = NULL;
+	if (rc)
+		return rc;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL &&
+	    !(*state = strdup((const char *)sqlite3_column_text(q, 0)))) {
+		sqlite3_finalize(q);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read the search state");
+}
+
+int store_optimum(struct store *st, const struct store_optimum *o, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err,
+			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
+			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
+			 " sweep_id, decided) VALUES (?1, ?2, ?3, 'chase', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+			 " ?14, ?15, ?16, " NOW ")",
+			 "sssisssiidddisii", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
+			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->stats.median, o->stats.ci_low,
+			 o->stats.ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id);
+
+	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record an optimum");
+}
+
+int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err, "UPDATE sweeps SET search_state = ?1 WHERE id = ?2", "si", state, sweep_id);
+
+	return rc ? rc : run_stmt(st, q, NULL, err, "cannot save the search state");
+}
+
+int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	double *v = NULL;
+	size_t cap = 0;
+	int rc = prepare(st, &q, err, "SELECT ns_per_lookup FROM samples WHERE trial_id = ?1 AND warmup = 0", "");
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		size_t k = 0;
+		int step;
+
+		memset(&trials[i]->stats, 0, sizeof(trials[i]->stats));
+		if (trials[i]->status != TRIAL_DONE)
+			continue;
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, trials[i]->id);
+		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+			if (k == cap) {
+				double *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*nv));
+
+				if (!nv) {
+					rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+					break;
+				}
+				v = nv;
+			}
+			v[k++] = sqlite3_column_double(q, 0);
+		}
+		if (!rc && step != SQLITE_DONE)
+			rc = db_fail(st, err, "cannot read samples");
+		if (!rc)
+			stats_compute(v, k, (uint64_t)trials[i]->id, &trials[i]->stats, NULL);
+	}
+	free(v);
+	sqlite3_finalize(q);
+	return rc;
 }

@@ -12,11 +12,12 @@
 #include <sqlite3.h>
 
 #include "../tuner/errors.h"
+#include "../tuner/stats.h"
 #include "../tuner/hostinfo.h"
 #include "../tuner/plan.h"
 #include "../tuner/platform.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 
@@ -37,6 +38,7 @@ struct store_sweep {
 	const char *name;
 	long long platform_id, host_id;
 	const char *spec_hash, *spec_json, *env_json, *tune_version, *compiler, *cflags;
+	const char *fingerprint, *strategy;
 	const struct host_facts *facts;
 	int quick;
 	int fresh; /* start a new generation instead of resuming */
@@ -44,9 +46,17 @@ struct store_sweep {
 /* Opens the sweep to resume, or a new one; *resumed says which. */
 int store_sweep_open(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
 		     struct tune_error *err);
-/* Adds the plan's trials (those already there are kept) and reads back their
- * ids and statuses into the plan. */
-int store_sweep_trials(struct store *st, long long sweep_id, struct plan *plan, struct tune_error *err);
+/* Adds the trials (those already there are kept; with insert 0, none) and
+ * reads back the ids and statuses of those stored. */
+int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,
+		       struct tune_error *err);
+/* Appends a line to the sweep's warnings. */
+int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, struct tune_error *err);
+/* The search state saved last, or NULL; the caller frees it. */
+int store_sweep_state(struct store *st, long long sweep_id, char **state, struct tune_error *err);
+int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, struct tune_error *err);
+/* Fills the stats of each done trial from its measured samples. */
+int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err);
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, struct tune_error *err);
 
 struct store_sample {
@@ -57,6 +67,7 @@ struct store_sample {
 	double ns_per_lookup, lookups_per_sec;
 	unsigned long long checksum;
 	int cpu;
+	int outlier;
 	const char *raw_json;
 };
 
@@ -66,12 +77,29 @@ struct store_outcome {
 	const char *reason; /* why it failed */
 	long long build_id; /* 0: none */
 	int cpu;            /* -1: unpinned */
+	struct stats stats; /* of the measured runs, when ok */
+};
+
+/* What else a batch's transaction records about its sweep. */
+struct store_batch_meta {
+	long long sweep_id;
+	long long measure_ns; /* added to the sweep's time in kernels */
 };
 
 /* Records a batch in one transaction: the samples of trials that succeeded
  * and the status of every trial in outs. Sets trial->status on success. */
 int store_record_batch(struct store *st, struct store_outcome *outs, size_t nouts,
-		       const struct store_sample *samples, size_t nsamples, struct tune_error *err);
+		       const struct store_sample *samples, size_t nsamples, const struct store_batch_meta *meta,
+		       struct tune_error *err);
+
+struct store_optimum {
+	const char *platform, *host, *fingerprint, *size_class, *variant, *hint, *runner_up;
+	long long size_mb, group_size, best_group_size, trials, sweep_id;
+	int hugepages;
+	struct stats stats;
+};
+/* Records (or replaces) the optimum for its platform, host, fingerprint and size. */
+int store_optimum(struct store *st, const struct store_optimum *o, struct tune_error *err);
 
 /* The checksum already measured in this sweep for the same lookups, if any. */
 int store_reference_checksum(struct store *st, long long sweep_id, const struct trial *t,

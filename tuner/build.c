@@ -59,6 +59,33 @@ static int hash_file(uint64_t *h, const char *path)
 	return 0;
 }
 
+static int sources_hash(const char *kdir, uint64_t *h, struct tune_error *err)
+{
+	for (int i = 0; chase_sources[i]; i++) {
+		char path[4200];
+
+		snprintf(path, sizeof(path), "%s/%s", kdir, chase_sources[i]);
+		*h = fnv_str(*h, chase_sources[i]);
+		if (hash_file(h, path) != 0)
+			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s': %s (set TUNE_HOME to "
+					 "tune's source tree)", path, strerror(errno));
+	}
+	return 0;
+}
+
+int build_sources_hash(char out[17], struct tune_error *err)
+{
+	char kdir[2048];
+	uint64_t h = 0xcbf29ce484222325ull;
+	int rc;
+
+	kernels_dir(kdir, sizeof(kdir));
+	if ((rc = sources_hash(kdir, &h, err)) != 0)
+		return rc;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
 int build_compiler_version(const char *compiler, char *out, size_t len, struct tune_error *err)
 {
 	char *argv[] = { (char *)compiler, "--version", NULL };
@@ -93,15 +120,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	if ((rc = build_compiler_version(spec->compiler, out->compiler_version, sizeof(out->compiler_version), err)))
 		return rc;
 	kernels_dir(kdir, sizeof(kdir));
-	for (int i = 0; chase_sources[i]; i++) {
-		char path[4200];
-
-		snprintf(path, sizeof(path), "%s/%s", kdir, chase_sources[i]);
-		h = fnv_str(h, chase_sources[i]);
-		if (hash_file(&h, path) != 0)
-			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s': %s (set TUNE_HOME to "
-					 "tune's source tree)", path, strerror(errno));
-	}
+	if ((rc = sources_hash(kdir, &h, err)) != 0)
+		return rc;
 	if (spec->hint >= 0)
 		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d -DCHASE_HINT=%d", spec->variant,
 			 spec->hint);

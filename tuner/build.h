@@ -28,6 +28,9 @@ struct build_result {
 /* Returns 0, or TUNE_ERR_BUILD with the compiler's output in err. */
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err);
 
+/* A hash of the kernel sources, as hex. */
+int build_sources_hash(char out[17], struct tune_error *err);
+
 /* The first line of `compiler --version`, or TUNE_ERR_BUILD when it cannot run. */
 int build_compiler_version(const char *compiler, char *out, size_t len, struct tune_error *err);
 

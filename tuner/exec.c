@@ -1,14 +1,20 @@
 #include <jansson.h>
+#include <stdarg.h>
+#include <unistd.h>
+#include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kernels/chase/chase.h"
+#include "../kernels/common/rng.h"
 #include "build.h"
 #include "exec.h"
 #include "plan.h"
 #include "progress.h"
 #include "runner.h"
+#include "search.h"
 #include "sweep.h"
 #include "version.h"
 
@@ -31,6 +37,10 @@ struct sweep_run {
 	size_t nbuilds;
 	char cflags[1024];
 	char compiler_version[256];
+	char fingerprint[17];
+	double t0;              /* for time_limit_s */
+	long long measure_ns;   /* in kernels, not yet recorded */
+	size_t failed;
 };
 
 int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
@@ -72,7 +82,8 @@ static char *spec_json(const struct sweep_run *r)
 	json_t *keys = json_array();
 	char *out;
 
-	for (size_t i = 0; i < r->plan.ntrials; i++)
+	/* An adaptive plan holds every g: its range says the same, shorter. */
+	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
 		json_array_append_new(keys, json_string(r->plan.trials[i].key));
 	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
 			      "sweep", s->name, "kernel", sweep_kernel_names[s->kernel],
@@ -86,6 +97,15 @@ static char *spec_json(const struct sweep_run *r)
 			      "compiler", p->compiler, "cflags", r->cflags, "pin", p->pin,
 			      "cpus", ints_json(&p->cpus, NULL), "trials", keys);
 
+	if (o) {
+		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
+		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
+		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
+			"max_trials", (json_int_t)s->max_trials, "time_limit_s", (json_int_t)s->time_limit_s,
+			"g_min", (json_int_t)s->g_min, "g_max", (json_int_t)s->g_max,
+			"tolerance_pct", (json_int_t)s->tolerance_pct, "final_top", (json_int_t)s->final_top));
+	}
 	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return out;
@@ -150,6 +170,23 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 	return b;
 }
 
+static void join_cflags(const struct conf_strs *l, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < l->n && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", l->v[i]);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int json_get_num(json_t *o, const char *key, double *out)
 {
 	json_t *v = json_object_get(o, key);
@@ -160,38 +197,72 @@ static int json_get_num(json_t *o, const char *key, double *out)
 	return 0;
 }
 
-/* Parses the kernel's output into samples, checking that every run returned
- * the same checksum as the reference. Returns NULL on success, else the
- * reason the whole batch failed (static or in why). */
-static const char *parse_output(struct sweep_run *r, const struct run_result *res, struct trial **todo, size_t n,
-				struct store_sample **samples, size_t *nsamples, char *why, size_t whylen)
+/* Samples of one batch, gathered over its kernel runs, recorded together. */
+struct gathered {
+	struct store_sample *v;
+	size_t n, cap;
+	char **outputs; /* each kernel run's stdout: the samples' raw_json point into it */
+	size_t nout;
+};
+
+static void gathered_free(struct gathered *g)
 {
-	const struct trial *t0 = todo[0];
-	size_t expect = n * (size_t)(t0->runs + t0->warmup), line_no = 0;
+	for (size_t i = 0; i < g->nout; i++)
+		free(g->outputs[i]);
+	free(g->outputs);
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}
+
+static size_t count_of(const struct gathered *g, const struct trial *t, int warmup)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		n += g->v[i].trial == t && g->v[i].warmup == warmup;
+	return n;
+}
+
+/* Parses one kernel run's output into g, numbering runs after those already
+ * gathered, and checks every checksum against the reference. Returns NULL, or
+ * why the batch failed. */
+static const char *parse_output(struct sweep_run *r, char *out, struct trial **todo, size_t n, long long runs,
+				long long warmup, struct gathered *g, char *why, size_t whylen)
+{
+	size_t expect = n * (size_t)(runs + warmup), got = 0, line_no = 0;
 	unsigned long long ref = 0;
 	int have_ref = 0;
 	char *save = NULL;
 	struct tune_error err;
 
-	*samples = calloc(expect ? expect : 1, sizeof(**samples));
-	*nsamples = 0;
-	if (!*samples)
-		return "out of memory";
-	if (store_reference_checksum(r->ctx->store, r->sweep_id, t0, &ref, &have_ref, &err) != 0) {
+	if (store_reference_checksum(r->ctx->store, r->sweep_id, todo[0], &ref, &have_ref, &err) != 0) {
 		snprintf(why, whylen, "%.900s", err.msg);
 		return why;
 	}
-	for (char *line = strtok_r(res->out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	if (!have_ref && g->n) {
+		ref = g->v[0].checksum;
+		have_ref = 1;
+	}
+	if (g->n + expect > g->cap) {
+		size_t cap = g->n + expect + 16;
+		struct store_sample *nv = realloc(g->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return "out of memory";
+		g->v = nv;
+		g->cap = cap;
+	}
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		json_error_t jerr;
 		json_t *o = json_loads(line, 0, &jerr);
-		double g, run, ns_total, nspl, lps, cpu;
+		double gs, run, ns_total, nspl, lps, cpu;
 		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
 		json_t *sum = o ? json_object_get(o, "checksum") : NULL;
 		struct store_sample *s;
 		const struct trial *t = NULL;
 
 		line_no++;
-		if (!o || json_get_num(o, "group_size", &g) || json_get_num(o, "run", &run) ||
+		if (!o || json_get_num(o, "group_size", &gs) || json_get_num(o, "run", &run) ||
 		    json_get_num(o, "ns_total", &ns_total) || json_get_num(o, "ns_per_lookup", &nspl) ||
 		    json_get_num(o, "lookups_per_sec", &lps) || json_get_num(o, "cpu", &cpu) ||
 		    !json_is_boolean(warm) || !json_is_integer(sum)) {
@@ -201,24 +272,27 @@ static const char *parse_output(struct sweep_run *r, const struct run_result *re
 			return why;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (todo[i]->group_size == (long long)g)
+			if (todo[i]->group_size == (long long)gs)
 				t = todo[i];
-		if (!t || *nsamples == expect) {
+		if (!t || got == expect) {
 			json_decref(o);
 			snprintf(why, whylen, "kernel output line %zu is for a run that was not asked for", line_no);
 			return why;
 		}
-		s = &(*samples)[(*nsamples)++];
+		s = &g->v[g->n];
 		s->trial = t;
-		s->run_id = (long long)run;
 		s->warmup = json_is_true(warm);
+		s->run_id = (long long)count_of(g, t, s->warmup);
 		s->ns_total = (long long)ns_total;
 		s->ns_per_lookup = nspl;
 		s->lookups_per_sec = lps;
 		s->checksum = (unsigned long long)json_integer_value(sum);
 		s->cpu = (int)cpu;
+		s->outlier = 0;
 		s->raw_json = line;
 		json_decref(o);
+		g->n++;
+		got++;
 		if (!have_ref) {
 			ref = s->checksum;
 			have_ref = 1;
@@ -228,138 +302,446 @@ static const char *parse_output(struct sweep_run *r, const struct run_result *re
 			return why;
 		}
 	}
-	if (*nsamples != expect) {
-		snprintf(why, whylen, "kernel reported %zu of %zu runs", *nsamples, expect);
+	if (got != expect) {
+		snprintf(why, whylen, "kernel reported %zu of %zu runs", got, expect);
 		return why;
 	}
 	return NULL;
 }
 
-static int run_batch(struct sweep_run *r, const struct batch *b, struct progress *pg, size_t *failed,
-		     struct tune_error *err)
+/* Statistics of t's measured runs in g; flags its outliers there. */
+static void trial_stats(struct gathered *g, const struct trial *t, struct stats *out)
+{
+	double *v = malloc((g->n ? g->n : 1) * sizeof(*v));
+	unsigned char *flags = malloc(g->n ? g->n : 1);
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!v || !flags)
+		goto out;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].trial == t && !g->v[i].warmup)
+			v[n++] = g->v[i].ns_per_lookup;
+	stats_compute(v, n, (uint64_t)t->id, out, flags);
+	for (size_t i = 0, k = 0; i < g->n; i++)
+		if (g->v[i].trial == t && !g->v[i].warmup)
+			g->v[i].outlier = flags[k++];
+out:
+	free(v);
+	free(flags);
+}
+
+/* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
+static const char *run_kernel(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
+			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
+			      struct tune_error *err)
 {
 	const struct platform *p = r->ctx->platform;
-	struct trial *todo[CHASE_MAX_GROUP + 1];
-	struct store_outcome outs[CHASE_MAX_GROUP + 1];
-	struct store_sample *samples = NULL;
-	size_t n = 0, nsamples = 0;
+	int cpu = p->pin ? (int)p->cpus.v[0] : -1;
+	char groups[8192], a_size[32], a_depth[32], a_q[32], a_runs[32], a_warm[32], a_seed[32], a_cpu[32];
+	char *argv[32], **outs;
+	struct run_result res;
 	const char *reason = NULL;
-	char why[1024], label[160], groups[8192], a_size[32], a_depth[32], a_q[32], a_runs[32], a_warm[32],
-		a_seed[32], a_cpu[32];
-	double cost = plan_batch_cost(&r->plan, b);
-	int cpu = p->pin ? (int)p->cpus.v[0] : -1, rc = 0;
-	struct run_result res = { 0 };
-	struct built *bin;
 	size_t used = 0;
+	int argc = 0;
+	double t0;
 
-	for (size_t i = 0; i < b->count; i++) {
-		struct trial *t = &r->plan.trials[b->first + i];
-
-		if (t->status != TRIAL_DONE && n < CHASE_MAX_GROUP)
-			todo[n++] = t;
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%lld", i ? "," : "",
+					 todo[i]->group_size);
+	snprintf(a_size, sizeof(a_size), "%lld", todo[0]->size_mb);
+	snprintf(a_depth, sizeof(a_depth), "%lld", todo[0]->depth);
+	snprintf(a_q, sizeof(a_q), "%lld", todo[0]->queries);
+	snprintf(a_runs, sizeof(a_runs), "%lld", runs);
+	snprintf(a_warm, sizeof(a_warm), "%lld", warmup);
+	snprintf(a_seed, sizeof(a_seed), "%lld", todo[0]->seed);
+	argv[argc++] = bin->res.path;
+	argv[argc++] = "--size-mb", argv[argc++] = a_size;
+	argv[argc++] = "--depth", argv[argc++] = a_depth;
+	argv[argc++] = "--queries", argv[argc++] = a_q;
+	argv[argc++] = "--runs", argv[argc++] = a_runs;
+	argv[argc++] = "--warmup", argv[argc++] = a_warm;
+	argv[argc++] = "--seed", argv[argc++] = a_seed;
+	argv[argc++] = "--hugepages", argv[argc++] = todo[0]->hugepages ? "on" : "off";
+	argv[argc++] = "--group-size", argv[argc++] = groups;
+	if (cpu >= 0) {
+		snprintf(a_cpu, sizeof(a_cpu), "%d", cpu);
+		argv[argc++] = "--cpu", argv[argc++] = a_cpu;
 	}
-	if (!n)
-		return 0;
+	argv[argc] = NULL;
+	t0 = now_s();
+	if ((*rc = runner_exec(argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, &res, err)) != 0)
+		return "cannot run";
+	r->measure_ns += (long long)((now_s() - t0) * 1e9);
+	if (res.interrupted) {
+		*rc = TUNE_ERR_INTERRUPTED;
+		run_result_free(&res);
+		return "interrupted";
+	}
+	if (!res.exited || res.status != 0) {
+		char desc[160];
+
+		runner_describe(&res, (double)r->sweep.timeout_s, desc, sizeof(desc));
+		snprintf(why, whylen, "kernel %s%s%.*s", desc, res.errout[0] ? ": " : "",
+			 (int)strcspn(res.errout, "\n"), res.errout);
+		run_result_free(&res);
+		return why;
+	}
+	outs = realloc(g->outputs, (g->nout + 1) * sizeof(*outs));
+	if (!outs) {
+		run_result_free(&res);
+		return "out of memory";
+	}
+	g->outputs = outs;
+	g->outputs[g->nout++] = res.out;
+	res.out = NULL;
+	reason = parse_output(r, g->outputs[g->nout - 1], todo, n, runs, warmup, g, why, whylen);
+	run_result_free(&res);
+	return reason;
+}
+
+/* Measures todo[0..n), trials of one context, in one transaction: a first
+ * kernel run for all, then more runs for those whose interval is not yet
+ * tight (up to max_runs). */
+static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct progress *pg, struct tune_error *err)
+{
+	const struct sweep *sw = &r->sweep;
+	struct store_outcome outs[CHASE_MAX_GROUP + 1];
+	struct gathered g = { 0 };
+	const char *reason = NULL;
+	char why[1024], label[160];
+	long long max_runs = sw->max_runs > sw->runs ? sw->max_runs : sw->runs;
+	struct built *bin;
+	int rc = 0;
+	double cost = plan_cost(todo, n);
+
 	plan_trial_label(todo[0], label, sizeof(label));
 	if (n > 1) {
-		char *g = strrchr(label, '=');
+		char *eq = strrchr(label, '=');
 
-		if (g)
-			snprintf(g + 1, sizeof(label) - (size_t)(g + 1 - label), "%lld..%lld", todo[0]->group_size,
+		if (eq)
+			snprintf(eq + 1, sizeof(label) - (size_t)(eq + 1 - label), "%lld..%lld", todo[0]->group_size,
 				 todo[n - 1]->group_size);
 	}
 	progress_begin(pg, label);
 	bin = get_build(r, todo[0]);
-	if (!bin) {
+	if (!bin)
 		reason = "too many builds in one sweep";
-	} else if (bin->rc) {
+	else if (bin->rc)
 		reason = bin->reason;
-	} else {
-		char *argv[32];
-		int argc = 0;
+	else
+		reason = run_kernel(r, bin, todo, n, sw->runs, sw->warmup, &g, why, sizeof(why), &rc, err);
+	/* Adaptive repetitions: more runs while the interval is too wide to rank. */
+	while (!reason && !rc) {
+		long long done_runs = (long long)count_of(&g, todo[0], 0);
+		long long more = sw->runs < max_runs - done_runs ? sw->runs : max_runs - done_runs;
+		int loose = 0;
 
-		for (size_t i = 0; i < n; i++)
-			used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%lld", i ? "," : "",
-						 todo[i]->group_size);
-		snprintf(a_size, sizeof(a_size), "%lld", todo[0]->size_mb);
-		snprintf(a_depth, sizeof(a_depth), "%lld", todo[0]->depth);
-		snprintf(a_q, sizeof(a_q), "%lld", todo[0]->queries);
-		snprintf(a_runs, sizeof(a_runs), "%lld", todo[0]->runs);
-		snprintf(a_warm, sizeof(a_warm), "%lld", todo[0]->warmup);
-		snprintf(a_seed, sizeof(a_seed), "%lld", todo[0]->seed);
-		argv[argc++] = bin->res.path;
-		argv[argc++] = "--size-mb", argv[argc++] = a_size;
-		argv[argc++] = "--depth", argv[argc++] = a_depth;
-		argv[argc++] = "--queries", argv[argc++] = a_q;
-		argv[argc++] = "--runs", argv[argc++] = a_runs;
-		argv[argc++] = "--warmup", argv[argc++] = a_warm;
-		argv[argc++] = "--seed", argv[argc++] = a_seed;
-		argv[argc++] = "--hugepages", argv[argc++] = todo[0]->hugepages ? "on" : "off";
-		argv[argc++] = "--group-size", argv[argc++] = groups;
-		if (cpu >= 0) {
-			snprintf(a_cpu, sizeof(a_cpu), "%d", cpu);
-			argv[argc++] = "--cpu", argv[argc++] = a_cpu;
-		}
-		argv[argc] = NULL;
-		if ((rc = runner_exec(argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, &res, err)) != 0)
-			return rc;
-		if (res.interrupted) {
-			run_result_free(&res);
-			return TUNE_ERR_INTERRUPTED;
-		}
-		if (!res.exited || res.status != 0) {
-			char desc[160];
+		for (size_t i = 0; i < n && more > 0 && !loose; i++) {
+			struct stats st;
 
-			runner_describe(&res, (double)r->sweep.timeout_s, desc, sizeof(desc));
-			snprintf(why, sizeof(why), "kernel %s%s%.*s", desc, res.errout[0] ? ": " : "",
-				 (int)strcspn(res.errout, "\n"), res.errout);
-			reason = why;
-		} else {
-			reason = parse_output(r, &res, todo, n, &samples, &nsamples, why, sizeof(why));
+			trial_stats(&g, todo[i], &st);
+			loose = stats_rel_halfwidth(&st) * 100.0 > (double)sw->ci_target_pct;
 		}
+		if (!loose)
+			break;
+		/* The whole batch runs again, so its group sizes stay interleaved. */
+		reason = run_kernel(r, bin, todo, n, more, 1, &g, why, sizeof(why), &rc, err);
+	}
+	if (rc) {
+		gathered_free(&g);
+		return rc;
 	}
 	for (size_t i = 0; i < n; i++) {
 		outs[i].trial = todo[i];
 		outs[i].ok = reason == NULL;
 		outs[i].reason = reason;
 		outs[i].build_id = bin && !bin->rc ? bin->build_id : 0;
-		outs[i].cpu = cpu;
+		outs[i].cpu = r->ctx->platform->pin ? (int)r->ctx->platform->cpus.v[0] : -1;
+		if (!reason)
+			trial_stats(&g, todo[i], &outs[i].stats);
+		else
+			memset(&outs[i].stats, 0, sizeof(outs[i].stats));
 	}
-	rc = store_record_batch(r->ctx->store, outs, n, samples, nsamples, err);
-	free(samples);
-	run_result_free(&res);
+	{
+		struct store_batch_meta meta = { r->sweep_id, r->measure_ns };
+
+		rc = store_record_batch(r->ctx->store, outs, n, g.v, g.n, &meta, err);
+		r->measure_ns = 0;
+	}
+	gathered_free(&g);
 	if (rc)
 		return rc;
+	for (size_t i = 0; i < n && !reason; i++)
+		todo[i]->stats = outs[i].stats;
 	if (reason)
-		*failed += n;
+		r->failed += n;
 	progress_end(pg, n, cost, label, reason ? reason : "ok");
 	return 0;
 }
 
-static void join_cflags(const struct conf_strs *l, char *out, size_t len)
-{
-	size_t used = 0;
+static void warn(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-	out[0] = '\0';
-	for (size_t i = 0; i < l->n && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", l->v[i]);
+/* A warning goes to stderr and into the sweep's row, for `tune results`. */
+static void warn(struct sweep_run *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tune: warning: sweep '%s': %s\n", r->sweep.name, msg);
+	(void)store_sweep_warn(r->ctx->store, r->sweep_id, msg, NULL);
+}
+
+/* A noisy host before measuring: load, or another process on the pinned CPU. */
+static void check_host_noise(struct sweep_run *r)
+{
+	const struct platform *p = r->ctx->platform;
+	const struct host_facts *f = r->ctx->facts;
+	char who[300];
+
+	if (f->loadavg1 > 0.75 * (double)f->pus)
+		warn(r, "load average %.2f on %d CPUs: the host is busy, timings will be noisy", f->loadavg1, f->pus);
+	if (p->pin && hostinfo_busy_cpu((int)p->cpus.v[0], who, sizeof(who)) > 0)
+		warn(r, "another process is running on pinned CPU %lld: %s", p->cpus.v[0], who);
+}
+
+/* After measuring: a typical relative spread above 5% makes rankings weak. */
+static void check_spread(struct sweep_run *r)
+{
+	double *rel = malloc((r->plan.ntrials ? r->plan.ntrials : 1) * sizeof(*rel));
+	size_t n = 0;
+	struct stats st;
+
+	if (!rel)
+		return;
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		if (r->plan.trials[i].stats.n && r->plan.trials[i].stats.median > 0)
+			rel[n++] = r->plan.trials[i].stats.mad / r->plan.trials[i].stats.median;
+	stats_compute(rel, n, 1, &st, NULL);
+	if (n && st.median > 0.05)
+		warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
+			"quieten the host", 100.0 * st.median);
+	free(rel);
+}
+
+static int same_context(const struct trial *a, const struct trial *b)
+{
+	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
+	       a->hugepages == b->hugepages;
+}
+
+/* Measures the given trials, a context at a time (consecutive trials of one
+ * context share a kernel process). */
+static int measure(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
+{
+	struct progress pg;
+	struct trial *todo[CHASE_MAX_GROUP + 1];
+	double cost = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && j - i < CHASE_MAX_GROUP && same_context(ts[j], ts[i]))
+			j++;
+		cost += plan_cost(ts + i, j - i);
+		i = j;
+	}
+	progress_init(&pg, title, n, cost);
+	for (size_t i = 0; i < n && !rc;) {
+		size_t m = 0;
+
+		if (r->opt->stop && *r->opt->stop)
+			return TUNE_ERR_INTERRUPTED;
+		while (i < n && m < CHASE_MAX_GROUP && (!m || same_context(ts[i], todo[0])))
+			todo[m++] = ts[i++];
+		if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
+			return rc;
+		/* Those a previous run finished are not measured again. */
+		{
+			size_t k = 0;
+
+			for (size_t a = 0; a < m; a++)
+				if (todo[a]->status != TRIAL_DONE)
+					todo[k++] = todo[a];
+			m = k;
+		}
+		if (m)
+			rc = run_trials(r, todo, m, &pg, err);
+	}
+	if (!rc && pg.done)
+		progress_finish(&pg);
+	return rc;
+}
+
+static int by_median(const void *x, const void *y)
+{
+	const struct trial *a = *(struct trial *const *)x, *b = *(struct trial *const *)y;
+
+	return (a->stats.median > b->stats.median) - (a->stats.median < b->stats.median);
+}
+
+static const char *size_class(const struct platform *p, long long size_mb)
+{
+	long long kb = size_mb * 1024;
+
+	if (p->llc_kb > 0 && kb * 2 <= p->llc_kb)
+		return "cache";
+	if (p->llc_kb > 0 && kb <= 2 * p->llc_kb)
+		return "llc";
+	return "dram";
+}
+
+/* The smallest g of best's context within tolerance of best, among cand. */
+static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *best, double tolerance)
+{
+	struct trial *k = (struct trial *)best;
+
+	for (size_t i = 0; i < n; i++)
+		if (same_context(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
+		    cand[i]->group_size < k->group_size)
+			k = cand[i];
+	return k;
+}
+
+/* For each working set: re-measure the top candidates side by side in a
+ * random order, then record the optimum (the knee of the best context). */
+static int decide(struct sweep_run *r, struct tune_error *err)
+{
+	const struct sweep *sw = &r->sweep;
+	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(*cand));
+	struct trial *finals = calloc((size_t)sw->final_top + 2, sizeof(*finals));
+	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
+	int rc = 0;
+
+	if (!cand || !finals) {
+		free(cand);
+		free(finals);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
+		const struct trial *first = &r->plan.trials[i];
+		size_t n = 0, nf = 0, measured = 0;
+		struct trial *best, *knee, *runner = NULL, *fin[18];
+		int seen = 0;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= r->plan.trials[j].size_mb == first->size_mb;
+		if (seen)
+			continue;
+		for (size_t j = i; j < r->plan.ntrials; j++)
+			if (r->plan.trials[j].size_mb == first->size_mb && r->plan.trials[j].stats.n)
+				cand[n++] = &r->plan.trials[j];
+		measured = n;
+		if (!n)
+			continue;
+		qsort(cand, n, sizeof(*cand), by_median);
+		knee = knee_of(cand, n, cand[0], sw->tolerance);
+		if (sw->final_top > 0) {
+			/* The top candidates and the knee, each once. */
+			for (size_t k = 0; k < n && nf < (size_t)sw->final_top; k++)
+				fin[nf++] = cand[k];
+			if (knee != cand[0] && (nf < 2 || knee != fin[1]) && (nf < 3 || knee != fin[2]))
+				fin[nf++] = knee;
+			for (size_t k = 0; k < nf; k++) {
+				finals[k] = *fin[k];
+				finals[k].id = 0;
+				finals[k].status = TRIAL_PENDING;
+				finals[k].phase = PHASE_FINAL;
+				memset(&finals[k].stats, 0, sizeof(finals[k].stats));
+				snprintf(finals[k].key, sizeof(finals[k].key), "%.150s/final", fin[k]->key);
+				fin[k] = &finals[k];
+			}
+			/* A random order, kept together by context so each is one process. */
+			for (size_t k = nf; k > 1; k--) {
+				size_t j = (size_t)rng_below(&rng, k);
+				struct trial *t = fin[k - 1];
+
+				fin[k - 1] = fin[j];
+				fin[j] = t;
+			}
+			{
+				struct trial *grouped[18];
+				size_t g = 0;
+
+				for (size_t a = 0; a < nf; a++) {
+					int emitted = 0;
+
+					for (size_t b = 0; b < a; b++)
+						emitted |= same_context(fin[b], fin[a]);
+					for (size_t b = a; b < nf && !emitted; b++)
+						if (same_context(fin[b], fin[a]))
+							grouped[g++] = fin[b];
+				}
+				memcpy(fin, grouped, nf * sizeof(*fin));
+			}
+			if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
+			    (rc = store_trial_stats(r->ctx->store, fin, nf, err)) != 0)
+				break;
+			if ((rc = measure(r, fin, nf, "final", err)) != 0)
+				break;
+			n = 0;
+			for (size_t k = 0; k < nf; k++)
+				if (fin[k]->stats.n)
+					cand[n++] = fin[k];
+			if (!n)
+				continue;
+			qsort(cand, n, sizeof(*cand), by_median);
+			knee = knee_of(cand, n, cand[0], sw->tolerance);
+		}
+		best = cand[0];
+		for (size_t k = 0; k < n; k++)
+			if (cand[k] != knee) {
+				runner = cand[k];
+				break;
+			}
+		{
+			char runner_json[512] = "";
+			struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
+						   size_class(r->ctx->platform, knee->size_mb),
+						   chase_variant_names[knee->variant],
+						   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
+						   knee->size_mb, knee->group_size, best->group_size,
+						   (long long)(measured + (size_t)n * (sw->final_top > 0)), r->sweep_id,
+						   knee->hugepages, knee->stats };
+
+			if (runner) {
+				snprintf(runner_json, sizeof(runner_json),
+					 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
+					 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
+					 chase_variant_names[runner->variant],
+					 runner->hint >= 0 ? chase_hint_names[runner->hint] : "none", runner->group_size,
+					 runner->hugepages, runner->stats.median, runner->stats.ci_low,
+					 runner->stats.ci_high);
+				o.runner_up = runner_json;
+			}
+			rc = store_optimum(r->ctx->store, &o, err);
+		}
+	}
+	free(cand);
+	free(finals);
+	return rc;
 }
 
 int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 	       struct exec_summary *sum, struct tune_error *err)
 {
 	struct sweep_run *r = calloc(1, sizeof(*r));
-	char *spec = NULL, *env = NULL, hash[17];
-	struct progress pg;
-	double cost = 0;
-	size_t pending = 0, failed = 0;
-	int resumed = 0, rc;
+	char *spec = NULL, *env = NULL, *state = NULL, hash[17], sources[17], extra[2048];
+	struct search search = { 0 };
+	struct trial **all = NULL, **round = NULL;
+	size_t *idx = NULL, measured_before = 0;
+	int resumed = 0, rc, rounds = 0;
 
 	memset(sum, 0, sizeof(*sum));
 	if (!r)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	r->ctx = ctx;
 	r->opt = o;
+	r->t0 = now_s();
 	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
 		goto out;
 	if (o->quick)
@@ -368,73 +750,108 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		goto out;
 	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
 	if ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version, sizeof(r->compiler_version),
-					 err)) != 0)
+					 err)) != 0 ||
+	    (rc = build_sources_hash(sources, err)) != 0)
 		goto out;
+	snprintf(extra, sizeof(extra), "%s|%s|%s|%s", ctx->platform->compiler, r->compiler_version, r->cflags,
+		 sources);
+	hostinfo_fingerprint(ctx->facts, extra, r->fingerprint);
 	spec = spec_json(r);
 	env = env_json(r);
-	if (!spec || !env) {
+	all = calloc(r->plan.ntrials, sizeof(*all));
+	round = calloc(r->plan.ntrials, sizeof(*round));
+	idx = calloc(r->plan.ntrials, sizeof(*idx));
+	if (!spec || !env || !all || !round || !idx) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		goto out;
 	}
 	snprintf(hash, sizeof(hash), "%016llx", hash_text(spec));
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
-					  ctx->platform->compiler, r->cflags, ctx->facts, o->quick, o->fresh };
+					  ctx->platform->compiler, r->cflags, r->fingerprint,
+					  sweep_strategy_names[r->sweep.strategy], ctx->facts, o->quick, o->fresh };
 
 		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, err)) != 0)
 			goto out;
 	}
-	if ((rc = store_sweep_trials(ctx->store, r->sweep_id, &r->plan, err)) != 0)
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		all[i] = &r->plan.trials[i];
+	/* Grid trials are all stored up front; a search stores what it picks. */
+	if ((rc = store_sweep_trials(ctx->store, r->sweep_id, all, r->plan.ntrials,
+				     r->sweep.strategy == STRATEGY_GRID, err)) != 0 ||
+	    (rc = store_trial_stats(ctx->store, all, r->plan.ntrials, err)) != 0 ||
+	    (rc = store_sweep_state(ctx->store, r->sweep_id, &state, err)) != 0)
 		goto out;
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		measured_before += r->plan.trials[i].status == TRIAL_DONE;
 	sum->trials = r->plan.ntrials;
-	for (size_t i = 0; i < r->plan.nbatches; i++) {
-		const struct batch *b = &r->plan.batches[i];
-		size_t todo = 0;
-
-		for (size_t j = 0; j < b->count; j++)
-			todo += r->plan.trials[b->first + j].status != TRIAL_DONE;
-		pending += todo;
-		if (todo)
-			cost += plan_batch_cost(&r->plan, b);
-	}
-	sum->already_done = r->plan.ntrials - pending;
-	if (!pending) {
-		fprintf(stderr, "tune: sweep '%s' on '%s' is already complete: %zu trials (use --fresh to measure "
-				"again)\n", r->sweep.name, ctx->platform->name, r->plan.ntrials);
-		rc = store_sweep_finish(ctx->store, r->sweep_id, "done", err);
+	sum->already_done = measured_before;
+	if ((rc = search_init(&search, &r->sweep, &r->plan, state, err)) != 0)
 		goto out;
-	}
-	if (resumed && sum->already_done)
-		fprintf(stderr, "tune: resuming sweep '%s' on '%s': %zu of %zu trials done, %zu to run\n",
-			r->sweep.name, ctx->platform->name, sum->already_done, r->plan.ntrials, pending);
-	progress_init(&pg, r->sweep.name, pending, cost);
-	for (size_t i = 0; i < r->plan.nbatches && !rc; i++) {
-		if (o->stop && *o->stop) {
-			rc = TUNE_ERR_INTERRUPTED;
+	if (resumed && measured_before)
+		fprintf(stderr, "tune: resuming sweep '%s' on '%s' (%s): %zu trials already measured\n", r->sweep.name,
+			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
+	check_host_noise(r);
+	for (;;) {
+		size_t n = search_next(&search, idx, r->plan.ntrials), todo = 0;
+		char title[160], *st;
+
+		if (!n)
+			break;
+		for (size_t k = 0; k < n; k++)
+			round[todo++] = &r->plan.trials[idx[k]];
+		rounds++;
+		if (r->sweep.strategy == STRATEGY_GRID)
+			snprintf(title, sizeof(title), "%s", r->sweep.name);
+		else
+			snprintf(title, sizeof(title), "%s round %d", r->sweep.name, rounds);
+		if ((rc = measure(r, round, todo, title, err)) != 0)
+			break;
+		if ((st = search_state_json(&search)) != NULL) {
+			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, err);
+			free(st);
+			if (rc)
+				break;
+		}
+		if (r->sweep.time_limit_s > 0 && now_s() - r->t0 > (double)r->sweep.time_limit_s) {
+			warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
+			     r->sweep.time_limit_s, rounds);
 			break;
 		}
-		rc = run_batch(r, &r->plan.batches[i], &pg, &failed, err);
 	}
+	if (!rc && search.budget_hit)
+		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
+	if (!rc)
+		rc = decide(r, err);
 	if (rc == TUNE_ERR_INTERRUPTED) {
-		if (pg.tty)
-			fprintf(stderr, "\r\033[K");
-		tune_fail(err, TUNE_ERR_INTERRUPTED, "interrupted: sweep '%s' stopped after %zu of %zu trials; "
-			  "run the same command again to resume", r->sweep.name, pg.done, pending);
+		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");
+		tune_fail(err, TUNE_ERR_INTERRUPTED, "interrupted: sweep '%s' stopped; what was measured is kept, "
+			  "run the same command again to resume", r->sweep.name);
 		store_sweep_finish(ctx->store, r->sweep_id, "interrupted", NULL);
 		goto out;
 	}
 	if (rc)
 		goto out;
-	progress_finish(&pg);
-	sum->measured = pg.done - failed;
-	sum->failed = failed;
-	rc = store_sweep_finish(ctx->store, r->sweep_id, failed ? "failed" : "done", err);
-	if (!rc && failed)
-		rc = tune_fail(err, TUNE_ERR_TRIALS, "sweep '%s': %zu of %zu trials failed (see the reasons above, "
-			       "or in the trials table; re-run to retry them)", r->sweep.name, failed, pending);
+	if (!rounds && !r->failed)
+		fprintf(stderr, "tune: sweep '%s' on '%s' is already complete: %zu trials (use --fresh to measure "
+				"again)\n", r->sweep.name, ctx->platform->name, measured_before);
+	check_spread(r);
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		sum->measured += r->plan.trials[i].status == TRIAL_DONE;
+	sum->measured -= measured_before;
+	sum->failed = r->failed;
+	rc = store_sweep_finish(ctx->store, r->sweep_id, r->failed ? "failed" : "done", err);
+	if (!rc && r->failed)
+		rc = tune_fail(err, TUNE_ERR_TRIALS, "sweep '%s': %zu trials failed (see the reasons above, or in the "
+			       "trials table; re-run to retry them)", r->sweep.name, r->failed);
 out:
+	search_free(&search);
 	free(spec);
 	free(env);
+	free(state);
+	free(all);
+	free(round);
+	free(idx);
 	plan_free(&r->plan);
 	sweep_free(&r->sweep);
 	free(r);

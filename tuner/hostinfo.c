@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "hostinfo.h"
@@ -132,4 +133,70 @@ char *hostinfo_json(const struct host_facts *f)
 
 	json_decref(o);
 	return s;
+}
+
+int hostinfo_busy_cpu(int cpu, char *who, size_t len)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int busy = 0;
+
+	if (who && len)
+		who[0] = '\0';
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], line[1024], *close_p;
+		int field = 0, on = -1;
+		char state = 0;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == (int)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (!fgets(line, sizeof(line), f)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		/* pid (comm) state ...: fields counted after the last ')'. */
+		if (!(close_p = strrchr(line, ')')))
+			continue;
+		for (char *tok = strtok(close_p + 1, " "); tok; tok = strtok(NULL, " ")) {
+			field++;
+			if (field == 1)
+				state = tok[0];
+			if (field == 37) {
+				on = atoi(tok);
+				break;
+			}
+		}
+		if (state == 'R' && on == cpu) {
+			if (!busy && who && len) {
+				char *open_p = strchr(line, '(');
+
+				*close_p = '\0';
+				snprintf(who, len, "%s (pid %s)", open_p ? open_p + 1 : "?", e->d_name);
+			}
+			busy++;
+		}
+	}
+	closedir(d);
+	return busy;
+}
+
+void hostinfo_fingerprint(const struct host_facts *f, const char *extra, char out[17])
+{
+	char buf[2048];
+	unsigned long long h = 0xcbf29ce484222325ull;
+
+	snprintf(buf, sizeof(buf), "%s|%s|%s|%s|%d|%s|%s", f->cpu_model, f->microcode, f->kernel, f->governor, f->smt,
+		 f->thp, extra);
+	for (const char *p = buf; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 0x100000001b3ull;
+	}
+	snprintf(out, 17, "%016llx", h);
 }

@@ -25,6 +25,15 @@ struct host_facts {
  * TUNE_ERR_SYSTEM when the topology cannot be read at all. */
 int hostinfo_read(struct host_facts *facts, struct tune_error *err);
 
+/* How many other processes are running (state R) on cpu now; the first one's
+ * name goes to who. */
+int hostinfo_busy_cpu(int cpu, char *who, size_t len);
+
+/* A fingerprint of what makes measurements comparable: CPU model and
+ * microcode, kernel, governor, SMT, THP, plus extra (compiler, flags,
+ * kernel sources). 16 hex digits in out. */
+void hostinfo_fingerprint(const struct host_facts *facts, const char *extra, char out[17]);
+
 /* A JSON object of the facts; the caller frees it with free(). */
 char *hostinfo_json(const struct host_facts *facts);
 

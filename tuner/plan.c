@@ -56,9 +56,16 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	const struct conf_ints *groups = s->group_sizes.n ? &s->group_sizes : &p->group_sizes;
 	const struct conf_ints *hints = s->hints.n ? &s->hints : &p->hints;
 	const struct conf_ints *pages = s->hugepages.n ? &s->hugepages : &p->hugepages;
+	struct conf_ints every_g = { NULL, 0 };
 	size_t cap = 0;
 
 	memset(pl, 0, sizeof(*pl));
+	if (s->strategy == STRATEGY_ADAPTIVE) {
+		for (long long g = s->g_min; g <= s->g_max; g++)
+			if (conf_ints_push(&every_g, g))
+				goto oom;
+		groups = &every_g;
+	}
 	for (size_t si = 0; si < sizes->n; si++) {
 		long long size = sizes->v[si];
 
@@ -103,11 +110,13 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 			}
 		}
 	}
+	free(every_g.v);
 	if (!pl->ntrials)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' has no trial to run on platform '%s' "
 				 "(every size is over half its memory, or no variant is listed)", s->path, s->name, p->name);
 	return 0;
 oom:
+	free(every_g.v);
 	plan_free(pl);
 	return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory planning sweep '%s'", s->name);
 }
@@ -119,15 +128,15 @@ void plan_free(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
-double plan_batch_cost(const struct plan *pl, const struct batch *b)
+double plan_cost(struct trial *const *trials, size_t n)
 {
-	const struct trial *t = &pl->trials[b->first];
 	/* Links followed, plus linking the cycle once per process (a random swap
 	 * per node costs about as much as two links). */
-	double cost = (double)t->size_mb * 16384.0 * 2.0;
+	double cost = n ? (double)trials[0]->size_mb * 16384.0 * 2.0 : 0;
 
-	for (size_t i = 0; i < b->count; i++, t++)
-		cost += (double)(t->runs + t->warmup) * (double)t->queries * (double)(t->depth ? t->depth : 1);
+	for (size_t i = 0; i < n; i++)
+		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)trials[i]->queries *
+			(double)(trials[i]->depth ? trials[i]->depth : 1);
 	return cost;
 }
 

@@ -8,10 +8,14 @@
 #include <stddef.h>
 
 #include "errors.h"
+#include "stats.h"
 #include "platform.h"
 #include "sweep.h"
 
 enum trial_status { TRIAL_PENDING, TRIAL_DONE, TRIAL_FAILED };
+/* Search trials are what a strategy measures; final ones re-measure its top
+ * candidates side by side before an optimum is recorded. */
+enum trial_phase { PHASE_SEARCH, PHASE_FINAL };
 
 struct trial {
 	long long id;       /* row in the store, 0 until stored */
@@ -19,8 +23,10 @@ struct trial {
 	int hint;           /* CHASE_HINT_*, -1 for variants without prefetch */
 	long long size_mb, depth, queries, group_size, seed, runs, warmup;
 	int hugepages;
+	int phase;          /* enum trial_phase */
 	char key[160];      /* identifies the trial within its sweep */
 	int status;         /* enum trial_status */
+	struct stats stats; /* of its measured runs, once done (n == 0 before) */
 };
 
 struct batch {
@@ -40,8 +46,9 @@ struct plan {
 int plan_build(const struct platform *p, const struct sweep *s, struct plan *out, struct tune_error *err);
 void plan_free(struct plan *plan);
 
-/* Estimated cost of a batch in links followed, for the ETA. */
-double plan_batch_cost(const struct plan *pl, const struct batch *b);
+/* Estimated cost of measuring trials (of one context, in one kernel process)
+ * in links followed, for the ETA. */
+double plan_cost(struct trial *const *trials, size_t n);
 /* "interleaved-prefetch pldl1keep 512 MB g=64" */
 void plan_trial_label(const struct trial *t, char *out, size_t len);
 

@@ -6,7 +6,7 @@
 #include "sweep.h"
 
 const char *const sweep_kernel_names[] = { "chase", NULL };
-const char *const sweep_strategy_names[] = { "grid", NULL };
+const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
 
 #define Q(field) offsetof(struct sweep_quick, field)
 static const struct conf_key quick_keys[] = {
@@ -16,6 +16,7 @@ static const struct conf_key quick_keys[] = {
 	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
 	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
 	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
+	{ "max_runs", CONF_INT, Q(max_runs), 1, 100000, NULL, NULL, 0, "max_runs under --quick" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef Q
@@ -37,6 +38,14 @@ const struct conf_key sweep_keys[] = {
 	{ "warmup", CONF_INT, S(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs per trial (default 2)" },
 	{ "seed", CONF_INT, S(seed), 0, 1LL << 62, NULL, NULL, 0, "seed of the cycle and the queries (default 42)" },
 	{ "timeout_s", CONF_INT, S(timeout_s), 1, 86400, NULL, NULL, 0, "time limit of one kernel process (default 600)" },
+	{ "max_runs", CONF_INT, S(max_runs), 1, 100000, NULL, NULL, 0, "repeat a trial until its interval is tight, up to this many runs (default: runs)" },
+	{ "ci_target_pct", CONF_INT, S(ci_target_pct), 1, 100, NULL, NULL, 0, "tight: 95% interval half-width under this % of the median (default 2)" },
+	{ "max_trials", CONF_INT, S(max_trials), 0, 1000000, NULL, NULL, 0, "budget of search trials per sweep; 0 = none" },
+	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30 * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
+	{ "g_min", CONF_INT, S(g_min), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: smallest g (default 1)" },
+	{ "g_max", CONF_INT, S(g_max), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: largest g (default 1024)" },
+	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
+	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured interleaved before an optimum is recorded (default 3)" },
 	{ "quick", CONF_SECTION, S(quick), 0, 0, NULL, quick_keys, 0, "overrides applied by --quick" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -51,8 +60,22 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->warmup = 2;
 	s->seed = 42;
 	s->timeout_s = 600;
-	s->quick.queries = s->quick.runs = s->quick.warmup = -1;
-	return conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
+	s->max_runs = -1;
+	s->ci_target_pct = 2;
+	s->g_min = 1;
+	s->g_max = CHASE_MAX_GROUP;
+	s->tolerance_pct = 2;
+	s->final_top = 3;
+	s->quick.queries = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
+
+	if (rc)
+		return rc;
+	if (s->g_min > s->g_max)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
+				 s->g_min, s->g_max);
+	s->tolerance = (double)s->tolerance_pct / 100.0;
+	return 0;
 }
 
 static void take_list(struct conf_ints *dst, struct conf_ints *src)
@@ -76,6 +99,8 @@ void sweep_apply_quick(struct sweep *s)
 		s->runs = s->quick.runs;
 	if (s->quick.warmup >= 0)
 		s->warmup = s->quick.warmup;
+	if (s->quick.max_runs >= 0)
+		s->max_runs = s->quick.max_runs;
 }
 
 void sweep_free(struct sweep *s)

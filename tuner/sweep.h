@@ -7,11 +7,11 @@
 #include "errors.h"
 
 enum sweep_kernel { KERNEL_CHASE };
-enum sweep_strategy { STRATEGY_GRID };
+enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
 	struct conf_ints sizes_mb, group_sizes, hints;
-	long long queries, runs, warmup; /* -1: not overridden */
+	long long queries, runs, warmup, max_runs; /* -1: not overridden */
 };
 
 struct sweep {
@@ -22,6 +22,14 @@ struct sweep {
 	struct conf_ints variants;
 	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
 	long long depth, queries, runs, warmup, seed, timeout_s;
+	long long max_runs;      /* repeat a trial until its interval is tight, up to this */
+	long long ci_target_pct; /* tight: interval half-width under this % of the median */
+	long long max_trials;    /* budget of search trials; 0: none */
+	long long time_limit_s;  /* budget of time; 0: none */
+	long long g_min, g_max;  /* adaptive: the range of g */
+	long long tolerance_pct; /* knee: within this % of the best */
+	long long final_top;     /* candidates re-measured before an optimum is recorded */
+	double tolerance;        /* tolerance_pct / 100 */
 	struct sweep_quick quick;
 	char *path;
 };

@@ -69,14 +69,22 @@ static int open_sweep(struct store *st, struct plan *pl, size_t ntrials, long lo
 		t->warmup = 1;
 		snprintf(t->key, sizeof(t->key), "trial-%zu", i);
 	}
-	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", &f, 0, 0 };
+	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", "fp", "grid", &f, 0, 0 };
+	struct trial **all = calloc(ntrials, sizeof(*all));
+
+	for (size_t i = 0; i < ntrials; i++)
+		all[i] = &pl->trials[i];
 
 	if (store_host(st, &f, &host_id, &err) || store_platform(st, &p, &platform_id, &err))
 		return fprintf(stderr, "%s\n", err.msg), -1;
 	ss.platform_id = platform_id;
 	ss.host_id = host_id;
-	if (store_sweep_open(st, &ss, sweep_id, &resumed, &err) || store_sweep_trials(st, *sweep_id, pl, &err))
+	if (store_sweep_open(st, &ss, sweep_id, &resumed, &err) ||
+	    store_sweep_trials(st, *sweep_id, all, ntrials, 1, &err)) {
+		free(all);
 		return fprintf(stderr, "%s\n", err.msg), -1;
+	}
+	free(all);
 	return 0;
 }
 
@@ -84,14 +92,14 @@ static int open_sweep(struct store *st, struct plan *pl, size_t ntrials, long lo
 static int record(struct store *st, struct plan *pl, size_t i)
 {
 	struct trial *t = &pl->trials[i];
-	struct store_outcome out = { t, 1, NULL, 0, 1 };
+	struct store_outcome out = { t, 1, NULL, 0, 1, { 3, 3.5, 1.0, 2.5, 4.5, 0 } };
 	struct store_sample s[4];
 	struct tune_error err;
 
 	for (int k = 0; k < 4; k++) {
-		s[k] = (struct store_sample){ t, k ? k - 1 : 0, k == 0, 1000 + k, 1.5 + k, 1e6, 12345, 1, "{}" };
+		s[k] = (struct store_sample){ t, k ? k - 1 : 0, k == 0, 1000 + k, 1.5 + k, 1e6, 12345, 1, 0, "{}" };
 	}
-	return store_record_batch(st, &out, 1, s, 4, &err);
+	return store_record_batch(st, &out, 1, s, 4, NULL, &err);
 }
 
 int main(void)
