@@ -25,7 +25,8 @@ static int load(sqlite3 *db, const char *platform, struct results *rs, struct tu
 	rs->n = 0;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
-			       " hugepages, median_ns_per_lookup FROM latest_results WHERE ?1 IS NULL OR platform = ?1"
+			       " hugepages, median_ns_per_lookup FROM latest_results JOIN current_fingerprints"
+			       " USING (platform, host, fingerprint) WHERE ?1 IS NULL OR platform = ?1"
 			       " ORDER BY platform, host, depth, size_mb, variant, group_size",
 			       -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
@@ -74,8 +75,7 @@ static const struct result *best(const struct result *v, size_t n, const char *v
 	return b;
 }
 
-/* "512 MB", "2 GB"; a static buffer per call site is enough for one fprintf. */
-static const char *size_label(long long mb)
+const char *report_size_label(long long mb)
 {
 	static char buf[8][24];
 	static unsigned next;
@@ -127,7 +127,7 @@ static void print_summary(FILE *out, const struct result *v, size_t n, const lon
 		}
 		if (s && p)
 			snprintf(sp, sizeof(sp), "%.2fx", s->median / p->median);
-		fprintf(out, "%-12s %10s %22s %7s %-14s %8s\n", size_label(sizes[i]), sv, pv, g, hint, sp);
+		fprintf(out, "%-12s %10s %22s %7s %-14s %8s\n", report_size_label(sizes[i]), sv, pv, g, hint, sp);
 	}
 }
 
@@ -156,7 +156,7 @@ static void print_isolation(FILE *out, const struct result *v, size_t n, const l
 
 		for (int k = 0; k < 4; k++)
 			isolation_cell(best(v, n, variants[k], sizes[i], -1), s, k >= 2, cells[k], sizeof(cells[k]));
-		fprintf(out, "%-12s %-14s %-16s %-22s %s\n", size_label(sizes[i]), cells[0], cells[1], cells[2],
+		fprintf(out, "%-12s %-14s %-16s %-22s %s\n", report_size_label(sizes[i]), cells[0], cells[1], cells[2],
 			cells[3]);
 	}
 }
@@ -188,7 +188,7 @@ static void print_group_sweep(FILE *out, const struct result *v, size_t n, const
 	qsort(gs, ng, sizeof(gs[0]), cmp_ll);
 	fprintf(out, "\nGroup-size sweep (interleaved-prefetch, speedup over scalar, best hint)\n\n%-6s", "g");
 	for (size_t i = 0; i < ns; i++)
-		fprintf(out, " %12s", size_label(sizes[i]));
+		fprintf(out, " %12s", report_size_label(sizes[i]));
 	fputc('\n', out);
 	for (size_t k = 0; k < ng; k++) {
 		fprintf(out, "%-6lld", gs[k]);

@@ -16,6 +16,7 @@ static void exit_codes(void)
 	       "  4    database error: cannot open, read or write the database, or its schema is newer\n"
 	       "  5    build error: no compiler, or a kernel did not compile\n"
 	       "  6    system error: out of memory, cannot start a process\n"
+	       "  7    export header --check: the header is stale (other fingerprint, or newer optima)\n"
 	       "  130  interrupted (Ctrl-C, SIGTERM): what was measured is kept; run again to resume\n");
 }
 

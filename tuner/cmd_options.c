@@ -34,6 +34,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		{ "quick", no_argument, NULL, 'q' },
 		{ "fresh", no_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "check", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -47,7 +48,8 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 
 			if (c == ':' || (c == '?' && optopt && strchr("o", optopt)) ||
 			    (c == '?' && !strncmp(bad, "--", 2) && strchr(bad, '=') == NULL &&
-			     (!strcmp(bad, "--db") || !strcmp(bad, "--platform") || !strcmp(bad, "--output"))))
+			     (!strcmp(bad, "--db") || !strcmp(bad, "--platform") || !strcmp(bad, "--output") ||
+			      !strcmp(bad, "--check"))))
 				return tune_fail(err, TUNE_ERR_USAGE, "%s: option '%s' needs a value (see 'tune help %s')",
 						 cmd, bad, cmd);
 			return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown option '%s' (see 'tune help %s')", cmd, bad,
@@ -71,6 +73,9 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'c':
+			o->check = optarg;
 			break;
 		}
 	}

@@ -14,12 +14,13 @@ struct cmd_options {
 	size_t nplatforms;
 	int quick, fresh;
 	const char *output;
+	const char *check;
 	char **args; /* what is left: positional arguments */
 	int nargs;
 };
 
 /* accepted lists the options the command takes, by letter: d (--db),
- * p (--platform), q (--quick), f (--fresh), o (-o/--output). */
+ * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check). */
 int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
 		      struct tune_error *err);
 

@@ -23,7 +23,7 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 	for (size_t i = 0; i < (o.nplatforms ? o.nplatforms : 1) && !rc; i++) {
 		const char *p = o.nplatforms ? o.platforms[i] : NULL;
 
-		rc = report_tables(store_db(st), p, stdout, &rows, err);
+		rc = report_all(store_db(st), p, stdout, &rows, err);
 		if (!rc && !rows)
 			fprintf(stderr, "tune: no results%s%s%s in '%s' yet (run 'tune --platform %s' first)\n",
 				p ? " for platform '" : "", p ? p : "", p ? "'" : "", o.db, p ? p : "local");

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,7 +357,8 @@ int conf_load(const char *dir, const char *what, const char *name, const struct 
 		return rc;
 	rc = conf_decode(path, doc.root, table, dest, what, err);
 	ydoc_free(&doc);
-	if (!rc && !(*path_out = strdup(path)))
+	/* Stored absolute, so that a later command from elsewhere finds it. */
+	if (!rc && !(*path_out = realpath(path, NULL)) && !(*path_out = strdup(path)))
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	return rc;
 }

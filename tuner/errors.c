@@ -27,6 +27,7 @@ const char *tune_strerror(int code)
 	case TUNE_ERR_SYSTEM: return "system error";
 	case TUNE_ERR_TRIALS: return "some trials failed";
 	case TUNE_ERR_INTERRUPTED: return "interrupted";
+	case TUNE_ERR_STALE: return "stale header";
 	}
 	return "unknown error";
 }
@@ -41,6 +42,7 @@ int tune_exit_code(int code)
 	case TUNE_ERR_BUILD: return TUNE_EXIT_BUILD;
 	case TUNE_ERR_TRIALS: return TUNE_EXIT_TRIALS_FAILED;
 	case TUNE_ERR_INTERRUPTED: return TUNE_EXIT_INTERRUPTED;
+	case TUNE_ERR_STALE: return TUNE_EXIT_STALE;
 	}
 	return TUNE_EXIT_SYSTEM;
 }

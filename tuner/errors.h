@@ -16,6 +16,7 @@ enum tune_err {
 	TUNE_ERR_SYSTEM = -5,   /* the OS refused: memory, fork, files */
 	TUNE_ERR_TRIALS = -6,   /* the sweep finished but some trials failed */
 	TUNE_ERR_INTERRUPTED = -7,
+	TUNE_ERR_STALE = -8,    /* export header --check: the header is out of date */
 };
 
 /* Exit codes, documented in README.md. */
@@ -27,6 +28,7 @@ enum tune_exit {
 	TUNE_EXIT_STORE = 4,
 	TUNE_EXIT_BUILD = 5,
 	TUNE_EXIT_SYSTEM = 6,
+	TUNE_EXIT_STALE = 7,
 	TUNE_EXIT_INTERRUPTED = 130,
 };
 

@@ -726,11 +726,25 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 	return rc;
 }
 
+int exec_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err)
+{
+	char version[256], cflags[1024], sources[17], extra[2048];
+	int rc;
+
+	join_cflags(&p->cflags, cflags, sizeof(cflags));
+	if ((rc = build_compiler_version(p->compiler, version, sizeof(version), err)) != 0 ||
+	    (rc = build_sources_hash(sources, err)) != 0)
+		return rc;
+	snprintf(extra, sizeof(extra), "%s|%s|%s|%s", p->compiler, version, cflags, sources);
+	hostinfo_fingerprint(facts, extra, out);
+	return 0;
+}
+
 int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 	       struct exec_summary *sum, struct tune_error *err)
 {
 	struct sweep_run *r = calloc(1, sizeof(*r));
-	char *spec = NULL, *env = NULL, *state = NULL, hash[17], sources[17], extra[2048];
+	char *spec = NULL, *env = NULL, *state = NULL, hash[17];
 	struct search search = { 0 };
 	struct trial **all = NULL, **round = NULL;
 	size_t *idx = NULL, measured_before = 0;
@@ -751,11 +765,8 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
 	if ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version, sizeof(r->compiler_version),
 					 err)) != 0 ||
-	    (rc = build_sources_hash(sources, err)) != 0)
+	    (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)
 		goto out;
-	snprintf(extra, sizeof(extra), "%s|%s|%s|%s", ctx->platform->compiler, r->compiler_version, r->cflags,
-		 sources);
-	hostinfo_fingerprint(ctx->facts, extra, r->fingerprint);
 	spec = spec_json(r);
 	env = env_json(r);
 	all = calloc(r->plan.ntrials, sizeof(*all));

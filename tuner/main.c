@@ -6,10 +6,12 @@
 
 /* Sorted by name. */
 const struct cmd_entry tune_commands[] = {
-	{ "export", cmd_export, "tune export csv [--platform P] [--db F] [-o FILE]",
-	  "write the samples as amaco2's CSV" },
+	{ "export", cmd_export,
+	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",
+	  "write samples as amaco2's CSV, or the optima as a C header or JSON" },
 	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
-	{ "results", cmd_results, "tune results [--platform P] [--db F]", "print the amaco2-style tables" },
+	{ "results", cmd_results, "tune results [--platform P ...] [--db F]",
+	  "print the amaco2-style tables, the optima and the warnings" },
 	{ "run", cmd_run, "tune run SWEEP --platform P [--quick] [--fresh] [--db F]", "run one sweep" },
 	{ "version", cmd_version, "tune version", "print tune's version" },
 	{ NULL, NULL, NULL, NULL },

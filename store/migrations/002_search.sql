@@ -82,3 +82,11 @@ SELECT platform, host, fingerprint, variant, size_mb, hint, group_size, hugepage
        MIN(median_ns_per_lookup) AS median_ns_per_lookup, ci_low, ci_high
 FROM latest_results
 GROUP BY platform, host, fingerprint, variant, size_mb;
+
+-- The fingerprint each platform and host measured last: what the tables show.
+CREATE VIEW current_fingerprints AS
+SELECT p.name AS platform, h.hostname AS host, s.fingerprint
+FROM sweeps s
+JOIN platforms p ON p.id = s.platform_id
+JOIN hosts h ON h.id = s.host_id
+WHERE s.id IN (SELECT MAX(id) FROM sweeps GROUP BY platform_id, host_id);

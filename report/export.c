@@ -1,0 +1,297 @@
+/* The optima as a C header for production builds, and as JSON. */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kernels/chase/chase.h"
+#include "../tuner/version.h"
+#include "report.h"
+
+struct optimum_row {
+	long long size_mb, group_size, best_group_size, trials;
+	int hugepages;
+	double median, ci_low, ci_high;
+	char size_class[16], variant[32], hint[16], decided[32], runner_up[512];
+};
+
+struct platform_optima {
+	char name[64], arch[16], host[256], fingerprint[32], decided[32];
+	struct optimum_row *rows;
+	size_t n;
+};
+
+static void copy_col(sqlite3_stmt *q, int col, char *out, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+
+	snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
+/* The optima of platform's current fingerprint, on the host that decided last. */
+static int load(sqlite3 *db, const char *platform, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	memset(po, 0, sizeof(*po));
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.size_mb, o.group_size, o.best_group_size, o.trials, o.hugepages, o.median,"
+			       " o.ci_low, o.ci_high, o.size_class, o.variant, COALESCE(o.hint, ''), o.decided,"
+			       " COALESCE(o.runner_up, ''), o.host, o.fingerprint, p.arch FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.host ="
+			       " (SELECT host FROM optima WHERE platform = ?1 ORDER BY decided DESC, id DESC LIMIT 1)"
+			       " ORDER BY o.size_mb", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	snprintf(po->name, sizeof(po->name), "%s", platform);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct optimum_row *nr = realloc(po->rows, (po->n + 1) * sizeof(*nr)), *r;
+
+		if (!nr) {
+			sqlite3_finalize(q);
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+		po->rows = nr;
+		r = &po->rows[po->n++];
+		r->size_mb = sqlite3_column_int64(q, 0);
+		r->group_size = sqlite3_column_int64(q, 1);
+		r->best_group_size = sqlite3_column_int64(q, 2);
+		r->trials = sqlite3_column_int64(q, 3);
+		r->hugepages = sqlite3_column_int(q, 4);
+		r->median = sqlite3_column_double(q, 5);
+		r->ci_low = sqlite3_column_double(q, 6);
+		r->ci_high = sqlite3_column_double(q, 7);
+		copy_col(q, 8, r->size_class, sizeof(r->size_class));
+		copy_col(q, 9, r->variant, sizeof(r->variant));
+		copy_col(q, 10, r->hint, sizeof(r->hint));
+		copy_col(q, 11, r->decided, sizeof(r->decided));
+		copy_col(q, 12, r->runner_up, sizeof(r->runner_up));
+		copy_col(q, 13, po->host, sizeof(po->host));
+		copy_col(q, 14, po->fingerprint, sizeof(po->fingerprint));
+		copy_col(q, 15, po->arch, sizeof(po->arch));
+		if (strcmp(r->decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	if (!po->n)
+		return tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "
+				 "--platform %s' first)", platform, platform);
+	return 0;
+}
+
+static int load_all(sqlite3 *db, const char *const *platforms, size_t n, struct platform_optima **out,
+		    struct tune_error *err)
+{
+	int rc = 0;
+
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = load(db, platforms[i], &(*out)[i], err);
+	return rc;
+}
+
+static void free_all(struct platform_optima *po, size_t n)
+{
+	for (size_t i = 0; po && i < n; i++)
+		free(po[i].rows);
+	free(po);
+}
+
+/* The optimum that production code uses by default: the largest working set
+ * out of cache, where latency hiding matters. */
+static const struct optimum_row *primary(const struct platform_optima *po)
+{
+	const struct optimum_row *p = &po->rows[po->n - 1];
+
+	for (size_t i = po->n; i-- > 0;)
+		if (!strcmp(po->rows[i].size_class, "dram"))
+			return &po->rows[i];
+	return p;
+}
+
+static int index_of(const char *const *names, const char *name)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+static void macro_name(const char *name, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; name[i] && i + 1 < len; i++)
+		out[i] = isalnum((unsigned char)name[i]) ? (char)toupper((unsigned char)name[i]) : '_';
+	out[i] = '\0';
+}
+
+static void now_utc(char *out, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void header_block(FILE *out, const struct platform_optima *po)
+{
+	const struct optimum_row *p = primary(po);
+	int variant = index_of(chase_variant_names, p->variant);
+	int hint = p->hint[0] ? index_of(chase_hint_names, p->hint) : CHASE_HINT_PLDL1KEEP;
+	char m[80];
+
+	macro_name(po->name, m, sizeof(m));
+	fprintf(out, "#if defined(TUNED_SELECTED_%s)\n", m);
+	fprintf(out, "#define TUNED_PLATFORM_NAME \"%s\"\n#define TUNED_HOST \"%s\"\n", po->name, po->host);
+	fprintf(out, "#define TUNED_HOST_FINGERPRINT \"%s\"\n#define TUNED_DECIDED_AT \"%s\"\n\n", po->fingerprint,
+		po->decided);
+	fprintf(out, "/* %lld MB (%s): %s%s%s, g=%lld (fastest g=%lld), median %.1f ns/lookup [%.1f, %.1f],\n"
+		     " * decided on host %s at %s by tune %s */\n",
+		p->size_mb, p->size_class, p->variant, p->hint[0] ? " " : "", p->hint, p->group_size,
+		p->best_group_size, p->median, p->ci_low, p->ci_high, po->host, p->decided, TUNE_VERSION);
+	fprintf(out, "#define TUNED_CHASE_VARIANT %d /* %s */\n", variant < 0 ? CHASE_VARIANT_INTERLEAVED_PREFETCH : variant,
+		p->variant);
+	fprintf(out, "#define TUNED_CHASE_GROUP_SIZE %lld\n", p->group_size);
+	fprintf(out, "#define TUNED_CHASE_PREFETCH_HINT %d /* %s: prfm %s on AArch64, %s on x86-64%s */\n",
+		hint < 0 ? 0 : hint, chase_hint_names[hint < 0 ? 0 : hint], chase_hint_names[hint < 0 ? 0 : hint],
+		chase_hint_x86[hint < 0 ? 0 : hint], p->hint[0] ? "" : "; the chosen variant does not prefetch");
+	fprintf(out, "#define TUNED_CHASE_PREFETCH_HINT_NAME \"%s\"\n", chase_hint_names[hint < 0 ? 0 : hint]);
+	fprintf(out, "#define TUNED_CHASE_HUGEPAGES %d\n\n", p->hugepages);
+	fprintf(out, "/* Per working set:\n");
+	for (size_t i = 0; i < po->n; i++) {
+		const struct optimum_row *r = &po->rows[i];
+
+		fprintf(out, " *   %6lld MB %-5s %s%s%s g=%lld, median %.1f ns/lookup [%.1f, %.1f], %lld trials, %s\n",
+			r->size_mb, r->size_class, r->variant, r->hint[0] ? " " : "", r->hint, r->group_size, r->median,
+			r->ci_low, r->ci_high, r->trials, r->decided);
+	}
+	fprintf(out, " */\n#define TUNED_CHASE_TABLE_LEN %zu\n#define TUNED_CHASE_TABLE_SIZES_MB {", po->n);
+	for (size_t i = 0; i < po->n; i++)
+		fprintf(out, "%s%lld", i ? ", " : " ", po->rows[i].size_mb);
+	fprintf(out, " }\n#define TUNED_CHASE_TABLE_GROUP_SIZES {");
+	for (size_t i = 0; i < po->n; i++)
+		fprintf(out, "%s%lld", i ? ", " : " ", po->rows[i].group_size);
+	fprintf(out, " }\n\n/* Not tuned on this platform yet: the IPA poll threshold "
+		     "(TUNED_IPA_POLL_THRESHOLD_NS) and the scheduler policy (TUNED_SCHED_POLICY). */\n");
+	fprintf(out, "#endif\n\n");
+}
+
+int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
+{
+	struct platform_optima *po = NULL;
+	char now[32], m[80];
+	int rc = load_all(db, platforms, n, &po, err);
+
+	if (rc)
+		goto out;
+	now_utc(now, sizeof(now));
+	fprintf(out, "/* tuned_config.h: generated by tune %s at %s. Do not edit: regenerate with\n"
+		     " *   tune export header", TUNE_VERSION, now);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, " --platform %s", platforms[i]);
+	fprintf(out, " -o FILE\n *\n * Select a platform with -DTUNED_PLATFORM_<NAME> (");
+	for (size_t i = 0; i < n; i++) {
+		macro_name(platforms[i], m, sizeof(m));
+		fprintf(out, "%sTUNED_PLATFORM_%s", i ? ", " : "", m);
+	}
+	fprintf(out, "); without one the first platform of the\n * target's architecture is used. "
+		     "TUNED_CHASE_PREFETCH_HINT is a CHASE_HINT_* value of\n * kernels/chase/chase.h: "
+		     "#define CHASE_HINT TUNED_CHASE_PREFETCH_HINT before including it. */\n");
+	fprintf(out, "#ifndef TUNED_CONFIG_H\n#define TUNED_CONFIG_H\n\n#define TUNED_GENERATED_AT \"%s\"\n"
+		     "#define TUNED_TUNE_VERSION \"%s\"\n\n", now, TUNE_VERSION);
+	for (size_t i = 0; i < n; i++) {
+		macro_name(platforms[i], m, sizeof(m));
+		fprintf(out, "#%s defined(TUNED_PLATFORM_%s)\n#define TUNED_SELECTED_%s 1\n", i ? "elif" : "if", m, m);
+	}
+	{
+		static const char *const arches[][2] = { { "x86_64", "__x86_64__" }, { "aarch64", "__aarch64__" } };
+
+		for (size_t a = 0; a < 2; a++)
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(po[i].arch, arches[a][0])) {
+					macro_name(platforms[i], m, sizeof(m));
+					fprintf(out, "#elif defined(%s) /* fallback for %s */\n#define TUNED_SELECTED_%s 1\n",
+						arches[a][1], arches[a][0], m);
+					break;
+				}
+	}
+	fprintf(out, "#endif\n\n");
+	for (size_t i = 0; i < n; i++)
+		header_block(out, &po[i]);
+	fprintf(out, "#if defined(TUNED_CHASE_GROUP_SIZE)\n"
+		     "/* The tuned g for a working set of bytes: that of the smallest tuned size that\n"
+		     " * holds it, else of the largest. */\n"
+		     "static inline unsigned tuned_chase_group_size_for(unsigned long long bytes)\n{\n"
+		     "\tstatic const unsigned long long sizes_mb[] = TUNED_CHASE_TABLE_SIZES_MB;\n"
+		     "\tstatic const unsigned groups[] = TUNED_CHASE_TABLE_GROUP_SIZES;\n"
+		     "\tunsigned i;\n\n"
+		     "\tfor (i = 0; i + 1 < TUNED_CHASE_TABLE_LEN; i++)\n"
+		     "\t\tif (bytes <= sizes_mb[i] << 20)\n\t\t\tbreak;\n"
+		     "\treturn groups[i];\n}\n#endif\n\n#endif /* TUNED_CONFIG_H */\n");
+out:
+	free_all(po, n);
+	return rc;
+}
+
+int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
+{
+	struct platform_optima *po = NULL;
+	json_t *root = NULL, *plats;
+	char now[32];
+	int rc = load_all(db, platforms, n, &po, err);
+
+	if (rc)
+		goto out;
+	now_utc(now, sizeof(now));
+	plats = json_array();
+	root = json_pack("{s:s, s:i, s:s, s:s, s:o}", "format", "tune-optima", "version", 1, "generated", now,
+			 "tune_version", TUNE_VERSION, "platforms", plats);
+	for (size_t i = 0; i < n; i++) {
+		const struct optimum_row *p = primary(&po[i]);
+		json_t *table = json_array();
+
+		for (size_t k = 0; k < po[i].n; k++) {
+			const struct optimum_row *r = &po[i].rows[k];
+			json_t *ru = r->runner_up[0] ? json_loads(r->runner_up, 0, NULL) : NULL;
+
+			json_array_append_new(table, json_pack(
+				"{s:I, s:s, s:s, s:s?, s:I, s:I, s:b, s:f, s:f, s:f, s:o, s:I, s:s}",
+				"size_mb", (json_int_t)r->size_mb, "size_class", r->size_class, "variant", r->variant,
+				"hint", r->hint[0] ? r->hint : NULL, "group_size", (json_int_t)r->group_size,
+				"best_group_size", (json_int_t)r->best_group_size, "hugepages", r->hugepages,
+				"median_ns_per_lookup", r->median, "ci_low", r->ci_low, "ci_high", r->ci_high,
+				"runner_up", ru ? ru : json_null(), "trials", (json_int_t)r->trials, "decided", r->decided));
+		}
+		json_array_append_new(plats, json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I, s:s?, s:o}}",
+			"name", po[i].name, "arch", po[i].arch, "host", po[i].host, "fingerprint", po[i].fingerprint,
+			"decided", po[i].decided, "chase", "variant", p->variant, "group_size", (json_int_t)p->group_size,
+			"hint", p->hint[0] ? p->hint : NULL, "table", table));
+	}
+	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "cannot write the JSON");
+	fputc('\n', out);
+out:
+	json_decref(root);
+	free_all(po, n);
+	return rc;
+}
+
+int report_header_newest(sqlite3 *db, const char *platform, char *decided, size_t len, struct tune_error *err)
+{
+	struct platform_optima po;
+	int rc = load(db, platform, &po, err);
+
+	if (!rc)
+		snprintf(decided, len, "%s", po.decided);
+	free(po.rows);
+	return rc;
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Search and export end to end: an adaptive sweep records its search state,
+# final trials and an optimum with a fraction of the grid; the header it
+# exports compiles as C and C++ with -Wall -Wextra -Werror -pedantic, for one
+# platform, two, and the architecture fallback; the example program builds
+# against it and runs the tuned lookups; --check tells a fresh header from a
+# stale one; JSON export is valid and names the host; an interrupted adaptive
+# sweep resumes to an optimum without measuring a trial twice.
+set -u
+tune=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$src" || exit 2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export TUNE_CACHE_DIR=$TMP/cache
+plat=tests/data/platforms/tiny.yaml
+pass=0 fail=0
+check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
+q() { sqlite3 "$1" "$2"; }
+db=$TMP/opt.db
+
+"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > "$TMP/out1" 2> "$TMP/err1"
+check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1"))" test $? = 0
+search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status = 'done'")
+check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
+check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
+check "search state saved" test "$(q "$db" "SELECT json_extract(search_state, '\$.strategy') FROM sweeps")" = adaptive
+check "one optimum for 4 MB" test "$(q "$db" "SELECT count(*) FROM optima WHERE size_mb = 4 AND platform = 'tiny'")" = 1
+check "optimum has an interval around its median" test "$(q "$db" "SELECT ci_low <= median AND median <= ci_high FROM optima")" = 1
+check "optimum names a runner-up" test "$(q "$db" "SELECT json_valid(runner_up) FROM optima")" = 1
+check "statistics stored per trial" test "$(q "$db" "SELECT count(*) FROM trial_summary")" = "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done'")"
+check "samples flagged or not as outliers" test "$(q "$db" "SELECT count(*) FROM samples WHERE outlier NOT IN (0, 1)")" = 0
+check "fingerprint recorded" test "$(q "$db" "SELECT length(fingerprint) FROM sweeps")" = 16
+check "results show the optima" sh -c "'$tune' results --platform tiny --db '$db' | grep -q 'Optima of platform tiny'"
+
+# The header, as C and as C++.
+"$tune" export header --platform tiny --db "$db" -o "$TMP/tuned_config.h"
+check "export header exits 0" test $? = 0
+for lang in "cc -std=c11" "c++ -std=c++11 -x c++"; do
+	for sel in -DTUNED_PLATFORM_TINY ""; do
+		echo '#include "tuned_config.h"
+int main(void) { return TUNED_CHASE_GROUP_SIZE > 0 && tuned_chase_group_size_for(1) > 0 ? 0 : 1; }' > "$TMP/use.c"
+		# shellcheck disable=SC2086
+		check "header compiles: $lang $sel" $lang -Wall -Wextra -Werror -pedantic $sel -I"$TMP" -o "$TMP/use" "$TMP/use.c"
+		check "header program runs: $lang $sel" "$TMP/use"
+	done
+done
+check "group size is the optimum's" grep -q "#define TUNED_CHASE_GROUP_SIZE $(q "$db" "SELECT group_size FROM optima")\$" "$TMP/tuned_config.h"
+check "header says where the value came from" grep -q "decided on host $(hostname)" "$TMP/tuned_config.h"
+
+# Two platforms in one header, each in its own block.
+"$tune" run tests/data/sweeps/adaptive.yaml --platform tests/data/platforms/tiny-o3.yaml --db "$db" > /dev/null 2>&1
+"$tune" export header --platform tiny --platform tiny-o3 --db "$db" -o "$TMP/two.h"
+check "two-platform header" test "$(grep -c '^#define TUNED_PLATFORM_NAME' "$TMP/two.h")" = 2
+for sel in -DTUNED_PLATFORM_TINY -DTUNED_PLATFORM_TINY_O3 ""; do
+	printf '#include "two.h"\nconst char *name = TUNED_PLATFORM_NAME;\nint main(void) { return name[0] ? 0 : 1; }\n' > "$TMP/two.c"
+	check "two-platform header compiles with '$sel'" cc -std=c11 -Wall -Wextra -Werror -pedantic $sel -I"$TMP" -o "$TMP/two" "$TMP/two.c"
+done
+
+# The example production program.
+cp "$TMP/tuned_config.h" "$TMP/lookup_config.h"
+mkdir -p "$TMP/example" && cp examples/lookup/main.c examples/lookup/Makefile "$TMP/example/"
+cp "$TMP/tuned_config.h" "$TMP/example/tuned_config.h"
+check "example builds" make -s -C "$TMP/example" CFLAGS="-O2 -I$src/kernels"
+check "example runs the tuned lookups" sh -c "'$TMP/example/lookup' 8 | grep -q 'checksum [0-9]* ok'"
+
+# --check: fresh, then stale by fingerprint, then stale by newer optima.
+out=$("$tune" export header --check "$TMP/tuned_config.h" --db "$db" 2>&1)
+check "fresh header passes --check ($out)" test $? = 0
+sed 's/^#define TUNED_HOST_FINGERPRINT ".*"/#define TUNED_HOST_FINGERPRINT "0000000000000000"/' "$TMP/tuned_config.h" > "$TMP/other.h"
+out=$("$tune" export header --check "$TMP/other.h" --db "$db" 2>&1)
+rc=$?
+check "other fingerprint is stale (exit 7)" test $rc = 7
+check "stale message names the fingerprint" grep -q "this host's fingerprint is" <<< "$out"
+sleep 1
+"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" --fresh > /dev/null 2>&1
+out=$("$tune" export header --check "$TMP/tuned_config.h" --db "$db" 2>&1)
+rc=$?
+check "newer optima make it stale (exit 7)" test $rc = 7
+check "stale message says newer optima" grep -q "newer optima exist" <<< "$out"
+out=$("$tune" export header --check "$TMP/use.c" --db "$db" 2>&1)
+check "a file that is no header is refused" test $? = 2
+
+# JSON.
+"$tune" export json --platform tiny --db "$db" -o "$TMP/optima.json"
+check "json exits 0" test $? = 0
+check "json is valid, versioned, names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/optima.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/optima.json'), '\$.platforms[0].host')")" = "1 $(hostname)"
+
+# An interrupted adaptive search resumes from its state to an optimum.
+db=$TMP/resume.db
+for i in 1 2 3; do
+	"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2>&1 &
+	pid=$!
+	sleep "0.$((RANDOM % 5 + 3))"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
+done
+"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err9"
+check "resumed adaptive sweep exits 0 ($(tail -1 "$TMP/err9"))" test $? = 0
+check "resumed: one sweep" test "$(q "$db" "SELECT count(*) FROM sweeps")" = 1
+check "resumed: optimum recorded" test "$(q "$db" "SELECT count(*) FROM optima")" = 1
+check "resumed: no trial without its samples" test "$(q "$db" "SELECT count(*) FROM trials t WHERE status = 'done' AND NOT EXISTS (SELECT 1 FROM samples s WHERE s.trial_id = t.id)")" = 0
+check "resumed: nothing left pending" test "$(q "$db" "SELECT count(*) FROM trials WHERE status != 'done'")" = 0
+
+echo "export: $pass passed, $fail failed"
+[ "$fail" = 0 ]
