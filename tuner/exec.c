@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../kernels/chase/chase.h"
+#include "../kernels/common/flags.h"
 #include "../kernels/common/rng.h"
 #include "build.h"
 #include "exec.h"
@@ -19,6 +20,8 @@
 #include "version.h"
 
 #define MAX_BUILDS 16
+/* Group sizes one kernel process measures: the kernel's list limit. */
+#define MAX_BATCH FLAGS_LIST_MAX
 
 struct built {
 	int variant, hint, rc;
@@ -545,7 +548,7 @@ static int measure(struct sweep_run *r, struct trial **ts, size_t n, const char 
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
-		while (j < n && j - i < CHASE_MAX_GROUP && same_context(ts[j], ts[i]))
+		while (j < n && j - i < MAX_BATCH && same_context(ts[j], ts[i]))
 			j++;
 		cost += plan_cost(ts + i, j - i);
 		i = j;
@@ -556,7 +559,7 @@ static int measure(struct sweep_run *r, struct trial **ts, size_t n, const char 
 
 		if (r->opt->stop && *r->opt->stop)
 			return TUNE_ERR_INTERRUPTED;
-		while (i < n && m < CHASE_MAX_GROUP && (!m || same_context(ts[i], todo[0])))
+		while (i < n && m < MAX_BATCH && (!m || same_context(ts[i], todo[0])))
 			todo[m++] = ts[i++];
 		if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
 			return rc;
@@ -832,7 +835,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	}
 	if (!rc && search.budget_hit)
 		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
-	if (!rc)
+	if (!rc && r->sweep.record_optima)
 		rc = decide(r, err);
 	if (rc == TUNE_ERR_INTERRUPTED) {
 		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");

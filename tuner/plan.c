@@ -60,7 +60,7 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	size_t cap = 0;
 
 	memset(pl, 0, sizeof(*pl));
-	if (s->strategy == STRATEGY_ADAPTIVE) {
+	if (s->strategy == STRATEGY_ADAPTIVE || conf_ints_contains(&s->group_sizes, CONF_AUTO_VALUE)) {
 		for (long long g = s->g_min; g <= s->g_max; g++)
 			if (conf_ints_push(&every_g, g))
 				goto oom;

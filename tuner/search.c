@@ -172,8 +172,9 @@ refined:
 	}
 }
 
-/* Racing: a context whose best is clearly worse than the best of its working
- * set (and page setting) stops being searched. */
+/* Racing over the categorical choices (variant, hint, huge pages): a context
+ * whose best is clearly worse than the best of its working set stops being
+ * searched. */
 static void race(struct search *s)
 {
 	const struct plan *pl = s->plan;
@@ -187,7 +188,7 @@ static void race(struct search *s)
 			size_t theirs = search_best_in(s, o);
 			const struct trial *a = &pl->trials[pl->batches[b].first], *t = &pl->trials[pl->batches[o].first];
 
-			if (o == b || theirs == (size_t)-1 || a->size_mb != t->size_mb || a->hugepages != t->hugepages)
+			if (o == b || theirs == (size_t)-1 || a->size_mb != t->size_mb)
 				continue;
 			if (stats_clearly_worse(&s->plan->trials[mine].stats, &s->plan->trials[theirs].stats) &&
 			    s->plan->trials[mine].stats.median > s->plan->trials[theirs].stats.median * (1.0 + s->sweep->tolerance)) {

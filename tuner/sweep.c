@@ -29,7 +29,7 @@ const struct conf_key sweep_keys[] = {
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
 	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, CONF_REQUIRED, "kernel variants" },
 	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
-	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes (default: the platform's)" },
+	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, CONF_AUTO, "group sizes (default: the platform's; auto = every g from g_min to g_max)" },
 	{ "hints", CONF_ENUM_LIST, S(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints (default: the platform's)" },
 	{ "hugepages", CONF_BOOL_LIST, S(hugepages), 0, 0, NULL, NULL, 0, "huge pages off/on (default: the platform's)" },
 	{ "depth", CONF_INT, S(depth), 0, 4096, NULL, NULL, 0, "links followed per lookup (default 12)" },
@@ -46,6 +46,7 @@ const struct conf_key sweep_keys[] = {
 	{ "g_max", CONF_INT, S(g_max), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: largest g (default 1024)" },
 	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
 	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured interleaved before an optimum is recorded (default 3)" },
+	{ "record_optima", CONF_BOOL, S(record_optima), 0, 0, NULL, NULL, 0, "decide and record optima (default true)" },
 	{ "quick", CONF_SECTION, S(quick), 0, 0, NULL, quick_keys, 0, "overrides applied by --quick" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -66,6 +67,7 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->g_max = CHASE_MAX_GROUP;
 	s->tolerance_pct = 2;
 	s->final_top = 3;
+	s->record_optima = 1;
 	s->quick.queries = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
 	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 

@@ -29,6 +29,7 @@ struct sweep {
 	long long g_min, g_max;  /* adaptive: the range of g */
 	long long tolerance_pct; /* knee: within this % of the best */
 	long long final_top;     /* candidates re-measured before an optimum is recorded */
+	int record_optima;       /* a sweep that only measures leaves the optima alone */
 	double tolerance;        /* tolerance_pct / 100 */
 	struct sweep_quick quick;
 	char *path;

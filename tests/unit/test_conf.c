@@ -105,7 +105,7 @@ int main(void)
 
 			CHECK(rc == 0, "platform %s: %s", names[i], err.msg);
 			CHECK(rc || !strcmp(p.name, names[i]), "name %s", p.name);
-			CHECK(rc || p.sweeps.n == 2, "platform %s lists its sweeps", names[i]);
+			CHECK(rc || p.sweeps.n == 3, "platform %s lists its sweeps", names[i]);
 			platform_free(&p);
 		}
 	}
@@ -118,7 +118,7 @@ int main(void)
 		platform_free(&p);
 	}
 	{
-		static const char *const names[] = { "chase-sizes", "chase-g", NULL };
+		static const char *const names[] = { "chase-sizes", "chase-g", "chase-tune", NULL };
 
 		for (int i = 0; names[i]; i++) {
 			struct sweep s;

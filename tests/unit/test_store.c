@@ -141,6 +141,46 @@ int main(void)
 	store_close(st);
 	free(pl.trials);
 
+	/* A version-1 database is migrated in place and keeps its samples. */
+	snprintf(path, sizeof(path), "%s/v1.db", dir);
+	{
+		FILE *f = fopen("store/migrations/001_initial.sql", "r");
+		char *sql = calloc(1, 1 << 16);
+		sqlite3 *db;
+
+		CHECK(f && sql, "read the version-1 schema (run from the source tree)");
+		if (f && sql) {
+			CHECK(fread(sql, 1, (1 << 16) - 1, f) > 0, "schema text");
+			sqlite3_open(path, &db);
+			CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK, "v1 schema: %s", sqlite3_errmsg(db));
+			sqlite3_exec(db, "PRAGMA user_version = 1;"
+				     "INSERT INTO hosts VALUES (1, 'old', 'x86_64', 'cpu', 2, 2, 1, 1, 'k', '{}', 't', 't');"
+				     "INSERT INTO platforms VALUES (1, 'p', 'x86_64', 'p.yaml', 'cc', '');"
+				     "INSERT INTO sweeps (id, name, platform_id, host_id, spec_hash, status, started,"
+				     " tune_version, compiler, cflags, env_json, spec_json) VALUES (1, 's', 1, 1, 'h',"
+				     " 'done', 't', 'v', 'cc', '', '{}', '{}');"
+				     "INSERT INTO trials (id, sweep_id, trial_key, kernel, variant, size_mb, depth, queries,"
+				     " group_size, hugepages, seed, runs, warmup, status) VALUES (1, 1, 'k', 'chase',"
+				     " 'scalar', 8, 12, 10, 1, 0, 1, 1, 0, 'done');"
+				     "INSERT INTO samples (trial_id, run_id, warmup, ns_total, ns_per_lookup,"
+				     " lookups_per_sec, checksum, raw_json) VALUES (1, 0, 0, 5, 7.5, 1, 3, '{}');",
+				     NULL, NULL, NULL);
+			sqlite3_close(db);
+		}
+		if (f)
+			fclose(f);
+		free(sql);
+	}
+	CHECK(store_open(path, &st, &err) == 0, "migrate v1: %s", err.msg);
+	if (st) {
+		CHECK(scalar(store_db(st), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "migrated to the current version");
+		CHECK(scalar(store_db(st), "SELECT count(*) FROM samples WHERE outlier = 0") == 1, "sample kept");
+		CHECK(scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_results") == 75,
+		      "views answer over migrated data");
+		store_close(st);
+		st = NULL;
+	}
+
 	/* A newer schema is refused with a clear message, and left as it was. */
 	snprintf(path, sizeof(path), "%s/newer.db", dir);
 	{
