@@ -3,24 +3,17 @@
 # finished sweep, then what needs the file system: a read-only database and a
 # full disk (tmpfs mounts, when this user may mount). Each gives its exit code
 # and message and loses no recorded sample.
-set -u
 tune=$1
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$src" || exit 2
-export TMP
-TMP=$(mktemp -d)
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
 mnt=$TMP/mnt
-trap 'umount "$mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
-export TUNE_CACHE_DIR=$TMP/cache
-plat=tests/data/platforms/tiny.yaml
+e2e_cleanup() { umount "$mnt" 2>/dev/null; rm -rf "$TMP"; }
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$TMP/guard.db" > /dev/null 2>&1 || {
 	echo "cannot make the guarded database"; exit 1; }
 sqlite3 "$TMP/newer.db" "CREATE TABLE precious (x); INSERT INTO precious VALUES (1); PRAGMA user_version = 99"
 head -c 4096 /dev/urandom > "$TMP/junk.db"
 GUARD=$TMP/guard.db tests/cli/run_cases.sh "$tune" tests/e2e/bad_inputs.cases
 rc=$?
-pass=0 fail=0
-check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
 check "newer database left as it was" test "$(sqlite3 "$TMP/newer.db" "SELECT x FROM precious; PRAGMA user_version")" = $'1\n99'
 
 samples=$(sqlite3 "$TMP/guard.db" "SELECT count(*) FROM samples")
@@ -55,5 +48,4 @@ if mount -t tmpfs -o size=2m tmpfs "$mnt" 2>/dev/null; then
 else
 	echo "bad_inputs: cannot mount a tmpfs here: read-only and full-disk cases not run"
 fi
-echo "bad_inputs (file system): $pass passed, $fail failed"
-[ "$rc" = 0 ] && [ "$fail" = 0 ]
+e2e_done "bad_inputs (file system)" "$rc"

@@ -6,17 +6,9 @@
 # against it and runs the tuned lookups; --check tells a fresh header from a
 # stale one; JSON export is valid and names the host; an interrupted adaptive
 # sweep resumes to an optimum without measuring a trial twice.
-set -u
 tune=$1
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$src" || exit 2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export TUNE_CACHE_DIR=$TMP/cache
-plat=tests/data/platforms/tiny.yaml
-pass=0 fail=0
-check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
-q() { sqlite3 "$1" "$2"; }
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
 db=$TMP/opt.db
 
 "$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > "$TMP/out1" 2> "$TMP/err1"
@@ -103,5 +95,4 @@ check "resumed: optimum recorded" test "$(q "$db" "SELECT count(*) FROM optima")
 check "resumed: no trial without its samples" test "$(q "$db" "SELECT count(*) FROM trials t WHERE status = 'done' AND NOT EXISTS (SELECT 1 FROM samples s WHERE s.trial_id = t.id)")" = 0
 check "resumed: nothing left pending" test "$(q "$db" "SELECT count(*) FROM trials WHERE status != 'done'")" = 0
 
-echo "export: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_done export

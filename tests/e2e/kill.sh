@@ -5,18 +5,11 @@
 # is half recorded and no sample is duplicated; resuming completes the sweep
 # with the same trials and sample count as an uninterrupted run. When a
 # sweep completes between kills, it starts over in a new database.
-set -u
 tune=$1
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
 kills=${TUNE_KILLS:-20}
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$src" || exit 2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export TUNE_CACHE_DIR=$TMP/cache
-plat=tests/data/platforms/tiny.yaml sweep=tests/data/sweeps/slow.yaml
-pass=0 fail=0
-check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
-q() { sqlite3 "$1" "$2"; }
+sweep=tests/data/sweeps/slow.yaml
 keys() { q "$1" "SELECT group_concat(trial_key || ':' || status) FROM (SELECT trial_key, status FROM trials ORDER BY 1)"; }
 
 # The reference: the same sweep, uninterrupted (this also fills the build cache).
@@ -57,5 +50,4 @@ for d in "$TMP"/kill-*.db; do
 	check "$(basename "$d"): same sample count ($want_samples)" test "$(q "$d" "SELECT count(*) FROM samples")" = "$want_samples"
 	check "$(basename "$d"): one sweep row" test "$(q "$d" "SELECT count(*) FROM sweeps")" = 1
 done
-echo "kill ($kills kills, $cycle sweeps): $pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_done "kill ($kills kills, $cycle sweeps)"

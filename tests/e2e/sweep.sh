@@ -4,22 +4,9 @@
 # CSV read the database; Ctrl-C in the middle of a sweep leaves a database that
 # resumes; kernels that time out, crash, compute a wrong checksum or do not
 # compile fail their trials with the reason while the sweep goes on.
-set -u
 tune=$1
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$src" || exit 2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export TUNE_CACHE_DIR=$TMP/cache
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { # check DESCRIPTION COMMAND...
-	local what=$1; shift
-	if "$@"; then ok; else bad "$what"; fi
-}
-q() { sqlite3 "$1" "$2"; }
-plat=tests/data/platforms/tiny.yaml
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 # 1. A tiny sweep: 2 sizes x (scalar + 2 scalar-prefetch + 3 interleaved + 6 interleaved-prefetch).
 db=$TMP/e2e.db
@@ -124,5 +111,4 @@ check "small memory exits 0" test $? = 0
 check "skip message" grep -q "skipping 4 MB in sweep 'tiny': more than half of the 3 MB memory" "$TMP/err9"
 check "only 1 MB measured" test "$(q "$TMP/mem.db" "SELECT group_concat(DISTINCT size_mb) FROM trials")" = 1
 
-echo "e2e: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_done e2e

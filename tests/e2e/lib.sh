@@ -1,0 +1,18 @@
+# Shared set-up of the end-to-end tests, sourced after `tune=$1`: runs from
+# the source tree, in a fresh temporary directory ($TMP, removed at exit,
+# also holding the build cache), with check/q helpers and a closing summary.
+set -u
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$src" || exit 2
+TMP=$(mktemp -d)
+export TMP
+e2e_cleanup() { rm -rf "$TMP"; }
+trap 'e2e_cleanup' EXIT
+export TUNE_CACHE_DIR=$TMP/cache
+plat=tests/data/platforms/tiny.yaml
+pass=0 fail=0
+# check DESCRIPTION COMMAND...: counts a pass when COMMAND succeeds.
+check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
+q() { sqlite3 "$1" "$2"; }
+# e2e_done NAME [EXTRA_RC]: the summary line; exits non-zero on any failure.
+e2e_done() { echo "$1: $pass passed, $fail failed"; [ "$fail" = 0 ] && [ "${2:-0}" = 0 ]; }
