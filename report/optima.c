@@ -11,13 +11,20 @@ static const char *text_or(sqlite3_stmt *q, int col, const char *dflt)
 	return t ? (const char *)t : dflt;
 }
 
-int report_optima(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err)
+static void bind_platform(sqlite3_stmt *q, const char *platform)
 {
+	if (platform)
+		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+}
+
+int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	static const char *const head[] = { "Working set", "Class", "Variant", "Hint", "g (fastest)",
+					    "Median [95% CI]", "Runner-up", "Trials", "Decided" };
 	sqlite3_stmt *q = NULL;
-	char last[600] = "";
+	size_t t = (size_t)-1;
 	int rc;
 
-	*rows = 0;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT o.platform, o.host, o.fingerprint, o.size_mb, o.size_class, o.variant,"
 			       " COALESCE(o.hint, '-'), o.group_size, o.best_group_size, o.hugepages, o.median, o.ci_low,"
@@ -25,33 +32,36 @@ int report_optima(sqlite3 *db, const char *platform, FILE *out, size_t *rows, st
 			       " USING (platform, host, fingerprint) WHERE ?1 IS NULL OR o.platform = ?1"
 			       " ORDER BY o.platform, o.host, o.size_mb", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	bind_platform(q, platform);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char head[600], runner[128] = "-", median[96], g[48];
+		char runner[128] = "-", median[96], g[48], title[400], trials[24];
 		json_t *ru = json_loads(text_or(q, 13, "null"), JSON_DECODE_ANY, NULL);
+		const char *row[9];
 
-		snprintf(head, sizeof(head), "%s|%s|%s", text_or(q, 0, ""), text_or(q, 1, ""), text_or(q, 2, ""));
-		if (strcmp(head, last) != 0) {
-			fprintf(out, "\nOptima of platform %s on host %s (fingerprint %s)\n\n", text_or(q, 0, ""),
-				text_or(q, 1, ""), text_or(q, 2, ""));
-			fprintf(out, "%-12s %-6s %-21s %-10s %-10s %-24s %-30s %6s  %s\n", "Working set", "Class",
-				"Variant", "Hint", "g (best)", "Median [95% CI]", "Runner-up", "Trials", "Decided");
-			snprintf(last, sizeof(last), "%s", head);
+		if (t == (size_t)-1) {
+			snprintf(title, sizeof(title), "Optima of platform %s on host %s", text_or(q, 0, ""),
+				 text_or(q, 1, ""));
+			t = rdoc_table(d, title, 9, head);
 		}
 		if (json_is_object(ru))
-			snprintf(runner, sizeof(runner), "%s g=%lld %.1f",
-				 json_string_value(json_object_get(ru, "hint")),
+			snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),
 				 (long long)json_integer_value(json_object_get(ru, "group_size")),
 				 json_real_value(json_object_get(ru, "median")));
 		json_decref(ru);
 		snprintf(median, sizeof(median), "%.1f [%.1f, %.1f]", sqlite3_column_double(q, 10),
 			 sqlite3_column_double(q, 11), sqlite3_column_double(q, 12));
 		snprintf(g, sizeof(g), "%lld (%lld)", sqlite3_column_int64(q, 7), sqlite3_column_int64(q, 8));
-		fprintf(out, "%-12s %-6s %-21s %-10s %-10s %-24s %-30s %6lld  %s\n",
-			report_size_label(sqlite3_column_int64(q, 3)), text_or(q, 4, ""), text_or(q, 5, ""),
-			text_or(q, 6, ""), g, median, runner, sqlite3_column_int64(q, 14), text_or(q, 15, ""));
-		(*rows)++;
+		snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 14));
+		row[0] = report_size_label(sqlite3_column_int64(q, 3));
+		row[1] = text_or(q, 4, "");
+		row[2] = text_or(q, 5, "");
+		row[3] = text_or(q, 6, "");
+		row[4] = g;
+		row[5] = median;
+		row[6] = runner;
+		row[7] = trials;
+		row[8] = text_or(q, 15, "");
+		rdoc_row(d, t, row);
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -59,10 +69,12 @@ int report_optima(sqlite3 *db, const char *platform, FILE *out, size_t *rows, st
 	return 0;
 }
 
-int report_warnings(sqlite3 *db, const char *platform, FILE *out, struct tune_error *err)
+int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
+	static const char *const head[] = { "Sweep", "Started", "Warning" };
 	sqlite3_stmt *q = NULL;
-	int rc, first = 1;
+	size_t t = (size_t)-1;
+	int rc;
 
 	if (sqlite3_prepare_v2(db,
 			       "SELECT s.name, s.started, s.warnings FROM sweeps s JOIN platforms p ON p.id = s.platform_id"
@@ -70,30 +82,49 @@ int report_warnings(sqlite3 *db, const char *platform, FILE *out, struct tune_er
 			       " c.host = h.hostname AND c.fingerprint = s.fingerprint WHERE s.warnings IS NOT NULL AND"
 			       " (?1 IS NULL OR p.name = ?1) ORDER BY s.id", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read warnings: %s", sqlite3_errmsg(db));
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	bind_platform(q, platform);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		char *w = strdup(text_or(q, 2, "")), *save = NULL;
 
-		if (first)
-			fprintf(out, "\nWarnings\n\n");
-		first = 0;
-		for (char *line = w ? strtok_r(w, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
-			fprintf(out, "  %s (%s): %s\n", text_or(q, 0, ""), text_or(q, 1, ""), line);
+		if (t == (size_t)-1)
+			t = rdoc_table(d, "Warnings", 3, head);
+		for (char *line = w ? strtok_r(w, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+			const char *row[3] = { text_or(q, 0, ""), text_or(q, 1, ""), line };
+
+			rdoc_row(d, t, row);
+		}
 		free(w);
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read warnings: %s", sqlite3_errmsg(db));
 }
 
-int report_all(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err)
+int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err)
 {
-	size_t optima = 0;
-	int rc = report_tables(db, platform, out, rows, err);
+	int rc = report_tables(d, db, platforms, np, err);
 
+	for (size_t p = 0; !rc && p < (np ? np : 1); p++) {
+		if ((rc = report_optima(d, db, np ? platforms[p] : NULL, err)) == 0)
+			rc = report_warnings(d, db, np ? platforms[p] : NULL, err);
+	}
+	return rc;
+}
+
+const char *const report_format_names[] = { "table", "md", "csv", "json", "html", NULL };
+
+int report_print(sqlite3 *db, const char *const *platforms, size_t np, int format, FILE *out, size_t *rows,
+		 struct tune_error *err)
+{
+	struct rdoc *d = rdoc_new();
+	int rc;
+
+	*rows = 0;
+	if (!d)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	rc = report_all(d, db, platforms, np, err);
+	*rows = rdoc_rows(d);
 	if (!rc && *rows)
-		rc = report_optima(db, platform, out, &optima, err);
-	if (!rc && *rows)
-		rc = report_warnings(db, platform, out, err);
+		rc = rdoc_render(d, format, "tune results", out, err);
+	rdoc_free(d);
 	return rc;
 }

@@ -8,22 +8,43 @@
 
 #include "../tuner/errors.h"
 
-/* Summary, variant isolation and group-size tables for one platform (every
- * platform when NULL). *rows is the number of results shown. */
-int report_tables(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
+/* A report as data (sections, tables, figures), rendered in any format. */
+struct rdoc;
+
+enum report_format { REPORT_TABLE, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML };
+extern const char *const report_format_names[]; /* "table", "md", "csv", "json", "html" */
+
+struct rdoc *rdoc_new(void); /* NULL when out of memory; free with rdoc_free() */
+void rdoc_free(struct rdoc *d);
+/* A results section: what the tables after it belong to (depth < 0: a plain heading). */
+void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint, long long depth);
+/* A table with ncols headers; returns its handle for rdoc_row(). */
+size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *const *headers);
+void rdoc_row(struct rdoc *d, size_t table, const char *const *cells);
+/* An inline SVG chart (HTML only). */
+void rdoc_figure(struct rdoc *d, const char *caption, const char *svg);
+/* Data rows in all tables. */
+size_t rdoc_rows(const struct rdoc *d);
+int rdoc_render(const struct rdoc *d, int format, const char *title, FILE *out, struct tune_error *err);
+
+/* Summary, variant isolation and group-size tables of each platform (all
+ * when np is 0), and a side-by-side comparison when there are several. */
+int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
+/* The optima of the current fingerprint of each host of platform (all: NULL). */
+int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* Warnings stored with the sweeps of the current fingerprints. */
+int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* The tables, then the optima and the warnings: what `tune results` shows. */
+int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 
 /* variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum
  * for the measured runs of the newest result of each configuration. */
 int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
 
-/* The optima of the current fingerprint of each platform and host. */
-int report_optima(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
-
-/* Warnings stored with the sweeps of the current fingerprints. */
-int report_warnings(sqlite3 *db, const char *platform, FILE *out, struct tune_error *err);
-
-/* The tables, then the optima and the warnings: what `tune results` shows. */
-int report_all(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
+/* report_all() rendered in format; *rows is 0 when there is nothing to show
+ * (and nothing is written). */
+int report_print(sqlite3 *db, const char *const *platforms, size_t np, int format, FILE *out, size_t *rows,
+		 struct tune_error *err);
 
 /* The optima of the platforms as a C header (one #if block each, selected by
  * TUNED_PLATFORM_<NAME>, with a fallback by architecture), or as JSON. */

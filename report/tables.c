@@ -5,7 +5,7 @@
 #include "report.h"
 
 struct result {
-	char platform[64], host[256], variant[32], hint[16];
+	char platform[64], host[256], fingerprint[32], variant[32], hint[16];
 	long long size_mb, depth, group_size;
 	int hugepages;
 	double median;
@@ -25,7 +25,7 @@ static int load(sqlite3 *db, const char *platform, struct results *rs, struct tu
 	rs->n = 0;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
-			       " hugepages, median_ns_per_lookup FROM latest_results JOIN current_fingerprints"
+			       " hugepages, median_ns_per_lookup, fingerprint FROM latest_results JOIN current_fingerprints"
 			       " USING (platform, host, fingerprint) WHERE ?1 IS NULL OR platform = ?1"
 			       " ORDER BY platform, host, depth, size_mb, variant, group_size",
 			       -1, &q, NULL) != SQLITE_OK)
@@ -50,6 +50,7 @@ static int load(sqlite3 *db, const char *platform, struct results *rs, struct tu
 		r->group_size = sqlite3_column_int64(q, 6);
 		r->hugepages = sqlite3_column_int(q, 7);
 		r->median = sqlite3_column_double(q, 8);
+		snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", (const char *)sqlite3_column_text(q, 9));
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -108,15 +109,17 @@ static size_t sizes_of(const struct result *v, size_t n, long long *sizes, size_
 	return ns;
 }
 
-static void print_summary(FILE *out, const struct result *v, size_t n, const long long *sizes, size_t ns)
+static void add_summary(struct rdoc *d, const struct result *v, size_t n, const long long *sizes, size_t ns)
 {
-	fprintf(out, "\nSummary: scalar vs best interleaved-prefetch (median ns/lookup)\n\n");
-	fprintf(out, "%-12s %10s %22s %7s %-14s %8s\n", "Working set", "Scalar", "Interleaved+prefetch", "Best g",
-		"Hint", "Speedup");
+	static const char *const head[] = { "Working set", "Scalar", "Interleaved+prefetch", "Best g", "Hint",
+					    "Speedup" };
+	size_t t = rdoc_table(d, "Summary: scalar vs best interleaved-prefetch (median ns/lookup)", 6, head);
+
 	for (size_t i = 0; i < ns; i++) {
 		const struct result *s = best(v, n, "scalar", sizes[i], -1);
 		const struct result *p = best(v, n, "interleaved-prefetch", sizes[i], -1);
 		char hint[32] = "-", sp[16] = "-", sv[16] = "-", pv[16] = "-", g[16] = "-";
+		const char *row[6] = { report_size_label(sizes[i]), sv, pv, g, hint, sp };
 
 		if (s)
 			snprintf(sv, sizeof(sv), "%.1f", s->median);
@@ -127,7 +130,7 @@ static void print_summary(FILE *out, const struct result *v, size_t n, const lon
 		}
 		if (s && p)
 			snprintf(sp, sizeof(sp), "%.2fx", s->median / p->median);
-		fprintf(out, "%-12s %10s %22s %7s %-14s %8s\n", report_size_label(sizes[i]), sv, pv, g, hint, sp);
+		rdoc_row(d, t, row);
 	}
 }
 
@@ -143,21 +146,20 @@ static void isolation_cell(const struct result *r, const struct result *s, int s
 		snprintf(out, len, "%.1f %.2fx", r->median, s ? s->median / r->median : NAN);
 }
 
-static void print_isolation(FILE *out, const struct result *v, size_t n, const long long *sizes, size_t ns)
+static void add_isolation(struct rdoc *d, const struct result *v, size_t n, const long long *sizes, size_t ns)
 {
-	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
+	static const char *const head[] = { "Working set", "scalar", "scalar-prefetch", "interleaved",
+					    "interleaved-prefetch" };
+	size_t t = rdoc_table(d, "Variant isolation (median ns/lookup, speedup over scalar, best g)", 5, head);
 
-	fprintf(out, "\nVariant isolation (median ns/lookup, speedup over scalar, best g)\n\n");
-	fprintf(out, "%-12s %-14s %-16s %-22s %s\n", "Working set", variants[0], variants[1], variants[2],
-		variants[3]);
 	for (size_t i = 0; i < ns; i++) {
 		const struct result *s = best(v, n, "scalar", sizes[i], -1);
 		char cells[4][64];
+		const char *row[5] = { report_size_label(sizes[i]), cells[0], cells[1], cells[2], cells[3] };
 
 		for (int k = 0; k < 4; k++)
-			isolation_cell(best(v, n, variants[k], sizes[i], -1), s, k >= 2, cells[k], sizeof(cells[k]));
-		fprintf(out, "%-12s %-14s %-16s %-22s %s\n", report_size_label(sizes[i]), cells[0], cells[1], cells[2],
-			cells[3]);
+			isolation_cell(best(v, n, head[k + 1], sizes[i], -1), s, k >= 2, cells[k], sizeof(cells[k]));
+		rdoc_row(d, t, row);
 	}
 }
 
@@ -168,10 +170,12 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void print_group_sweep(FILE *out, const struct result *v, size_t n, const long long *sizes, size_t ns)
+static void add_group_sweep(struct rdoc *d, const struct result *v, size_t n, const long long *sizes, size_t ns)
 {
 	long long gs[1100];
-	size_t ng = 0;
+	size_t ng = 0, t;
+	const char *head[65] = { "g" };
+	char labels[64][24];
 
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
@@ -183,51 +187,128 @@ static void print_group_sweep(FILE *out, const struct result *v, size_t n, const
 		if (j == ng && ng < sizeof(gs) / sizeof(gs[0]))
 			gs[ng++] = v[i].group_size;
 	}
-	if (ng < 2)
+	if (ng < 2 || ns > 64)
 		return;
 	qsort(gs, ng, sizeof(gs[0]), cmp_ll);
-	fprintf(out, "\nGroup-size sweep (interleaved-prefetch, speedup over scalar, best hint)\n\n%-6s", "g");
-	for (size_t i = 0; i < ns; i++)
-		fprintf(out, " %12s", report_size_label(sizes[i]));
-	fputc('\n', out);
+	for (size_t i = 0; i < ns; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "%s", report_size_label(sizes[i]));
+		head[i + 1] = labels[i];
+	}
+	t = rdoc_table(d, "Group-size sweep (interleaved-prefetch, speedup over scalar, best hint)", ns + 1, head);
 	for (size_t k = 0; k < ng; k++) {
-		fprintf(out, "%-6lld", gs[k]);
+		char cells[65][24];
+		const char *row[65];
+
+		snprintf(cells[0], sizeof(cells[0]), "%lld", gs[k]);
+		row[0] = cells[0];
 		for (size_t i = 0; i < ns; i++) {
 			const struct result *s = best(v, n, "scalar", sizes[i], -1);
 			const struct result *p = best(v, n, "interleaved-prefetch", sizes[i], gs[k]);
-			char cell[16] = "-";
 
+			snprintf(cells[i + 1], sizeof(cells[0]), "-");
 			if (s && p)
-				snprintf(cell, sizeof(cell), "%.2fx", s->median / p->median);
-			fprintf(out, " %12s", cell);
+				snprintf(cells[i + 1], sizeof(cells[0]), "%.2fx", s->median / p->median);
+			row[i + 1] = cells[i + 1];
 		}
-		fputc('\n', out);
+		rdoc_row(d, t, row);
 	}
 }
 
-int report_tables(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err)
+/* amaco2's cross-platform table: each platform's scalar and best
+ * interleaved-prefetch per working set, side by side. */
+static void add_comparison(struct rdoc *d, const struct results *rs, const char *const *platforms, size_t np)
 {
-	struct results rs;
-	int rc = load(db, platform, &rs, err);
+	long long sizes[64];
+	size_t ns = sizes_of(rs->v, rs->n, sizes, 64), t;
+	const char *head[1 + 4 * 8];
+	char labels[4 * 8][96];
 
-	*rows = rs.n;
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < rs.n;) {
-		size_t j = i;
-		long long sizes[64];
-		size_t ns;
+	if (np < 2 || np > 8)
+		return;
+	qsort(sizes, ns, sizeof(sizes[0]), cmp_ll);
+	head[0] = "Working set";
+	for (size_t p = 0; p < np; p++) {
+		static const char *const what[] = { "scalar", "interleaved+prefetch", "best g", "speedup" };
 
-		while (j < rs.n && same_group(&rs.v[i], &rs.v[j]))
-			j++;
-		ns = sizes_of(rs.v + i, j - i, sizes, 64);
-		fprintf(out, "%sPlatform %s on host %s (depth %lld)\n", i ? "\n" : "", rs.v[i].platform, rs.v[i].host,
-			rs.v[i].depth);
-		print_summary(out, rs.v + i, j - i, sizes, ns);
-		print_isolation(out, rs.v + i, j - i, sizes, ns);
-		print_group_sweep(out, rs.v + i, j - i, sizes, ns);
-		i = j;
+		for (int k = 0; k < 4; k++) {
+			snprintf(labels[p * 4 + k], sizeof(labels[0]), "%s %s", platforms[p], what[k]);
+			head[1 + p * 4 + k] = labels[p * 4 + k];
+		}
 	}
-	free(rs.v);
-	return 0;
+	rdoc_section(d, "Comparison of platforms", "", "", -1);
+	t = rdoc_table(d, "Scalar vs best interleaved-prefetch per platform (median ns/lookup)", 1 + 4 * np, head);
+	for (size_t i = 0; i < ns; i++) {
+		char cells[4 * 8][24];
+		const char *row[1 + 4 * 8] = { report_size_label(sizes[i]) };
+
+		for (size_t p = 0; p < np; p++) {
+			const struct result *s = NULL, *b = NULL;
+
+			for (size_t k = 0; k < rs->n; k++) {
+				const struct result *r = &rs->v[k];
+
+				if (strcmp(r->platform, platforms[p]) != 0 || r->size_mb != sizes[i])
+					continue;
+				if (!strcmp(r->variant, "scalar") && (!s || r->median < s->median))
+					s = r;
+				if (!strcmp(r->variant, "interleaved-prefetch") && (!b || r->median < b->median))
+					b = r;
+			}
+			for (int k = 0; k < 4; k++)
+				snprintf(cells[p * 4 + k], sizeof(cells[0]), "-");
+			if (s)
+				snprintf(cells[p * 4], sizeof(cells[0]), "%.1f", s->median);
+			if (b) {
+				snprintf(cells[p * 4 + 1], sizeof(cells[0]), "%.1f", b->median);
+				snprintf(cells[p * 4 + 2], sizeof(cells[0]), "%lld", b->group_size);
+			}
+			if (s && b)
+				snprintf(cells[p * 4 + 3], sizeof(cells[0]), "%.2fx", s->median / b->median);
+			for (int k = 0; k < 4; k++)
+				row[1 + p * 4 + k] = cells[p * 4 + k];
+		}
+		rdoc_row(d, t, row);
+	}
+}
+
+int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err)
+{
+	struct results all = { NULL, 0 };
+	int rc = 0;
+
+	for (size_t p = 0; p < (np ? np : 1) && !rc; p++) {
+		struct results rs;
+
+		if ((rc = load(db, np ? platforms[p] : NULL, &rs, err)) != 0)
+			break;
+		for (size_t i = 0; i < rs.n;) {
+			size_t j = i;
+			long long sizes[64];
+			size_t ns;
+
+			while (j < rs.n && same_group(&rs.v[i], &rs.v[j]))
+				j++;
+			ns = sizes_of(rs.v + i, j - i, sizes, 64);
+			rdoc_section(d, rs.v[i].platform, rs.v[i].host, rs.v[i].fingerprint, rs.v[i].depth);
+			add_summary(d, rs.v + i, j - i, sizes, ns);
+			add_isolation(d, rs.v + i, j - i, sizes, ns);
+			add_group_sweep(d, rs.v + i, j - i, sizes, ns);
+			i = j;
+		}
+		/* Keep every platform's results for the comparison. */
+		{
+			struct result *nv = realloc(all.v, (all.n + rs.n + 1) * sizeof(*nv));
+
+			if (nv) {
+				memcpy(nv + all.n, rs.v, rs.n * sizeof(*nv));
+				all.v = nv;
+				all.n += rs.n;
+			}
+		}
+		free(rs.v);
+	}
+	if (!rc)
+		add_comparison(d, &all, platforms, np);
+	free(all.v);
+	return rc;
 }

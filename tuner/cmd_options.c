@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../report/report.h"
 #include "../store/store.h"
 
 #include "cmd_options.h"
@@ -35,6 +36,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		{ "fresh", no_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -49,7 +51,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 			if (c == ':' || (c == '?' && optopt && strchr("o", optopt)) ||
 			    (c == '?' && !strncmp(bad, "--", 2) && strchr(bad, '=') == NULL &&
 			     (!strcmp(bad, "--db") || !strcmp(bad, "--platform") || !strcmp(bad, "--output") ||
-			      !strcmp(bad, "--check"))))
+			      !strcmp(bad, "--check") || !strcmp(bad, "--format"))))
 				return tune_fail(err, TUNE_ERR_USAGE, "%s: option '%s' needs a value (see 'tune help %s')",
 						 cmd, bad, cmd);
 			return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown option '%s' (see 'tune help %s')", cmd, bad,
@@ -76,6 +78,15 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 			break;
 		case 'c':
 			o->check = optarg;
+			break;
+		case 'F':
+			o->format = -1;
+			for (int i = 0; i < REPORT_HTML; i++)
+				if (!strcmp(optarg, report_format_names[i]))
+					o->format = i;
+			if (o->format < 0)
+				return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown format '%s' (one of: table, md, csv, "
+						 "json)", cmd, optarg);
 			break;
 		}
 	}

@@ -15,12 +15,14 @@ struct cmd_options {
 	int quick, fresh;
 	const char *output;
 	const char *check;
+	int format;      /* enum report_format, from --format */
 	char **args; /* what is left: positional arguments */
 	int nargs;
 };
 
 /* accepted lists the options the command takes, by letter: d (--db),
- * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check). */
+ * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check),
+ * F (--format table|md|csv|json). */
 int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
 		      struct tune_error *err);
 

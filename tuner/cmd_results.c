@@ -1,4 +1,5 @@
-/* tune results [--platform P]: the amaco2-style tables from the database. */
+/* tune results [--platform P ...] [--format table|md|csv|json]: the
+ * amaco2-style tables, the optima and the warnings, from the database. */
 #include <stdio.h>
 
 #include "../report/report.h"
@@ -13,21 +14,18 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 	size_t rows = 0;
 	int rc;
 
-	if ((rc = cmd_parse_options("results", argc, argv, "dp", &o, err)) != 0)
+	if ((rc = cmd_parse_options("results", argc, argv, "dpF", &o, err)) != 0)
 		return rc;
 	if (o.nargs)
 		return tune_fail(err, TUNE_ERR_USAGE, "results: unexpected argument '%s' (see 'tune help results')",
 				 o.args[0]);
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
 		return rc;
-	for (size_t i = 0; i < (o.nplatforms ? o.nplatforms : 1) && !rc; i++) {
-		const char *p = o.nplatforms ? o.platforms[i] : NULL;
-
-		rc = report_all(store_db(st), p, stdout, &rows, err);
-		if (!rc && !rows)
-			fprintf(stderr, "tune: no results%s%s%s in '%s' yet (run 'tune --platform %s' first)\n",
-				p ? " for platform '" : "", p ? p : "", p ? "'" : "", o.db, p ? p : "local");
-	}
+	rc = report_print(store_db(st), o.platforms, o.nplatforms, o.format, stdout, &rows, err);
+	if (!rc && !rows)
+		fprintf(stderr, "tune: no results%s%s%s in '%s' yet (run 'tune --platform %s' first)\n",
+			o.nplatforms ? " for platform '" : "", o.nplatforms ? o.platforms[0] : "",
+			o.nplatforms ? "'" : "", o.db, o.nplatforms ? o.platforms[0] : "local");
 	store_close(st);
 	return rc;
 }

@@ -27,7 +27,7 @@ int cmd_tune(int argc, char **argv, struct tune_error *err)
 		return rc;
 	/* Show what was found even when some trials failed. */
 	if ((rrc = store_open(o.db, &st, &rerr)) == 0) {
-		rrc = report_all(store_db(st), o.platforms[0], stdout, &rows, &rerr);
+		rrc = report_print(store_db(st), o.platforms, 1, REPORT_TABLE, stdout, &rows, &rerr);
 		store_close(st);
 	}
 	if (rrc && !rc) {

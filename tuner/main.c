@@ -10,7 +10,7 @@ const struct cmd_entry tune_commands[] = {
 	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",
 	  "write samples as amaco2's CSV, or the optima as a C header or JSON" },
 	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
-	{ "results", cmd_results, "tune results [--platform P ...] [--db F]",
+	{ "results", cmd_results, "tune results [--platform P ...] [--format table|md|csv|json] [--db F]",
 	  "print the amaco2-style tables, the optima and the warnings" },
 	{ "run", cmd_run, "tune run SWEEP --platform P [--quick] [--fresh] [--db F]", "run one sweep" },
 	{ "version", cmd_version, "tune version", "print tune's version" },

@@ -1,0 +1,357 @@
+/* A report as data: sections, tables and (for HTML) figures, rendered as an
+ * aligned text table, Markdown, CSV, JSON or HTML from the same blocks. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tuner/version.h"
+#include "report.h"
+
+enum block_kind { BLOCK_SECTION, BLOCK_TABLE, BLOCK_FIGURE };
+
+struct block {
+	int kind;
+	char *title;                   /* table title, figure caption */
+	char platform[64], host[256], fingerprint[32];
+	long long depth;               /* section: < 0 when not a results section */
+	size_t ncols, nrows;           /* table: nrows includes the header row */
+	char **cells;
+	char *html;                    /* figure: inline SVG */
+};
+
+struct rdoc {
+	struct block *v;
+	size_t n;
+	int oom;
+};
+
+struct rdoc *rdoc_new(void)
+{
+	return calloc(1, sizeof(struct rdoc));
+}
+
+static struct block *push(struct rdoc *d, int kind)
+{
+	struct block *nv = realloc(d->v, (d->n + 1) * sizeof(*nv));
+
+	if (!nv) {
+		d->oom = 1;
+		return NULL;
+	}
+	d->v = nv;
+	memset(&d->v[d->n], 0, sizeof(d->v[0]));
+	d->v[d->n].kind = kind;
+	return &d->v[d->n++];
+}
+
+void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint, long long depth)
+{
+	struct block *b = push(d, BLOCK_SECTION);
+
+	if (!b)
+		return;
+	snprintf(b->platform, sizeof(b->platform), "%s", platform);
+	snprintf(b->host, sizeof(b->host), "%s", host);
+	snprintf(b->fingerprint, sizeof(b->fingerprint), "%s", fingerprint ? fingerprint : "");
+	b->depth = depth;
+}
+
+size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *const *headers)
+{
+	struct block *b = push(d, BLOCK_TABLE);
+
+	if (!b)
+		return (size_t)-1;
+	b->title = strdup(title);
+	b->ncols = ncols;
+	rdoc_row(d, d->n - 1, headers);
+	return d->n - 1;
+}
+
+void rdoc_row(struct rdoc *d, size_t table, const char *const *cells)
+{
+	struct block *b = &d->v[table];
+	char **nc = realloc(b->cells, (b->nrows + 1) * b->ncols * sizeof(*nc));
+
+	if (!nc) {
+		d->oom = 1;
+		return;
+	}
+	b->cells = nc;
+	for (size_t c = 0; c < b->ncols; c++)
+		b->cells[b->nrows * b->ncols + c] = strdup(cells[c] ? cells[c] : "");
+	b->nrows++;
+}
+
+void rdoc_figure(struct rdoc *d, const char *caption, const char *svg)
+{
+	struct block *b = push(d, BLOCK_FIGURE);
+
+	if (!b)
+		return;
+	b->title = strdup(caption);
+	b->html = strdup(svg);
+}
+
+size_t rdoc_rows(const struct rdoc *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].kind == BLOCK_TABLE && d->v[i].nrows)
+			n += d->v[i].nrows - 1;
+	return n;
+}
+
+void rdoc_free(struct rdoc *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		for (size_t k = 0; k < d->v[i].nrows * d->v[i].ncols; k++)
+			free(d->v[i].cells[k]);
+		free(d->v[i].cells);
+		free(d->v[i].title);
+		free(d->v[i].html);
+	}
+	free(d->v);
+	free(d);
+}
+
+static const char *cell(const struct block *b, size_t r, size_t c)
+{
+	return b->cells[r * b->ncols + c];
+}
+
+static void section_line(const struct block *b, char *out, size_t len)
+{
+	if (b->depth >= 0)
+		snprintf(out, len, "Platform %s on host %s (depth %lld, fingerprint %s)", b->platform, b->host, b->depth,
+			 b->fingerprint);
+	else
+		snprintf(out, len, "%s", b->platform);
+}
+
+static void render_text(const struct rdoc *d, FILE *out)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct block *b = &d->v[i];
+		size_t w[32] = { 0 };
+		char line[512];
+
+		if (b->kind == BLOCK_SECTION) {
+			section_line(b, line, sizeof(line));
+			fprintf(out, "%s%s\n", i ? "\n" : "", line);
+			continue;
+		}
+		if (b->kind != BLOCK_TABLE)
+			continue;
+		for (size_t r = 0; r < b->nrows; r++)
+			for (size_t c = 0; c < b->ncols && c < 32; c++)
+				if (strlen(cell(b, r, c)) > w[c])
+					w[c] = strlen(cell(b, r, c));
+		fprintf(out, "\n%s\n\n", b->title);
+		for (size_t r = 0; r < b->nrows; r++) {
+			for (size_t c = 0; c < b->ncols && c < 32; c++)
+				fprintf(out, c + 1 < b->ncols ? "%-*s  " : "%-*s", c + 1 < b->ncols ? (int)w[c] : 0,
+					cell(b, r, c));
+			fputc('\n', out);
+		}
+	}
+}
+
+static void render_md(const struct rdoc *d, FILE *out)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct block *b = &d->v[i];
+		char line[512];
+
+		if (b->kind == BLOCK_SECTION) {
+			section_line(b, line, sizeof(line));
+			fprintf(out, "%s## %s\n", i ? "\n" : "", line);
+			continue;
+		}
+		if (b->kind != BLOCK_TABLE)
+			continue;
+		fprintf(out, "\n### %s\n\n", b->title);
+		for (size_t r = 0; r < b->nrows; r++) {
+			for (size_t c = 0; c < b->ncols; c++) {
+				fputs("| ", out);
+				for (const char *p = cell(b, r, c); *p; p++)
+					fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, out);
+				fputc(' ', out);
+			}
+			fputs("|\n", out);
+			if (r == 0) {
+				for (size_t c = 0; c < b->ncols; c++)
+					fputs("|---", out);
+				fputs("|\n", out);
+			}
+		}
+	}
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* One CSV table after another, each led by its section and title. */
+static void render_csv(const struct rdoc *d, FILE *out)
+{
+	const struct block *sec = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct block *b = &d->v[i];
+
+		if (b->kind == BLOCK_SECTION)
+			sec = b;
+		if (b->kind != BLOCK_TABLE)
+			continue;
+		fputs("platform,host,table", out);
+		for (size_t c = 0; c < b->ncols; c++) {
+			fputc(',', out);
+			csv_field(out, cell(b, 0, c));
+		}
+		fputc('\n', out);
+		for (size_t r = 1; r < b->nrows; r++) {
+			csv_field(out, sec ? sec->platform : "");
+			fputc(',', out);
+			csv_field(out, sec ? sec->host : "");
+			fputc(',', out);
+			csv_field(out, b->title);
+			for (size_t c = 0; c < b->ncols; c++) {
+				fputc(',', out);
+				csv_field(out, cell(b, r, c));
+			}
+			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+static int render_json(const struct rdoc *d, FILE *out)
+{
+	json_t *root = json_pack("{s:s, s:i, s:s, s:[]}", "format", "tune-results", "version", 1, "tune_version",
+				 TUNE_VERSION, "sections");
+	json_t *sections = json_object_get(root, "sections"), *cur = NULL;
+	int rc;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct block *b = &d->v[i];
+
+		if (b->kind == BLOCK_SECTION || !cur) {
+			cur = json_pack("{s:s, s:s, s:s, s:[]}", "platform", b->kind == BLOCK_SECTION ? b->platform : "",
+					"host", b->kind == BLOCK_SECTION ? b->host : "", "fingerprint",
+					b->kind == BLOCK_SECTION ? b->fingerprint : "", "tables");
+			if (b->kind == BLOCK_SECTION && b->depth >= 0)
+				json_object_set_new(cur, "depth", json_integer(b->depth));
+			json_array_append_new(sections, cur);
+		}
+		if (b->kind == BLOCK_TABLE) {
+			json_t *cols = json_array(), *rows = json_array();
+
+			for (size_t c = 0; c < b->ncols; c++)
+				json_array_append_new(cols, json_string(cell(b, 0, c)));
+			for (size_t r = 1; r < b->nrows; r++) {
+				json_t *row = json_array();
+
+				for (size_t c = 0; c < b->ncols; c++)
+					json_array_append_new(row, json_string(cell(b, r, c)));
+				json_array_append_new(rows, row);
+			}
+			json_array_append_new(json_object_get(cur, "tables"),
+					      json_pack("{s:s, s:o, s:o}", "title", b->title, "columns", cols, "rows", rows));
+		}
+	}
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}
+
+static void html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void render_html(const struct rdoc *d, const char *title, FILE *out)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", out);
+	html_text(out, title);
+	fputs("</title>\n<style>\nbody{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}\n"
+	      "table{border-collapse:collapse;margin:0.5rem 0 1.5rem}\nth,td{border:1px solid #ccc;padding:0.2rem 0.6rem;"
+	      "text-align:right}\nth{background:#f0f0f0}\ntd:first-child,th:first-child{text-align:left}\n"
+	      "figure{margin:1rem 0}\nfigure svg{max-width:100%;height:auto}\nh2{border-bottom:1px solid #ccc}\n"
+	      "</style></head><body>\n<h1>", out);
+	html_text(out, title);
+	fputs("</h1>\n", out);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct block *b = &d->v[i];
+		char line[512];
+
+		if (b->kind == BLOCK_SECTION) {
+			section_line(b, line, sizeof(line));
+			fputs("<h2>", out);
+			html_text(out, line);
+			fputs("</h2>\n", out);
+		} else if (b->kind == BLOCK_FIGURE) {
+			fputs("<figure class=\"chart\">\n", out);
+			fputs(b->html, out);
+			fputs("<figcaption>", out);
+			html_text(out, b->title);
+			fputs("</figcaption></figure>\n", out);
+		} else {
+			fputs("<h3>", out);
+			html_text(out, b->title);
+			fputs("</h3>\n<table>\n", out);
+			for (size_t r = 0; r < b->nrows; r++) {
+				fputs("<tr>", out);
+				for (size_t c = 0; c < b->ncols; c++) {
+					fputs(r ? "<td>" : "<th>", out);
+					html_text(out, cell(b, r, c));
+					fputs(r ? "</td>" : "</th>", out);
+				}
+				fputs("</tr>\n", out);
+			}
+			fputs("</table>\n", out);
+		}
+	}
+	fputs("</body></html>\n", out);
+}
+
+int rdoc_render(const struct rdoc *d, int format, const char *title, FILE *out, struct tune_error *err)
+{
+	if (d->oom)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory building the report");
+	switch (format) {
+	case REPORT_TABLE: render_text(d, out); break;
+	case REPORT_MD: render_md(d, out); break;
+	case REPORT_CSV: render_csv(d, out); break;
+	case REPORT_JSON:
+		if (render_json(d, out) != 0)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "cannot write the JSON");
+		break;
+	default: render_html(d, title, out); break;
+	}
+	return ferror(out) ? tune_fail(err, TUNE_ERR_SYSTEM, "cannot write the report") : 0;
+}
