@@ -336,6 +336,10 @@ static void render_html(const struct rdoc *d, const char *title, FILE *out)
 			fputs("</table>\n", out);
 		}
 	}
+	/* Counts the charts that really drew lines, for a browser-driven check. */
+	fputs("<script>document.body.dataset.chartsRendered = Array.from(document.querySelectorAll("
+	      "'figure.chart svg')).filter(function (s) { var r = s.getBoundingClientRect(); return r.width > 0 && "
+	      "r.height > 0 && s.querySelector('path'); }).length;</script>\n", out);
 	fputs("</body></html>\n", out);
 }
 

@@ -41,6 +41,13 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
  * for the measured runs of the newest result of each configuration. */
 int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
 
+/* PLATFORM-throughput_vs_size and PLATFORM-speedup_vs_groupsize, each .png,
+ * .svg, and the .dat and .gp gnuplot drew them from, in dir. Needs gnuplot:
+ * TUNE_ERR_BUILD with a message saying so when it is missing. */
+int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *charts, struct tune_error *err);
+/* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */
+int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err);
+
 /* report_all() rendered in format; *rows is 0 when there is nothing to show
  * (and nothing is written). */
 int report_print(sqlite3 *db, const char *const *platforms, size_t np, int format, FILE *out, size_t *rows,

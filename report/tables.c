@@ -299,10 +299,12 @@ int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, siz
 		{
 			struct result *nv = realloc(all.v, (all.n + rs.n + 1) * sizeof(*nv));
 
-			if (nv) {
+			if (nv && rs.n) {
 				memcpy(nv + all.n, rs.v, rs.n * sizeof(*nv));
 				all.v = nv;
 				all.n += rs.n;
+			} else if (nv) {
+				all.v = nv;
 			}
 		}
 		free(rs.v);

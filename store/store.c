@@ -552,14 +552,16 @@ int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, s
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, trials[i]->id);
 		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-			if (k == cap) {
-				double *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*nv));
+			if (k == cap || !v) {
+				size_t ncap = cap ? cap * 2 : 64;
+				double *nv = realloc(v, ncap * sizeof(*nv));
 
 				if (!nv) {
 					rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 					break;
 				}
 				v = nv;
+				cap = ncap;
 			}
 			v[k++] = sqlite3_column_double(q, 0);
 		}

@@ -123,6 +123,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 {
 	static const char *const formats[] = { "csv", "header", "json", NULL };
 	char names[CMD_MAX_PLATFORMS][64];
+	const char *found[CMD_MAX_PLATFORMS];
 	const char **platforms;
 	struct cmd_options o;
 	struct store *st = NULL;
@@ -152,8 +153,6 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 	platforms = o.platforms;
 	np = o.nplatforms;
 	if (fmt && !np) {
-		static const char *found[CMD_MAX_PLATFORMS];
-
 		np = platforms_with_optima(store_db(st), found, CMD_MAX_PLATFORMS, names);
 		platforms = found;
 		if (!np) {

@@ -14,7 +14,7 @@ static void exit_codes(void)
 	       "  2    usage error: unknown command or option, missing argument\n"
 	       "  3    invalid platform or sweep file, or a platform this host cannot run\n"
 	       "  4    database error: cannot open, read or write the database, or its schema is newer\n"
-	       "  5    build error: no compiler, or a kernel did not compile\n"
+	       "  5    a tool is missing or failed: the platform's compiler, or gnuplot for reports\n"
 	       "  6    system error: out of memory, cannot start a process\n"
 	       "  7    export header --check: the header is stale (other fingerprint, or newer optima)\n"
 	       "  130  interrupted (Ctrl-C, SIGTERM): what was measured is kept; run again to resume\n");

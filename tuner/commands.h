@@ -19,6 +19,7 @@ extern const struct cmd_entry tune_commands[];
 
 int cmd_export(int argc, char **argv, struct tune_error *err);
 int cmd_help(int argc, char **argv, struct tune_error *err);
+int cmd_report(int argc, char **argv, struct tune_error *err);
 int cmd_results(int argc, char **argv, struct tune_error *err);
 int cmd_run(int argc, char **argv, struct tune_error *err);
 int cmd_tune(int argc, char **argv, struct tune_error *err);

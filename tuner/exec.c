@@ -615,7 +615,7 @@ static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *
 static int decide(struct sweep_run *r, struct tune_error *err)
 {
 	const struct sweep *sw = &r->sweep;
-	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(*cand));
+	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
 	struct trial *finals = calloc((size_t)sw->final_top + 2, sizeof(*finals));
 	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
 	int rc = 0;
@@ -641,7 +641,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 		measured = n;
 		if (!n)
 			continue;
-		qsort(cand, n, sizeof(*cand), by_median);
+		qsort(cand, n, sizeof(struct trial *), by_median);
 		knee = knee_of(cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
 			/* The top candidates and the knee, each once. */
@@ -667,7 +667,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 				fin[j] = t;
 			}
 			{
-				struct trial *grouped[18];
+				struct trial *grouped[18] = { NULL };
 				size_t g = 0;
 
 				for (size_t a = 0; a < nf; a++) {
@@ -679,7 +679,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 						if (same_context(fin[b], fin[a]))
 							grouped[g++] = fin[b];
 				}
-				memcpy(fin, grouped, nf * sizeof(*fin));
+				memcpy(fin, grouped, nf * sizeof(struct trial *));
 			}
 			if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
 			    (rc = store_trial_stats(r->ctx->store, fin, nf, err)) != 0)
@@ -692,7 +692,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 					cand[n++] = fin[k];
 			if (!n)
 				continue;
-			qsort(cand, n, sizeof(*cand), by_median);
+			qsort(cand, n, sizeof(struct trial *), by_median);
 			knee = knee_of(cand, n, cand[0], sw->tolerance);
 		}
 		best = cand[0];
@@ -772,8 +772,8 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		goto out;
 	spec = spec_json(r);
 	env = env_json(r);
-	all = calloc(r->plan.ntrials, sizeof(*all));
-	round = calloc(r->plan.ntrials, sizeof(*round));
+	all = calloc(r->plan.ntrials, sizeof(struct trial *));
+	round = calloc(r->plan.ntrials, sizeof(struct trial *));
 	idx = calloc(r->plan.ntrials, sizeof(*idx));
 	if (!spec || !env || !all || !round || !idx) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");

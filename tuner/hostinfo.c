@@ -108,7 +108,12 @@ int hostinfo_read(struct host_facts *f, struct tune_error *err)
 	{
 		hwloc_obj_t root = hwloc_get_root_obj(topo);
 
+		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+		/* hwloc counts NUMA-node memory, which a VM may report short. */
 		f->memory_bytes = (long long)root->total_memory;
+		if (pages > 0 && page > 0 && (long long)pages * page > f->memory_bytes)
+			f->memory_bytes = (long long)pages * page;
 	}
 	{
 		hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(f->cores - 1));

@@ -10,6 +10,8 @@ const struct cmd_entry tune_commands[] = {
 	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",
 	  "write samples as amaco2's CSV, or the optima as a C header or JSON" },
 	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
+	{ "report", cmd_report, "tune report --platform P [--platform Q ...] [-o DIR] [--db F]",
+	  "charts (PNG, SVG) and a self-contained HTML report in DIR (default tune-report)" },
 	{ "results", cmd_results, "tune results [--platform P ...] [--format table|md|csv|json] [--db F]",
 	  "print the amaco2-style tables, the optima and the warnings" },
 	{ "run", cmd_run, "tune run SWEEP --platform P [--quick] [--fresh] [--db F]", "run one sweep" },

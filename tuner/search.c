@@ -222,7 +222,7 @@ size_t search_next(struct search *s, size_t *out, size_t max)
 	case STRATEGY_RANDOM: {
 		/* A seeded permutation: the same sample on every resume. */
 		struct rng r = { (uint64_t)s->sweep->seed ^ 0x72616e64ull };
-		size_t *perm = malloc(pl->ntrials * sizeof(*perm));
+		size_t *perm = malloc((pl->ntrials ? pl->ntrials : 1) * sizeof(*perm));
 		size_t want = budget > 0 && (size_t)budget < pl->ntrials ? (size_t)budget : pl->ntrials;
 
 		if (!perm)

@@ -41,7 +41,7 @@ const struct conf_key sweep_keys[] = {
 	{ "max_runs", CONF_INT, S(max_runs), 1, 100000, NULL, NULL, 0, "repeat a trial until its interval is tight, up to this many runs (default: runs)" },
 	{ "ci_target_pct", CONF_INT, S(ci_target_pct), 1, 100, NULL, NULL, 0, "tight: 95% interval half-width under this % of the median (default 2)" },
 	{ "max_trials", CONF_INT, S(max_trials), 0, 1000000, NULL, NULL, 0, "budget of search trials per sweep; 0 = none" },
-	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30 * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
+	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30LL * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
 	{ "g_min", CONF_INT, S(g_min), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: smallest g (default 1)" },
 	{ "g_max", CONF_INT, S(g_max), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: largest g (default 1024)" },
 	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
