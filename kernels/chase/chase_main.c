@@ -36,16 +36,16 @@ struct chase_options {
 static void chase_options_init(struct chase_options *o, struct flag_spec *specs)
 {
 	const struct flag_spec table[] = {
-		{ "size-mb", FLAG_U64, &o->size_mb, 1, 1u << 20, "working set in MiB" },
-		{ "depth", FLAG_U64, &o->depth, 0, 4096, "links followed per lookup" },
-		{ "queries", FLAG_U64, &o->queries, 1, 10000000000ull, "lookups per run" },
-		{ "runs", FLAG_U64, &o->runs, 1, 100000, "measured runs per group size" },
-		{ "warmup", FLAG_U64, &o->warmup, 0, 1000, "warm-up runs per group size (reported, flagged)" },
-		{ "seed", FLAG_U64, &o->seed, 0, UINT64_MAX, "seed of the cycle and of the queries" },
-		{ "cpu", FLAG_U64, &o->cpu, 0, CPU_SETSIZE - 1, "CPU to pin to (default: not pinned)" },
-		{ "hugepages", FLAG_BOOL, &o->hugepages, 0, 1, "ask for transparent huge pages (madvise)" },
-		{ "group-size", FLAG_U64_LIST, &o->groups, 1, CHASE_MAX_GROUP, "lookups in flight (interleaved variants)" },
-		{ NULL, FLAG_U64, NULL, 0, 0, NULL },
+		{ "size-mb", FLAG_U64, &o->size_mb, 1, 1u << 20, "working set in MiB", NULL },
+		{ "depth", FLAG_U64, &o->depth, 0, 4096, "links followed per lookup", NULL },
+		{ "queries", FLAG_U64, &o->queries, 1, 10000000000ull, "lookups per run", NULL },
+		{ "runs", FLAG_U64, &o->runs, 1, 100000, "measured runs per group size", NULL },
+		{ "warmup", FLAG_U64, &o->warmup, 0, 1000, "warm-up runs per group size (reported, flagged)", NULL },
+		{ "seed", FLAG_U64, &o->seed, 0, UINT64_MAX, "seed of the cycle and of the queries", NULL },
+		{ "cpu", FLAG_U64, &o->cpu, 0, CPU_SETSIZE - 1, "CPU to pin to (default: not pinned)", NULL },
+		{ "hugepages", FLAG_BOOL, &o->hugepages, 0, 1, "ask for transparent huge pages (madvise)", NULL },
+		{ "group-size", FLAG_U64_LIST, &o->groups, 1, CHASE_MAX_GROUP, "lookups in flight (interleaved variants)", NULL },
+		{ NULL, FLAG_U64, NULL, 0, 0, NULL, NULL },
 	};
 
 	memset(o, 0, sizeof(*o));

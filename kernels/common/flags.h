@@ -18,6 +18,7 @@ enum flag_type {
 	FLAG_U64,      /* unsigned integer in [min, max] */
 	FLAG_BOOL,     /* on/off, true/false, yes/no, 1/0 */
 	FLAG_U64_LIST, /* comma-separated unsigned integers, each in [min, max] */
+	FLAG_CHOICE,   /* one of choices; dest is an int that gets its index */
 };
 
 struct flag_list {
@@ -31,6 +32,7 @@ struct flag_spec {
 	void *dest;       /* uint64_t *, int *, or struct flag_list * */
 	uint64_t min, max;
 	const char *help;
+	const char *const *choices; /* FLAG_CHOICE: NULL-terminated names */
 };
 
 enum { FLAGS_OK = 0, FLAGS_HELP = 1, FLAGS_ERROR = -1 };
@@ -87,6 +89,17 @@ static inline int flags_set(const struct flag_spec *f, const char *val,
 			return FLAGS_ERROR;
 		}
 		return FLAGS_OK;
+	case FLAG_CHOICE: {
+		size_t used = 0;
+
+		for (int i = 0; f->choices[i]; i++)
+			if (!strcmp(val, f->choices[i]))
+				return *(int *)f->dest = i, FLAGS_OK;
+		used += (size_t)snprintf(err, errlen, "option '--%s': '%.64s' is not one of", f->name, val);
+		for (int i = 0; f->choices[i] && used < errlen; i++)
+			used += (size_t)snprintf(err + used, errlen - used, " %s", f->choices[i]);
+		return FLAGS_ERROR;
+	}
 	case FLAG_U64_LIST: {
 		struct flag_list *l = f->dest;
 		char item[32];
@@ -163,10 +176,16 @@ static inline void flags_usage(FILE *out, const char *prog, const struct flag_sp
 {
 	fprintf(out, "usage: %s [--option value]...\n\n", prog);
 	for (const struct flag_spec *f = specs; f->name; f++) {
-		const char *kind = f->type == FLAG_BOOL ? "on|off" : f->type == FLAG_U64_LIST ? "N[,N...]" : "N";
+		const char *kind = f->type == FLAG_BOOL ? "on|off" : f->type == FLAG_U64_LIST ? "N[,N...]"
+				 : f->type == FLAG_CHOICE ? "NAME" : "N";
 
 		fprintf(out, "  --%-14s %-9s %s", f->name, kind, f->help);
-		if (f->type != FLAG_BOOL)
+		if (f->type == FLAG_CHOICE)
+			for (int i = 0; f->choices[i]; i++)
+				fprintf(out, "%s%s", i ? "|" : " [", f->choices[i]);
+		if (f->type == FLAG_CHOICE)
+			fputc(']', out);
+		else if (f->type != FLAG_BOOL)
 			fprintf(out, " [%llu..%llu]", (unsigned long long)f->min, (unsigned long long)f->max);
 		fputc('\n', out);
 	}
