@@ -8,58 +8,6 @@
 #include "../tuner/runner.h"
 #include "report.h"
 
-struct point {
-	char variant[32];
-	long long size_mb, group_size;
-	double median, ci_low, ci_high;
-};
-
-static int load_points(sqlite3 *db, const char *platform, struct point **out, size_t *n, struct tune_error *err)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT variant, size_mb, group_size, median_ns_per_lookup,"
-			       " COALESCE(ci_low, median_ns_per_lookup), COALESCE(ci_high, median_ns_per_lookup)"
-			       " FROM latest_results JOIN current_fingerprints USING (platform, host, fingerprint)"
-			       " WHERE platform = ?1 ORDER BY variant, size_mb, group_size", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct point *nv = realloc(*out, (*n + 1) * sizeof(*nv)), *p;
-
-		if (!nv) {
-			sqlite3_finalize(q);
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		}
-		*out = nv;
-		p = &nv[(*n)++];
-		snprintf(p->variant, sizeof(p->variant), "%s", (const char *)sqlite3_column_text(q, 0));
-		p->size_mb = sqlite3_column_int64(q, 1);
-		p->group_size = sqlite3_column_int64(q, 2);
-		p->median = sqlite3_column_double(q, 3);
-		p->ci_low = sqlite3_column_double(q, 4);
-		p->ci_high = sqlite3_column_double(q, 5);
-	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-}
-
-/* The fastest point of variant at size (any g, any hint), or NULL. */
-static const struct point *fastest(const struct point *v, size_t n, const char *variant, long long size, long long g)
-{
-	const struct point *b = NULL;
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].variant, variant) && v[i].size_mb == size && (g < 0 || v[i].group_size == g) &&
-		    (!b || v[i].median < b->median))
-			b = &v[i];
-	return b;
-}
-
 static int run_gnuplot(const char *script, struct tune_error *err)
 {
 	char *argv[] = { "gnuplot", (char *)script, NULL };
@@ -103,8 +51,9 @@ static int plot(const char *dir, const char *name, const char *body, struct tune
 int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *charts, struct tune_error *err)
 {
 	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
-	struct point *v = NULL;
-	size_t n = 0;
+	struct report_results rs = { NULL, 0 };
+	struct report_result *v;
+	size_t n;
 	char path[4200], body[8192], name[128];
 	long long sizes[64];
 	size_t ns = 0;
@@ -112,8 +61,10 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 	int rc;
 
 	*charts = 0;
-	if ((rc = load_points(db, platform, &v, &n, err)) != 0)
+	if ((rc = report_load_results(db, platform, &rs, err)) != 0)
 		goto out;
+	v = rs.v;
+	n = rs.n;
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
 
@@ -141,7 +92,7 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 	for (int k = 0; k < 4; k++) {
 		fprintf(f, "\"%s\"\n", variants[k]);
 		for (size_t i = 0; i < ns; i++) {
-			const struct point *p = fastest(v, n, variants[k], sizes[i], -1);
+			const struct report_result *p = report_best(v, n, variants[k], sizes[i], -1);
 
 			if (p)
 				fprintf(f, "%lld %.4f %.4f %.4f\n", sizes[i], 1e3 / p->median, 1e3 / p->ci_high,
@@ -170,18 +121,18 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 	}
 	fprintf(f, "# g speedup low high (interleaved-prefetch over scalar, best hint)\n");
 	for (size_t i = 0; i < ns; i++) {
-		const struct point *s = fastest(v, n, "scalar", sizes[i], -1);
+		const struct report_result *s = report_best(v, n, "scalar", sizes[i], -1);
 		long long last = -1;
 
 		fprintf(f, "\"%s\"\n", report_size_label(sizes[i]));
 		for (size_t k = 0; s && k < n; k++) {
-			const struct point *p;
+			const struct report_result *p;
 
 			if (strcmp(v[k].variant, "interleaved-prefetch") != 0 || v[k].size_mb != sizes[i] ||
 			    v[k].group_size == last)
 				continue;
 			last = v[k].group_size;
-			p = fastest(v, n, "interleaved-prefetch", sizes[i], last);
+			p = report_best(v, n, "interleaved-prefetch", sizes[i], last);
 			fprintf(f, "%lld %.4f %.4f %.4f\n", last, s->median / p->median, s->median / p->ci_high,
 				s->median / p->ci_low);
 		}
@@ -201,6 +152,6 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 out:
 	if (f)
 		fclose(f);
-	free(v);
+	free(rs.v);
 	return rc;
 }

@@ -8,6 +8,25 @@
 
 #include "../tuner/errors.h"
 
+/* The newest result of each configuration (current fingerprints only),
+ * ordered by platform, host, depth, size, variant and g. Free rs->v. */
+struct report_result {
+	char platform[64], host[256], fingerprint[32], variant[32], hint[16];
+	long long size_mb, depth, group_size;
+	int hugepages;
+	double median, ci_low, ci_high; /* ns/lookup; the interval is the median when unknown */
+};
+
+struct report_results {
+	struct report_result *v;
+	size_t n;
+};
+
+int report_load_results(sqlite3 *db, const char *platform, struct report_results *rs, struct tune_error *err);
+/* The fastest result of variant at size (g < 0: any g), or NULL. */
+const struct report_result *report_best(const struct report_result *v, size_t n, const char *variant, long long size,
+					long long g);
+
 /* A report as data (sections, tables, figures), rendered in any format. */
 struct rdoc;
 

@@ -4,76 +4,9 @@
 
 #include "report.h"
 
-struct result {
-	char platform[64], host[256], fingerprint[32], variant[32], hint[16];
-	long long size_mb, depth, group_size;
-	int hugepages;
-	double median;
-};
-
-struct results {
-	struct result *v;
-	size_t n;
-};
-
-static int load(sqlite3 *db, const char *platform, struct results *rs, struct tune_error *err)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	rs->v = NULL;
-	rs->n = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
-			       " hugepages, median_ns_per_lookup, fingerprint FROM latest_results JOIN current_fingerprints"
-			       " USING (platform, host, fingerprint) WHERE ?1 IS NULL OR platform = ?1"
-			       " ORDER BY platform, host, depth, size_mb, variant, group_size",
-			       -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct result *nv = realloc(rs->v, (rs->n + 1) * sizeof(*nv)), *r;
-
-		if (!nv) {
-			sqlite3_finalize(q);
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		}
-		rs->v = nv;
-		r = &rs->v[rs->n++];
-		snprintf(r->platform, sizeof(r->platform), "%s", (const char *)sqlite3_column_text(q, 0));
-		snprintf(r->host, sizeof(r->host), "%s", (const char *)sqlite3_column_text(q, 1));
-		snprintf(r->variant, sizeof(r->variant), "%s", (const char *)sqlite3_column_text(q, 2));
-		snprintf(r->hint, sizeof(r->hint), "%s", (const char *)sqlite3_column_text(q, 3));
-		r->size_mb = sqlite3_column_int64(q, 4);
-		r->depth = sqlite3_column_int64(q, 5);
-		r->group_size = sqlite3_column_int64(q, 6);
-		r->hugepages = sqlite3_column_int(q, 7);
-		r->median = sqlite3_column_double(q, 8);
-		snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", (const char *)sqlite3_column_text(q, 9));
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-	return 0;
-}
-
-static int same_group(const struct result *a, const struct result *b)
+static int same_group(const struct report_result *a, const struct report_result *b)
 {
 	return !strcmp(a->platform, b->platform) && !strcmp(a->host, b->host) && a->depth == b->depth;
-}
-
-/* Best (lowest median) result of a variant at a size, optionally at one g. */
-static const struct result *best(const struct result *v, size_t n, const char *variant, long long size,
-				 long long g)
-{
-	const struct result *b = NULL;
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].variant, variant) && v[i].size_mb == size && (g < 0 || v[i].group_size == g) &&
-		    (!b || v[i].median < b->median))
-			b = &v[i];
-	return b;
 }
 
 const char *report_size_label(long long mb)
@@ -89,12 +22,12 @@ const char *report_size_label(long long mb)
 	return b;
 }
 
-static void hint_label(const struct result *r, char *out, size_t len)
+static void hint_label(const struct report_result *r, char *out, size_t len)
 {
 	snprintf(out, len, "%s%s", r->hint[0] ? r->hint : "-", r->hugepages ? "+hp" : "");
 }
 
-static size_t sizes_of(const struct result *v, size_t n, long long *sizes, size_t max)
+static size_t sizes_of(const struct report_result *v, size_t n, long long *sizes, size_t max)
 {
 	size_t ns = 0;
 
@@ -109,15 +42,15 @@ static size_t sizes_of(const struct result *v, size_t n, long long *sizes, size_
 	return ns;
 }
 
-static void add_summary(struct rdoc *d, const struct result *v, size_t n, const long long *sizes, size_t ns)
+static void add_summary(struct rdoc *d, const struct report_result *v, size_t n, const long long *sizes, size_t ns)
 {
 	static const char *const head[] = { "Working set", "Scalar", "Interleaved+prefetch", "Best g", "Hint",
 					    "Speedup" };
 	size_t t = rdoc_table(d, "Summary: scalar vs best interleaved-prefetch (median ns/lookup)", 6, head);
 
 	for (size_t i = 0; i < ns; i++) {
-		const struct result *s = best(v, n, "scalar", sizes[i], -1);
-		const struct result *p = best(v, n, "interleaved-prefetch", sizes[i], -1);
+		const struct report_result *s = report_best(v, n, "scalar", sizes[i], -1);
+		const struct report_result *p = report_best(v, n, "interleaved-prefetch", sizes[i], -1);
 		char hint[32] = "-", sp[16] = "-", sv[16] = "-", pv[16] = "-", g[16] = "-";
 		const char *row[6] = { report_size_label(sizes[i]), sv, pv, g, hint, sp };
 
@@ -134,7 +67,7 @@ static void add_summary(struct rdoc *d, const struct result *v, size_t n, const 
 	}
 }
 
-static void isolation_cell(const struct result *r, const struct result *s, int show_g, char *out, size_t len)
+static void isolation_cell(const struct report_result *r, const struct report_result *s, int show_g, char *out, size_t len)
 {
 	if (!r) {
 		snprintf(out, len, "-");
@@ -146,19 +79,19 @@ static void isolation_cell(const struct result *r, const struct result *s, int s
 		snprintf(out, len, "%.1f %.2fx", r->median, s ? s->median / r->median : NAN);
 }
 
-static void add_isolation(struct rdoc *d, const struct result *v, size_t n, const long long *sizes, size_t ns)
+static void add_isolation(struct rdoc *d, const struct report_result *v, size_t n, const long long *sizes, size_t ns)
 {
 	static const char *const head[] = { "Working set", "scalar", "scalar-prefetch", "interleaved",
 					    "interleaved-prefetch" };
 	size_t t = rdoc_table(d, "Variant isolation (median ns/lookup, speedup over scalar, best g)", 5, head);
 
 	for (size_t i = 0; i < ns; i++) {
-		const struct result *s = best(v, n, "scalar", sizes[i], -1);
+		const struct report_result *s = report_best(v, n, "scalar", sizes[i], -1);
 		char cells[4][64];
 		const char *row[5] = { report_size_label(sizes[i]), cells[0], cells[1], cells[2], cells[3] };
 
 		for (int k = 0; k < 4; k++)
-			isolation_cell(best(v, n, head[k + 1], sizes[i], -1), s, k >= 2, cells[k], sizeof(cells[k]));
+			isolation_cell(report_best(v, n, head[k + 1], sizes[i], -1), s, k >= 2, cells[k], sizeof(cells[k]));
 		rdoc_row(d, t, row);
 	}
 }
@@ -170,7 +103,7 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void add_group_sweep(struct rdoc *d, const struct result *v, size_t n, const long long *sizes, size_t ns)
+static void add_group_sweep(struct rdoc *d, const struct report_result *v, size_t n, const long long *sizes, size_t ns)
 {
 	long long gs[1100];
 	size_t ng = 0, t;
@@ -202,8 +135,8 @@ static void add_group_sweep(struct rdoc *d, const struct result *v, size_t n, co
 		snprintf(cells[0], sizeof(cells[0]), "%lld", gs[k]);
 		row[0] = cells[0];
 		for (size_t i = 0; i < ns; i++) {
-			const struct result *s = best(v, n, "scalar", sizes[i], -1);
-			const struct result *p = best(v, n, "interleaved-prefetch", sizes[i], gs[k]);
+			const struct report_result *s = report_best(v, n, "scalar", sizes[i], -1);
+			const struct report_result *p = report_best(v, n, "interleaved-prefetch", sizes[i], gs[k]);
 
 			snprintf(cells[i + 1], sizeof(cells[0]), "-");
 			if (s && p)
@@ -216,7 +149,7 @@ static void add_group_sweep(struct rdoc *d, const struct result *v, size_t n, co
 
 /* amaco2's cross-platform table: each platform's scalar and best
  * interleaved-prefetch per working set, side by side. */
-static void add_comparison(struct rdoc *d, const struct results *rs, const char *const *platforms, size_t np)
+static void add_comparison(struct rdoc *d, const struct report_results *rs, const char *const *platforms, size_t np)
 {
 	long long sizes[64];
 	size_t ns = sizes_of(rs->v, rs->n, sizes, 64), t;
@@ -242,10 +175,10 @@ static void add_comparison(struct rdoc *d, const struct results *rs, const char 
 		const char *row[1 + 4 * 8] = { report_size_label(sizes[i]) };
 
 		for (size_t p = 0; p < np; p++) {
-			const struct result *s = NULL, *b = NULL;
+			const struct report_result *s = NULL, *b = NULL;
 
 			for (size_t k = 0; k < rs->n; k++) {
-				const struct result *r = &rs->v[k];
+				const struct report_result *r = &rs->v[k];
 
 				if (strcmp(r->platform, platforms[p]) != 0 || r->size_mb != sizes[i])
 					continue;
@@ -273,13 +206,13 @@ static void add_comparison(struct rdoc *d, const struct results *rs, const char 
 
 int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err)
 {
-	struct results all = { NULL, 0 };
+	struct report_results all = { NULL, 0 };
 	int rc = 0;
 
 	for (size_t p = 0; p < (np ? np : 1) && !rc; p++) {
-		struct results rs;
+		struct report_results rs;
 
-		if ((rc = load(db, np ? platforms[p] : NULL, &rs, err)) != 0)
+		if ((rc = report_load_results(db, np ? platforms[p] : NULL, &rs, err)) != 0)
 			break;
 		for (size_t i = 0; i < rs.n;) {
 			size_t j = i;
@@ -297,7 +230,7 @@ int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, siz
 		}
 		/* Keep every platform's results for the comparison. */
 		{
-			struct result *nv = realloc(all.v, (all.n + rs.n + 1) * sizeof(*nv));
+			struct report_result *nv = realloc(all.v, (all.n + rs.n + 1) * sizeof(*nv));
 
 			if (nv && rs.n) {
 				memcpy(nv + all.n, rs.v, rs.n * sizeof(*nv));

@@ -269,8 +269,10 @@ int search_init(struct search *s, const struct sweep *sw, const struct plan *pla
 	s->plan = plan;
 	s->tried = calloc(plan->ntrials ? plan->ntrials : 1, 1);
 	s->ctx = calloc(plan->nbatches ? plan->nbatches : 1, sizeof(*s->ctx));
-	if (!s->tried || !s->ctx)
+	if (!s->tried || !s->ctx) {
+		search_free(s);
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
 	if (state) {
 		json_error_t jerr;
 		json_t *o = json_loads(state, 0, &jerr), *ctxs = json_object_get(o, "contexts");
@@ -278,6 +280,7 @@ int search_init(struct search *s, const struct sweep *sw, const struct plan *pla
 
 		if (!o || (ctxs && n != plan->nbatches)) {
 			json_decref(o);
+			search_free(s);
 			return tune_fail(err, TUNE_ERR_STORE, "the saved search state does not match sweep '%s' (run it "
 					 "with --fresh)", sw->name);
 		}

@@ -158,6 +158,7 @@ int main(void)
 		nb = search_next(&resumed, b, pl.ntrials);
 		CHECK(na == nb && na > 0 && !memcmp(a, b, na * sizeof(*a)), "same next round after resume (%zu, %zu)",
 		      na, nb);
+		search_free(&resumed);
 		CHECK(search_init(&resumed, &s, &pl, "{\"contexts\":[]}", &err) == TUNE_ERR_STORE,
 		      "a state of another plan is refused");
 		free(state);
