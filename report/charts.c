@@ -8,6 +8,17 @@
 #include "../tuner/runner.h"
 #include "report.h"
 
+/* Opens dir/name.dat for writing; its path goes to path. */
+static FILE *open_data(const char *dir, const char *name, char *path, size_t len, struct tune_error *err)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s.dat", dir, name);
+	if (!(f = fopen(path, "w")))
+		tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
 static int run_gnuplot(const char *script, struct tune_error *err)
 {
 	char *argv[] = { "gnuplot", (char *)script, NULL };
@@ -83,9 +94,8 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 
 	/* Throughput against size: one data block per variant. */
 	snprintf(name, sizeof(name), "%s-throughput_vs_size", platform);
-	snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
-	if (!(f = fopen(path, "w"))) {
-		rc = tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot write '%s': %s", path, strerror(errno));
+	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
+		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
 	fprintf(f, "# size_mb Mlookups_per_s low high (best configuration of each variant)\n");
@@ -114,9 +124,8 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 
 	/* Speedup of interleaved-prefetch over scalar against g, per size. */
 	snprintf(name, sizeof(name), "%s-speedup_vs_groupsize", platform);
-	snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
-	if (!(f = fopen(path, "w"))) {
-		rc = tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot write '%s': %s", path, strerror(errno));
+	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
+		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
 	fprintf(f, "# g speedup low high (interleaved-prefetch over scalar, best hint)\n");

@@ -23,6 +23,7 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 					    "Median [95% CI]", "Runner-up", "Trials", "Decided" };
 	sqlite3_stmt *q = NULL;
 	size_t t = (size_t)-1;
+	char last[400] = "";
 	int rc;
 
 	if (sqlite3_prepare_v2(db,
@@ -38,10 +39,11 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 		json_t *ru = json_loads(text_or(q, 13, "null"), JSON_DECODE_ANY, NULL);
 		const char *row[9];
 
-		if (t == (size_t)-1) {
-			snprintf(title, sizeof(title), "Optima of platform %s on host %s", text_or(q, 0, ""),
-				 text_or(q, 1, ""));
+		/* A table per platform and host. */
+		snprintf(title, sizeof(title), "Optima of platform %s on host %s", text_or(q, 0, ""), text_or(q, 1, ""));
+		if (strcmp(title, last) != 0) {
 			t = rdoc_table(d, title, 9, head);
+			snprintf(last, sizeof(last), "%s", title);
 		}
 		if (json_is_object(ru))
 			snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),
