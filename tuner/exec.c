@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/common/timing.h"
 #include "../kernels/chase/chase.h"
 #include "../kernels/common/flags.h"
 #include "../kernels/common/rng.h"
@@ -182,14 +183,6 @@ static void join_cflags(const struct conf_strs *l, char *out, size_t len)
 		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", l->v[i]);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int json_get_num(json_t *o, const char *key, double *out)
 {
 	json_t *v = json_object_get(o, key);
@@ -347,7 +340,7 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	const char *reason = NULL;
 	size_t used = 0;
 	int argc = 0;
-	double t0;
+	uint64_t t0;
 
 	for (size_t i = 0; i < n; i++)
 		used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%lld", i ? "," : "",
@@ -372,10 +365,10 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 		argv[argc++] = "--cpu", argv[argc++] = a_cpu;
 	}
 	argv[argc] = NULL;
-	t0 = now_s();
+	t0 = timing_now_ns();
 	if ((*rc = runner_exec(argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, &res, err)) != 0)
 		return "cannot run";
-	r->measure_ns += (long long)((now_s() - t0) * 1e9);
+	r->measure_ns += (long long)(timing_now_ns() - t0);
 	if (res.interrupted) {
 		*rc = TUNE_ERR_INTERRUPTED;
 		run_result_free(&res);
@@ -758,7 +751,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	r->ctx = ctx;
 	r->opt = o;
-	r->t0 = now_s();
+	r->t0 = timing_now_s();
 	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
 		goto out;
 	if (o->quick)
@@ -827,7 +820,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 			if (rc)
 				break;
 		}
-		if (r->sweep.time_limit_s > 0 && now_s() - r->t0 > (double)r->sweep.time_limit_s) {
+		if (r->sweep.time_limit_s > 0 && timing_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
 			warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
 			     r->sweep.time_limit_s, rounds);
 			break;

@@ -2,15 +2,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../kernels/common/timing.h"
 #include "progress.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void progress_format_duration(double s, char *out, size_t len)
 {
@@ -32,12 +25,12 @@ void progress_init(struct progress *p, const char *title, size_t total, double c
 	p->done = 0;
 	p->cost_total = cost_total;
 	p->cost_done = 0;
-	p->t0 = now_s();
+	p->t0 = timing_now_s();
 }
 
 static void eta(const struct progress *p, char *out, size_t len)
 {
-	double elapsed = now_s() - p->t0;
+	double elapsed = timing_now_s() - p->t0;
 
 	if (p->cost_done <= 0 || elapsed < 0.5) {
 		snprintf(out, len, "ETA --");
@@ -75,7 +68,7 @@ void progress_finish(struct progress *p)
 {
 	char d[32];
 
-	progress_format_duration(now_s() - p->t0, d, sizeof(d));
+	progress_format_duration(timing_now_s() - p->t0, d, sizeof(d));
 	if (p->tty)
 		fprintf(stderr, "\r\033[K");
 	fprintf(stderr, "%s: %zu trials in %s\n", p->title, p->done, d);

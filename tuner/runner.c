@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../kernels/common/timing.h"
 #include "runner.h"
 
 #define RUNNER_MAX_OUT (64u << 20) /* a kernel printing more is broken */
@@ -56,20 +57,12 @@ static int buf_read(struct buf *b, int fd)
 	return 1;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atomic_t *stop,
 		struct run_result *res, struct tune_error *err)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	struct buf out = { .max = RUNNER_MAX_OUT }, eb = { .max = RUNNER_MAX_ERR };
-	double deadline = now_s() + timeout_s;
+	double deadline = timing_now_s() + timeout_s;
 	int open_fds = 2, wstatus = 0;
 	pid_t pid;
 
@@ -119,7 +112,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 		struct pollfd fds[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
 
 		while (open_fds > 0) {
-			double left = deadline - now_s();
+			double left = deadline - timing_now_s();
 			int n;
 
 			if (stop && *stop) {

@@ -13,4 +13,10 @@ static inline uint64_t timing_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The same clock in seconds, for time limits and ETAs. */
+static inline double timing_now_s(void)
+{
+	return (double)timing_now_ns() / 1e9;
+}
+
 #endif
