@@ -6,6 +6,7 @@
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "store.h"
 #include "../kernels/chase/chase.h"
+#include "../tuner/kernel.h"
 
 struct store {
 	sqlite3 *db;
@@ -290,8 +291,8 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		return rc;
 	rc = prepare(st, &ins, err,
 		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, size_mb, depth, queries,"
-		     " group_size, hugepages, seed, runs, warmup, phase) VALUES (?1, ?2, 'chase', ?3, ?4, ?5, ?6, ?7,"
-		     " ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
+		     " group_size, hugepages, seed, runs, warmup, phase, threshold_ns) VALUES (?1, ?2, ?14, ?3, ?4, ?5,"
+		     " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
 		rc = prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -303,7 +304,7 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		sqlite3_reset(ins);
 		sqlite3_bind_int64(ins, 1, sweep_id);
 		sqlite3_bind_text(ins, 2, t->key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 3, chase_variant_names[t->variant], -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 3, kernel_table[t->kernel].variant_names[t->variant], -1, SQLITE_STATIC);
 		if (t->hint >= 0)
 			sqlite3_bind_text(ins, 4, chase_hint_names[t->hint], -1, SQLITE_STATIC);
 		else
@@ -317,6 +318,11 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		sqlite3_bind_int64(ins, 11, t->runs);
 		sqlite3_bind_int64(ins, 12, t->warmup);
 		sqlite3_bind_text(ins, 13, t->phase == PHASE_FINAL ? "final" : "search", -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 14, kernel_table[t->kernel].name, -1, SQLITE_STATIC);
+		if (t->kernel == KERNEL_IPA)
+			sqlite3_bind_int64(ins, 15, t->threshold_ns);
+		else
+			sqlite3_bind_null(ins, 15);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = db_fail(st, err, "cannot record the trials");
 			break;
@@ -469,8 +475,8 @@ int store_reference_checksum(struct store *st, long long sweep_id, const struct 
 	int rc = prepare(st, &q, err,
 			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
 			 " AND t.status = 'done' AND t.size_mb = ?2 AND t.depth = ?3 AND t.queries = ?4 AND t.seed = ?5"
-			 " LIMIT 1",
-			 "iiiii", sweep_id, t->size_mb, t->depth, t->queries, t->seed);
+			 " AND t.kernel = ?6 LIMIT 1",
+			 "iiiiis", sweep_id, t->size_mb, t->depth, t->queries, t->seed, kernel_table[t->kernel].name);
 
 	*found = 0;
 	if (rc)
@@ -518,13 +524,24 @@ int store_optimum(struct store *st, const struct store_optimum *o, struct tune_e
 	int rc = prepare(st, &q, err,
 			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
 			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
-			 " sweep_id, decided) VALUES (?1, ?2, ?3, 'chase', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-			 " ?14, ?15, ?16, " NOW ")",
-			 "sssisssiidddisii", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
+			 " sweep_id, decided, threshold_ns) VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			 " ?13, ?14, ?15, ?16, " NOW ", NULLIF(?18, -1))",
+			 "sssisssiidddisiisi", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
 			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->stats.median, o->stats.ci_low,
-			 o->stats.ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id);
+			 o->stats.ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id,
+			 o->kernel ? o->kernel : "chase", o->threshold_ns);
 
 	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record an optimum");
+}
+
+int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err,
+			 "UPDATE hosts SET wakeup_cross_ns = ?1, wakeup_same_ns = ?2, wakeup_measured = " NOW
+			 " WHERE id = ?3", "ddi", cross_ns, same_ns, host_id);
+
+	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record the wake-up cost");
 }
 
 int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, struct tune_error *err)

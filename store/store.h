@@ -17,7 +17,7 @@
 #include "../tuner/plan.h"
 #include "../tuner/platform.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -28,6 +28,8 @@ sqlite3 *store_db(struct store *st);
 
 int store_host(struct store *st, const struct host_facts *facts, long long *id, struct tune_error *err);
 int store_platform(struct store *st, const struct platform *p, long long *id, struct tune_error *err);
+/* Records the host's measured wake-up cost (median ns, across CPUs and on one). */
+int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, struct tune_error *err);
 
 struct store_build {
 	const char *hash, *kernel, *variant, *hint, *compiler, *compiler_version, *cflags, *defines, *binary_path;
@@ -93,12 +95,14 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		       struct tune_error *err);
 
 struct store_optimum {
-	const char *platform, *host, *fingerprint, *size_class, *variant, *hint, *runner_up;
+	const char *platform, *host, *fingerprint, *kernel, *size_class, *variant, *hint, *runner_up;
 	long long size_mb, group_size, best_group_size, trials, sweep_id;
+	long long threshold_ns; /* ipa; -1: none */
 	int hugepages;
 	struct stats stats;
 };
-/* Records (or replaces) the optimum for its platform, host, fingerprint and size. */
+/* Records (or replaces) the optimum for its platform, host, fingerprint,
+ * kernel and size (0 for ipa). */
 int store_optimum(struct store *st, const struct store_optimum *o, struct tune_error *err);
 
 /* The checksum already measured in this sweep for the same lookups, if any. */

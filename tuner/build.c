@@ -8,16 +8,12 @@
 
 #include "../kernels/chase/chase.h"
 #include "build.h"
+#include "hash.h"
+#include "kernel.h"
 #include "paths.h"
 #include "runner.h"
 
 #define BUILD_TIMEOUT_S 120.0
-
-/* What chase_main.c includes, relative to kernels/: all of it goes into the hash. */
-static const char *const chase_sources[] = {
-	"chase/chase_main.c", "chase/chase.h", "common/flags.h", "common/pin.h", "common/rng.h", "common/timing.h",
-	NULL,
-};
 
 static void kernels_dir(char *out, size_t len)
 {
@@ -29,20 +25,10 @@ static void kernels_dir(char *out, size_t len)
 		snprintf(out, len, "%s/kernels", paths_home());
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
+/* With the terminator, so that ("ab", "c") and ("a", "bc") differ. */
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
-	return fnv1a(h, s, strlen(s) + 1);
+	return hash_bytes(h, s, strlen(s) + 1);
 }
 
 static int hash_file(uint64_t *h, const char *path)
@@ -54,18 +40,19 @@ static int hash_file(uint64_t *h, const char *path)
 	if (!f)
 		return -1;
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		*h = fnv1a(*h, buf, n);
+		*h = hash_bytes(*h, buf, n);
 	fclose(f);
 	return 0;
 }
 
-static int sources_hash(const char *kdir, uint64_t *h, struct tune_error *err)
+/* Everything the kernel's main file includes goes into the hash. */
+static int sources_hash(const char *kdir, const struct kernel_info *k, uint64_t *h, struct tune_error *err)
 {
-	for (int i = 0; chase_sources[i]; i++) {
+	for (int i = 0; k->sources[i]; i++) {
 		char path[4200];
 
-		snprintf(path, sizeof(path), "%s/%s", kdir, chase_sources[i]);
-		*h = fnv_str(*h, chase_sources[i]);
+		snprintf(path, sizeof(path), "%s/%s", kdir, k->sources[i]);
+		*h = fnv_str(*h, k->sources[i]);
 		if (hash_file(h, path) != 0)
 			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s': %s (set TUNE_HOME to "
 					 "tune's source tree)", path, strerror(errno));
@@ -76,11 +63,13 @@ static int sources_hash(const char *kdir, uint64_t *h, struct tune_error *err)
 int build_sources_hash(char out[17], struct tune_error *err)
 {
 	char kdir[2048];
-	uint64_t h = 0xcbf29ce484222325ull;
-	int rc;
+	uint64_t h = HASH_INIT;
+	int rc = 0;
 
 	kernels_dir(kdir, sizeof(kdir));
-	if ((rc = sources_hash(kdir, &h, err)) != 0)
+	for (int k = 0; k < KERNEL_COUNT && !rc; k++)
+		rc = sources_hash(kdir, &kernel_table[k], &h, err);
+	if (rc)
 		return rc;
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 	return 0;
@@ -111,7 +100,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600];
 	char *argv[96];
 	size_t argc = 0, used = 0;
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = HASH_INIT;
+	const struct kernel_info *k = &kernel_table[spec->kernel];
 	struct run_result res;
 	struct stat st;
 	int rc;
@@ -120,9 +110,11 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	if ((rc = build_compiler_version(spec->compiler, out->compiler_version, sizeof(out->compiler_version), err)))
 		return rc;
 	kernels_dir(kdir, sizeof(kdir));
-	if ((rc = sources_hash(kdir, &h, err)) != 0)
+	if ((rc = sources_hash(kdir, k, &h, err)) != 0)
 		return rc;
-	if (spec->hint >= 0)
+	if (spec->kernel != KERNEL_CHASE)
+		out->defines[0] = '\0';
+	else if (spec->hint >= 0)
 		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d -DCHASE_HINT=%d", spec->variant,
 			 spec->hint);
 	else
@@ -138,7 +130,7 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 
 	paths_cache_dir(cache, sizeof(cache));
 	snprintf(dir, sizeof(dir), "%s/builds/%s", cache, out->hash);
-	snprintf(out->path, sizeof(out->path), "%s/chase", dir);
+	snprintf(out->path, sizeof(out->path), "%s/%s", dir, k->name);
 	if (stat(out->path, &st) == 0 && (st.st_mode & S_IXUSR)) {
 		out->cached = 1;
 		return 0;
@@ -146,8 +138,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	if (paths_mkdirs(dir) != 0)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot create build cache '%s': %s (set TUNE_CACHE_DIR to a "
 				 "writable directory)", dir, strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s/chase.tmp.%ld", dir, (long)getpid());
-	snprintf(src, sizeof(src), "%s/chase/chase_main.c", kdir);
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%ld", dir, k->name, (long)getpid());
+	snprintf(src, sizeof(src), "%s/%s", kdir, k->main_source);
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
 
 	char vdef[48], hdef[48];
@@ -157,8 +149,9 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	for (size_t i = 0; i < spec->cflags->n && argc < 80; i++)
 		argv[argc++] = spec->cflags->v[i];
 	snprintf(vdef, sizeof(vdef), "-DCHASE_VARIANT=%d", spec->variant);
-	argv[argc++] = vdef;
-	if (spec->hint >= 0) {
+	if (spec->kernel == KERNEL_CHASE)
+		argv[argc++] = vdef;
+	if (spec->kernel == KERNEL_CHASE && spec->hint >= 0) {
 		snprintf(hdef, sizeof(hdef), "-DCHASE_HINT=%d", spec->hint);
 		argv[argc++] = hdef;
 	}
@@ -166,6 +159,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
 	argv[argc++] = src;
+	for (int i = 0; k->link_flags[i]; i++)
+		argv[argc++] = (char *)k->link_flags[i];
 	argv[argc] = NULL;
 	if ((rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, NULL, &res, err)) != 0)
 		return rc;
@@ -174,7 +169,7 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 
 		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
 		rc = tune_fail(err, TUNE_ERR_BUILD, "cannot compile '%s' (%s%s%s) with '%s %s %s': %s\n%.3000s",
-			       src, chase_variant_names[spec->variant], spec->hint >= 0 ? ", " : "",
+			       src, k->variant_names[spec->variant], spec->hint >= 0 ? ", " : "",
 			       spec->hint >= 0 ? chase_hint_names[spec->hint] : "", spec->compiler, out->cflags,
 			       out->defines, why, res.errout);
 		unlink(tmp);

@@ -10,7 +10,8 @@
 #include "errors.h"
 
 struct build_spec {
-	int variant;          /* CHASE_VARIANT_* */
+	int kernel;           /* enum kernel_id */
+	int variant;          /* CHASE_VARIANT_*; ipa: its mode, which needs no build of its own */
 	int hint;             /* CHASE_HINT_*, -1 for variants without prefetch */
 	const char *compiler; /* borrowed */
 	const struct conf_strs *cflags;
@@ -28,7 +29,7 @@ struct build_result {
 /* Returns 0, or TUNE_ERR_BUILD with the compiler's output in err. */
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err);
 
-/* A hash of the kernel sources, as hex. */
+/* A hash of every kernel's sources, as hex. */
 int build_sources_hash(char out[17], struct tune_error *err);
 
 /* The first line of `compiler --version`, or TUNE_ERR_BUILD when it cannot run. */

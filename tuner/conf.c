@@ -33,13 +33,18 @@ static int parse_int(struct ctx *c, const struct conf_key *k, const struct ynode
 		*out = CONF_AUTO_VALUE;
 		return 0;
 	}
+	if ((k->flags & CONF_INF) && !strcmp(n->value, "inf")) {
+		*out = CONF_INF_VALUE;
+		return 0;
+	}
 	errno = 0;
 	v = strtoll(n->value, &end, 10);
 	if (!*n->value || *end || errno == ERANGE) {
 		char detail[160];
 
 		snprintf(detail, sizeof(detail), "'%.100s'%s", n->value,
-			 errno == ERANGE ? " (too large)" : (k->flags & CONF_AUTO) ? " (write a number or auto)" : "");
+			 errno == ERANGE ? " (too large)" : (k->flags & CONF_AUTO) ? " (write a number or auto)"
+			 : (k->flags & CONF_INF) ? " (write a number or inf)" : "");
 		return at(c, n, "key '%s': expected an integer, got %s", k->name, detail);
 	}
 	if (v < k->min || v > k->max) {
@@ -314,7 +319,8 @@ static const char *type_name(const struct conf_key *k)
 	case CONF_BOOL: return "boolean";
 	case CONF_ENUM: return "choice";
 	case CONF_STRING_LIST: return "list of strings";
-	case CONF_INT_LIST: return k->flags & CONF_AUTO ? "list of integers|auto" : "list of integers";
+	case CONF_INT_LIST: return k->flags & CONF_AUTO ? "list of integers|auto"
+				   : k->flags & CONF_INF ? "list of integers|inf" : "list of integers";
 	case CONF_ENUM_LIST: return "list of choices";
 	case CONF_BOOL_LIST: return "list of booleans";
 	case CONF_SECTION: return "mapping";

@@ -7,6 +7,7 @@
 #ifndef TUNER_CONF_H
 #define TUNER_CONF_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,8 @@ enum conf_type {
 #define CONF_REQUIRED 1u /* the key must be present */
 #define CONF_AUTO 2u     /* an INT or INT_LIST key that also takes "auto" */
 #define CONF_AUTO_VALUE (-1LL)
+#define CONF_INF 4u      /* an INT or INT_LIST key that also takes "inf" */
+#define CONF_INF_VALUE LLONG_MAX
 
 struct conf_ints {
 	long long *v;

@@ -9,10 +9,13 @@
 
 #include "../kernels/common/timing.h"
 #include "../kernels/chase/chase.h"
+#include "../kernels/ipa/ipa.h"
 #include "../kernels/common/flags.h"
 #include "../kernels/common/rng.h"
 #include "build.h"
 #include "exec.h"
+#include "hash.h"
+#include "kernel.h"
 #include "plan.h"
 #include "progress.h"
 #include "runner.h"
@@ -25,7 +28,7 @@
 #define MAX_BATCH FLAGS_LIST_MAX
 
 struct built {
-	int variant, hint, rc;
+	int kernel, variant, hint, rc;
 	long long build_id;
 	struct build_result res;
 	char reason[512];
@@ -90,7 +93,7 @@ static char *spec_json(const struct sweep_run *r)
 	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
 		json_array_append_new(keys, json_string(r->plan.trials[i].key));
 	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
-			      "sweep", s->name, "kernel", sweep_kernel_names[s->kernel],
+			      "sweep", s->name, "kernel", kernel_names[s->kernel],
 			      "variants", ints_json(&s->variants, chase_variant_names),
 			      "sizes_mb", ints_json(s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb, NULL),
 			      "group_sizes", ints_json(s->group_sizes.n ? &s->group_sizes : &p->group_sizes, NULL),
@@ -103,6 +106,12 @@ static char *spec_json(const struct sweep_run *r)
 
 	if (o) {
 		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
+		if (s->kernel == KERNEL_IPA)
+			json_object_set_new(o, "ipa", json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+				"dist", ipa_dist_names[s->ipa.dist], "lat_a_ns", (json_int_t)s->ipa.lat_a_ns,
+				"lat_b_ns", (json_int_t)s->ipa.lat_b_ns, "work_ns", (json_int_t)s->ipa.work_ns,
+				"apps", (json_int_t)s->ipa.apps, "calls", (json_int_t)s->ipa.calls,
+				"device_cpu", (json_int_t)p->device_cpu, "thresholds_ns", ints_json(&s->thresholds_ns, NULL)));
 		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
@@ -133,35 +142,27 @@ static char *env_json(const struct sweep_run *r)
 	return out;
 }
 
-static unsigned long long hash_text(const char *s)
-{
-	unsigned long long h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 static struct built *get_build(struct sweep_run *r, const struct trial *t)
 {
 	struct built *b;
 	struct tune_error err;
-	struct build_spec spec = { t->variant, t->hint, r->ctx->platform->compiler, &r->ctx->platform->cflags };
+	struct build_spec spec = { t->kernel, t->variant, t->hint, r->ctx->platform->compiler,
+				   &r->ctx->platform->cflags };
 
 	for (size_t i = 0; i < r->nbuilds; i++)
-		if (r->builds[i].variant == t->variant && r->builds[i].hint == t->hint)
+		if (r->builds[i].kernel == t->kernel && r->builds[i].variant == t->variant && r->builds[i].hint == t->hint)
 			return &r->builds[i];
 	if (r->nbuilds == MAX_BUILDS)
 		return NULL;
 	b = &r->builds[r->nbuilds++];
 	memset(b, 0, sizeof(*b));
+	b->kernel = t->kernel;
 	b->variant = t->variant;
 	b->hint = t->hint;
 	b->rc = build_kernel(&spec, &b->res, &err);
 	if (b->rc == 0) {
-		struct store_build sb = { b->res.hash, "chase", chase_variant_names[t->variant],
+		struct store_build sb = { b->res.hash, kernel_table[t->kernel].name,
+					  kernel_table[t->kernel].variant_names[t->variant],
 					  t->hint >= 0 ? chase_hint_names[t->hint] : NULL, spec.compiler,
 					  b->res.compiler_version, b->res.cflags, b->res.defines, b->res.path };
 
@@ -190,6 +191,41 @@ static int json_get_num(json_t *o, const char *key, double *out)
 	if (!json_is_number(v))
 		return -1;
 	*out = json_number_value(v);
+	return 0;
+}
+
+/* What tells a batch's trials apart in the kernel's output: g, or T. */
+static long long trial_point(const struct trial *t)
+{
+	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->group_size;
+}
+
+/* One output line's values. chase reports ns per lookup; ipa reports the
+ * run's wall time, stored as ns per call so that the statistics and the
+ * rankings read the same for both. Returns 0, or -1 when a field is missing. */
+static int sample_values(int kernel, json_t *o, long long *point, double *ns_total, double *per_op, double *ops_s,
+			 double *cpu)
+{
+	double v, apps, calls;
+
+	if (kernel == KERNEL_IPA) {
+		json_t *thr = json_object_get(o, "threshold_ns");
+
+		if (!json_is_integer(thr) || json_get_num(o, "run", &v) || json_get_num(o, "wall_ns", ns_total) ||
+		    json_get_num(o, "apps", &apps) || json_get_num(o, "calls", &calls) || apps * calls <= 0 ||
+		    *ns_total <= 0)
+			return -1;
+		*point = (long long)json_integer_value(thr);
+		*per_op = *ns_total / (apps * calls);
+		*ops_s = 1e9 / *per_op;
+		*cpu = -1; /* the apps and the device each pin themselves */
+		return 0;
+	}
+	if (json_get_num(o, "group_size", &v) || json_get_num(o, "run", ns_total) ||
+	    json_get_num(o, "ns_total", ns_total) || json_get_num(o, "ns_per_lookup", per_op) ||
+	    json_get_num(o, "lookups_per_sec", ops_s) || json_get_num(o, "cpu", cpu))
+		return -1;
+	*point = (long long)v;
 	return 0;
 }
 
@@ -251,16 +287,15 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		json_error_t jerr;
 		json_t *o = json_loads(line, 0, &jerr);
-		double gs, run, ns_total, nspl, lps, cpu;
+		double ns_total, nspl, lps, cpu;
+		long long point;
 		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
 		json_t *sum = o ? json_object_get(o, "checksum") : NULL;
 		struct store_sample *s;
 		const struct trial *t = NULL;
 
 		line_no++;
-		if (!o || json_get_num(o, "group_size", &gs) || json_get_num(o, "run", &run) ||
-		    json_get_num(o, "ns_total", &ns_total) || json_get_num(o, "ns_per_lookup", &nspl) ||
-		    json_get_num(o, "lookups_per_sec", &lps) || json_get_num(o, "cpu", &cpu) ||
+		if (!o || sample_values(todo[0]->kernel, o, &point, &ns_total, &nspl, &lps, &cpu) ||
 		    !json_is_boolean(warm) || !json_is_integer(sum)) {
 			snprintf(why, whylen, "kernel output line %zu is not a complete result%s%s", line_no,
 				 o ? "" : ": ", o ? "" : jerr.text);
@@ -268,7 +303,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 			return why;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (todo[i]->group_size == (long long)gs)
+			if (trial_point(todo[i]) == point)
 				t = todo[i];
 		if (!t || got == expect) {
 			json_decref(o);
@@ -327,46 +362,91 @@ out:
 	free(flags);
 }
 
+/* A kernel's command line: flags and their values, with room for both. */
+struct kernel_args {
+	char *argv[48];
+	int argc;
+	char nums[20][32];
+	int nnums;
+	char lists[2][8192];
+};
+
+static void arg_num(struct kernel_args *a, const char *flag, long long v)
+{
+	snprintf(a->nums[a->nnums], sizeof(a->nums[0]), "%lld", v);
+	a->argv[a->argc++] = (char *)flag;
+	a->argv[a->argc++] = a->nums[a->nnums++];
+}
+
+/* "1,2,4": the point (g or T) of each trial, or the platform's CPUs. */
+static char *arg_list(char *out, size_t len, struct trial **todo, size_t n, const struct conf_ints *cpus)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < (cpus ? cpus->n : n) && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%lld", i ? "," : "",
+					 cpus ? cpus->v[i] : trial_point(todo[i]));
+	return out;
+}
+
+/* The command line measuring todo[0..n) of one context, runs + warmup each;
+ * *cpu is where the runner pins the process (-1: it pins its own threads). */
+static void kernel_args(const struct sweep_run *r, const struct built *bin, struct trial **todo, size_t n,
+			long long runs, long long warmup, struct kernel_args *a, int *cpu)
+{
+	const struct platform *p = r->ctx->platform;
+	const struct trial *t = todo[0];
+
+	memset(a, 0, sizeof(*a));
+	a->argv[a->argc++] = (char *)bin->res.path;
+	arg_num(a, "--runs", runs);
+	arg_num(a, "--warmup", warmup);
+	arg_num(a, "--seed", t->seed);
+	if (t->kernel == KERNEL_IPA) {
+		const struct sweep_ipa *w = &r->sweep.ipa;
+
+		*cpu = -1;
+		a->argv[a->argc++] = "--mode", a->argv[a->argc++] = (char *)ipa_mode_names[t->variant];
+		a->argv[a->argc++] = "--dist", a->argv[a->argc++] = (char *)ipa_dist_names[w->dist];
+		arg_num(a, "--lat-a-ns", w->lat_a_ns);
+		arg_num(a, "--lat-b-ns", w->lat_b_ns);
+		arg_num(a, "--work-ns", w->work_ns);
+		arg_num(a, "--apps", w->apps);
+		arg_num(a, "--calls", w->calls);
+		arg_num(a, "--device-cpu", p->device_cpu);
+		a->argv[a->argc++] = "--app-cpus";
+		a->argv[a->argc++] = arg_list(a->lists[1], sizeof(a->lists[1]), todo, n, &p->cpus);
+		a->argv[a->argc++] = "--threshold-ns";
+	} else {
+		*cpu = p->pin ? (int)p->cpus.v[0] : -1;
+		arg_num(a, "--size-mb", t->size_mb);
+		arg_num(a, "--depth", t->depth);
+		arg_num(a, "--queries", t->queries);
+		a->argv[a->argc++] = "--hugepages", a->argv[a->argc++] = t->hugepages ? "on" : "off";
+		if (*cpu >= 0)
+			arg_num(a, "--cpu", *cpu);
+		a->argv[a->argc++] = "--group-size";
+	}
+	a->argv[a->argc++] = arg_list(a->lists[0], sizeof(a->lists[0]), todo, n, NULL);
+	a->argv[a->argc] = NULL;
+}
+
 /* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
 static const char *run_kernel(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
 			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
 			      struct tune_error *err)
 {
-	const struct platform *p = r->ctx->platform;
-	int cpu = p->pin ? (int)p->cpus.v[0] : -1;
-	char groups[8192], a_size[32], a_depth[32], a_q[32], a_runs[32], a_warm[32], a_seed[32], a_cpu[32];
-	char *argv[32], **outs;
+	struct kernel_args args;
+	char **outs;
 	struct run_result res;
 	const char *reason = NULL;
-	size_t used = 0;
-	int argc = 0;
+	int cpu;
 	uint64_t t0;
 
-	for (size_t i = 0; i < n; i++)
-		used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%lld", i ? "," : "",
-					 todo[i]->group_size);
-	snprintf(a_size, sizeof(a_size), "%lld", todo[0]->size_mb);
-	snprintf(a_depth, sizeof(a_depth), "%lld", todo[0]->depth);
-	snprintf(a_q, sizeof(a_q), "%lld", todo[0]->queries);
-	snprintf(a_runs, sizeof(a_runs), "%lld", runs);
-	snprintf(a_warm, sizeof(a_warm), "%lld", warmup);
-	snprintf(a_seed, sizeof(a_seed), "%lld", todo[0]->seed);
-	argv[argc++] = bin->res.path;
-	argv[argc++] = "--size-mb", argv[argc++] = a_size;
-	argv[argc++] = "--depth", argv[argc++] = a_depth;
-	argv[argc++] = "--queries", argv[argc++] = a_q;
-	argv[argc++] = "--runs", argv[argc++] = a_runs;
-	argv[argc++] = "--warmup", argv[argc++] = a_warm;
-	argv[argc++] = "--seed", argv[argc++] = a_seed;
-	argv[argc++] = "--hugepages", argv[argc++] = todo[0]->hugepages ? "on" : "off";
-	argv[argc++] = "--group-size", argv[argc++] = groups;
-	if (cpu >= 0) {
-		snprintf(a_cpu, sizeof(a_cpu), "%d", cpu);
-		argv[argc++] = "--cpu", argv[argc++] = a_cpu;
-	}
-	argv[argc] = NULL;
+	kernel_args(r, bin, todo, n, runs, warmup, &args, &cpu);
 	t0 = timing_now_ns();
-	if ((*rc = runner_exec(argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, &res, err)) != 0)
+	if ((*rc = runner_exec(args.argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, &res, err)) != 0)
 		return "cannot run";
 	r->measure_ns += (long long)(timing_now_ns() - t0);
 	if (res.interrupted) {
@@ -413,11 +493,15 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 
 	plan_trial_label(todo[0], label, sizeof(label));
 	if (n > 1) {
-		char *eq = strrchr(label, '=');
+		char *eq = strrchr(label, '='), last[160], first[64];
 
-		if (eq)
-			snprintf(eq + 1, sizeof(label) - (size_t)(eq + 1 - label), "%lld..%lld", todo[0]->group_size,
-				 todo[n - 1]->group_size);
+		plan_trial_label(todo[n - 1], last, sizeof(last));
+		if (eq && strrchr(last, '=')) {
+			snprintf(first, sizeof(first), "%s", eq + 1);
+			first[strcspn(first, " ")] = '\0';
+			snprintf(eq + 1, sizeof(label) - (size_t)(eq + 1 - label), "%.40s..%.40s", first,
+				 strrchr(last, '=') + 1);
+		}
 	}
 	progress_begin(pg, label);
 	bin = get_build(r, todo[0]);
@@ -453,7 +537,8 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		outs[i].ok = reason == NULL;
 		outs[i].reason = reason;
 		outs[i].build_id = bin && !bin->rc ? bin->build_id : 0;
-		outs[i].cpu = r->ctx->platform->pin ? (int)r->ctx->platform->cpus.v[0] : -1;
+		outs[i].cpu = r->ctx->platform->pin && todo[i]->kernel == KERNEL_CHASE ? (int)r->ctx->platform->cpus.v[0]
+											: -1;
 		if (!reason)
 			trial_stats(&g, todo[i], &outs[i].stats);
 		else
@@ -523,9 +608,45 @@ static void check_spread(struct sweep_run *r)
 	free(rel);
 }
 
+/* The ipa kernel's ping-pong: this host's wake-up cost, a host fact that
+ * `tune results` sets against the chosen threshold. A failure only warns. */
+static void measure_wakeup(struct sweep_run *r)
+{
+	const struct platform *p = r->ctx->platform;
+	struct built *bin = get_build(r, &r->plan.trials[0]);
+	struct kernel_args a;
+	struct run_result res;
+	struct tune_error err;
+	json_t *o = NULL;
+	double cross, same;
+
+	if (!bin || bin->rc)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.argv[a.argc++] = bin->res.path;
+	arg_num(&a, "--measure-wakeup", 2000);
+	arg_num(&a, "--app-cpus", p->cpus.v[0]);
+	arg_num(&a, "--device-cpu", p->device_cpu);
+	if (runner_exec(a.argv, -1, 60.0, r->opt->stop, &res, &err) != 0) {
+		warn(r, "cannot measure the wake-up cost: %s", err.msg);
+		return;
+	}
+	if (res.exited && res.status == 0)
+		o = json_loads(res.out, 0, NULL);
+	if (!o || json_get_num(o, "cross_cpu_ns", &cross) || json_get_num(o, "same_cpu_ns", &same))
+		warn(r, "cannot measure the wake-up cost: the kernel said '%.200s'", res.errout[0] ? res.errout : res.out);
+	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, &err) != 0)
+		fprintf(stderr, "tune: %s\n", err.msg);
+	else
+		fprintf(stderr, "tune: wake-up cost on this host: %.1f us across CPUs %lld and %lld, %.1f us on one CPU\n",
+			cross / 1000.0, p->device_cpu, p->cpus.v[0], same / 1000.0);
+	json_decref(o);
+	run_result_free(&res);
+}
+
 static int same_context(const struct trial *a, const struct trial *b)
 {
-	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
+	return a->kernel == b->kernel && a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
 	       a->hugepages == b->hugepages;
 }
 
@@ -591,11 +712,14 @@ static const char *size_class(const struct platform *p, long long size_mb)
 	return "dram";
 }
 
-/* The smallest g of best's context within tolerance of best, among cand. */
+/* The smallest g of best's context within tolerance of best, among cand;
+ * ipa has no knee: the fastest T is the choice. */
 static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *best, double tolerance)
 {
 	struct trial *k = (struct trial *)best;
 
+	if (best->kernel == KERNEL_IPA)
+		return k;
 	for (size_t i = 0; i < n; i++)
 		if (same_context(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
 		    cand[i]->group_size < k->group_size)
@@ -696,15 +820,24 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 			}
 		{
 			char runner_json[512] = "";
+			const struct kernel_info *k = &kernel_table[knee->kernel];
 			struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-						   size_class(r->ctx->platform, knee->size_mb),
-						   chase_variant_names[knee->variant],
+						   k->name,
+						   knee->kernel == KERNEL_IPA ? "-" : size_class(r->ctx->platform, knee->size_mb),
+						   k->variant_names[knee->variant],
 						   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
 						   knee->size_mb, knee->group_size, best->group_size,
 						   (long long)(measured + (size_t)n * (sw->final_top > 0)), r->sweep_id,
+						   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
 						   knee->hugepages, knee->stats };
 
-			if (runner) {
+			if (runner && knee->kernel == KERNEL_IPA) {
+				snprintf(runner_json, sizeof(runner_json),
+					 "{\"threshold_ns\":%lld,\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
+					 runner->threshold_ns, runner->stats.median, runner->stats.ci_low,
+					 runner->stats.ci_high);
+				o.runner_up = runner_json;
+			} else if (runner) {
 				snprintf(runner_json, sizeof(runner_json),
 					 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
 					 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
@@ -758,6 +891,11 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		sweep_apply_quick(&r->sweep);
 	if ((rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
+	if (r->sweep.kernel == KERNEL_IPA && ctx->platform->device_cpu < 0) {
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for the emulated accelerator, "
+			       "but this host has one (run it on a host with two or more)", r->sweep.path, r->sweep.name);
+		goto out;
+	}
 	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
 	if ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version, sizeof(r->compiler_version),
 					 err)) != 0 ||
@@ -772,7 +910,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		goto out;
 	}
-	snprintf(hash, sizeof(hash), "%016llx", hash_text(spec));
+	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)hash_str(HASH_INIT, spec));
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
 					  ctx->platform->compiler, r->cflags, r->fingerprint,
@@ -799,6 +937,8 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		fprintf(stderr, "tune: resuming sweep '%s' on '%s' (%s): %zu trials already measured\n", r->sweep.name,
 			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
 	check_host_noise(r);
+	if (r->sweep.kernel == KERNEL_IPA && !(resumed && measured_before == r->plan.ntrials))
+		measure_wakeup(r);
 	for (;;) {
 		size_t n = search_next(&search, idx, r->plan.ntrials), todo = 0;
 		char title[160], *st;

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "hostinfo.h"
 
 static void read_line(const char *path, char *out, size_t len)
@@ -195,13 +196,8 @@ int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 void hostinfo_fingerprint(const struct host_facts *f, const char *extra, char out[17])
 {
 	char buf[2048];
-	unsigned long long h = 0xcbf29ce484222325ull;
 
 	snprintf(buf, sizeof(buf), "%s|%s|%s|%s|%d|%s|%s", f->cpu_model, f->microcode, f->kernel, f->governor, f->smt,
 		 f->thp, extra);
-	for (const char *p = buf; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 0x100000001b3ull;
-	}
-	snprintf(out, 17, "%016llx", h);
+	snprintf(out, 17, "%016llx", (unsigned long long)hash_str(HASH_INIT, buf));
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../kernels/chase/chase.h"
+#include "../kernels/ipa/ipa.h"
 #include "plan.h"
 
 static int is_interleaved(int v)
@@ -50,6 +51,56 @@ static void make_key(struct trial *t)
 		 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup);
 }
 
+static int by_value(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* One trial per threshold, always with 0 (always block) and inf (always
+ * poll), in ascending order; all of them one batch, measured interleaved. */
+static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
+{
+	struct conf_ints ts = { NULL, 0 };
+	const struct sweep_ipa *w = &s->ipa;
+	int rc = conf_ints_copy(&ts, &s->thresholds_ns);
+
+	if (!rc && !conf_ints_contains(&ts, 0))
+		rc = conf_ints_push(&ts, 0);
+	if (!rc && !conf_ints_contains(&ts, CONF_INF_VALUE))
+		rc = conf_ints_push(&ts, CONF_INF_VALUE);
+	if (rc) {
+		free(ts.v);
+		return -1;
+	}
+	qsort(ts.v, ts.n, sizeof(*ts.v), by_value);
+	for (size_t i = 0; i < ts.n && !rc; i++) {
+		struct trial t = { 0 };
+		char thr[24];
+
+		t.kernel = KERNEL_IPA;
+		t.variant = IPA_IPA;
+		t.hint = -1;
+		t.queries = w->apps * w->calls;
+		t.group_size = 1;
+		t.threshold_ns = ts.v[i];
+		t.seed = s->seed;
+		t.runs = s->runs;
+		t.warmup = s->warmup;
+		if (ts.v[i] == CONF_INF_VALUE)
+			snprintf(thr, sizeof(thr), "inf");
+		else
+			snprintf(thr, sizeof(thr), "%lld", ts.v[i]);
+		snprintf(t.key, sizeof(t.key), "ipa/%s/a%lld/b%lld/w%lld/k%lld/c%lld/T%s/s%lld/r%lld+%lld",
+			 ipa_dist_names[w->dist], w->lat_a_ns, w->lat_b_ns, w->work_ns, w->apps, w->calls, thr, t.seed,
+			 t.runs, t.warmup);
+		rc = push_trial(pl, cap, &t);
+	}
+	free(ts.v);
+	return rc ? rc : push_batch(pl, 0, pl->ntrials);
+}
+
 int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err)
 {
 	const struct conf_ints *sizes = s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb;
@@ -60,6 +111,11 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	size_t cap = 0;
 
 	memset(pl, 0, sizeof(*pl));
+	if (s->kernel == KERNEL_IPA) {
+		if (plan_ipa(s, pl, &cap))
+			goto oom;
+		return 0;
+	}
 	if (s->strategy == STRATEGY_ADAPTIVE || conf_ints_contains(&s->group_sizes, CONF_AUTO_VALUE)) {
 		for (long long g = s->g_min; g <= s->g_max; g++)
 			if (conf_ints_push(&every_g, g))
@@ -134,6 +190,8 @@ double plan_cost(struct trial *const *trials, size_t n)
 	 * per node costs about as much as two links). */
 	double cost = n ? (double)trials[0]->size_mb * 16384.0 * 2.0 : 0;
 
+	if (n && trials[0]->kernel == KERNEL_IPA)
+		return (double)n * (double)(trials[0]->runs + trials[0]->warmup) * (double)trials[0]->queries;
 	for (size_t i = 0; i < n; i++)
 		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)trials[i]->queries *
 			(double)(trials[i]->depth ? trials[i]->depth : 1);
@@ -142,6 +200,13 @@ double plan_cost(struct trial *const *trials, size_t n)
 
 void plan_trial_label(const struct trial *t, char *out, size_t len)
 {
+	if (t->kernel == KERNEL_IPA) {
+		if (t->threshold_ns == CONF_INF_VALUE)
+			snprintf(out, len, "ipa T=inf");
+		else
+			snprintf(out, len, "ipa T=%lld ns", t->threshold_ns);
+		return;
+	}
 	int n = snprintf(out, len, "%s", chase_variant_names[t->variant]);
 
 	if (t->hint >= 0 && n > 0 && (size_t)n < len)

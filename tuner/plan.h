@@ -19,10 +19,12 @@ enum trial_phase { PHASE_SEARCH, PHASE_FINAL };
 
 struct trial {
 	long long id;       /* row in the store, 0 until stored */
-	int variant;        /* CHASE_VARIANT_* */
+	int kernel;         /* enum kernel_id */
+	int variant;        /* CHASE_VARIANT_*; ipa: IPA_IPA */
 	int hint;           /* CHASE_HINT_*, -1 for variants without prefetch */
 	long long size_mb, depth, queries, group_size, seed, runs, warmup;
 	int hugepages;
+	long long threshold_ns; /* ipa: poll below this predicted time; CONF_INF_VALUE: always */
 	int phase;          /* enum trial_phase */
 	char key[160];      /* identifies the trial within its sweep */
 	int status;         /* enum trial_status */
@@ -47,9 +49,9 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *out
 void plan_free(struct plan *plan);
 
 /* Estimated cost of measuring trials (of one context, in one kernel process)
- * in links followed, for the ETA. */
+ * for the ETA: links followed (chase), nanoseconds of calls (ipa). */
 double plan_cost(struct trial *const *trials, size_t n);
-/* "interleaved-prefetch pldl1keep 512 MB g=64" */
+/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa T=8000 ns" */
 void plan_trial_label(const struct trial *t, char *out, size_t len);
 
 #endif

@@ -16,6 +16,7 @@ const struct conf_key platform_keys[] = {
 	{ "cflags", CONF_STRING_LIST, P(cflags), 0, 0, NULL, NULL, 0, "compiler flags for the kernels" },
 	{ "pin", CONF_BOOL, P(pin), 0, 0, NULL, NULL, 0, "pin measured threads to cpus (default true)" },
 	{ "cpus", CONF_INT_LIST, P(cpus), 0, 4095, NULL, NULL, CONF_AUTO, "CPUs to pin to; auto = a PU of the last core" },
+	{ "device_cpu", CONF_INT, P(device_cpu), 0, 4095, NULL, NULL, CONF_AUTO, "ipa: the emulated accelerator's CPU (the apps run on cpus); auto = CPU 0, or 1 when cpus is 0" },
 	{ "hints", CONF_ENUM_LIST, P(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints to try" },
 	{ "sizes_mb", CONF_INT_LIST, P(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working-set sizes in MiB" },
 	{ "group_sizes", CONF_INT_LIST, P(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "lookups in flight to try" },
@@ -46,7 +47,7 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 
 	memset(p, 0, sizeof(*p));
 	p->pin = 1;
-	p->memory_mb = p->llc_kb = p->cores = CONF_AUTO_VALUE;
+	p->memory_mb = p->llc_kb = p->cores = p->device_cpu = CONF_AUTO_VALUE;
 	if ((rc = conf_load("platforms", "platform", name, platform_keys, p, &p->path, err)) != 0)
 		return rc;
 	if (!p->compiler && !(p->compiler = strdup("cc")))
@@ -87,6 +88,16 @@ int platform_resolve(struct platform *p, const struct host_facts *f, struct tune
 					 "%s: key 'cpus': CPU %lld does not exist on '%s' (it has %d; use auto or 0..%d)",
 					 p->path, p->cpus.v[i], f->hostname, f->pus, f->pus - 1);
 	}
+	/* The device thread spins: it needs a CPU of its own, away from the apps. */
+	if (p->device_cpu == CONF_AUTO_VALUE)
+		p->device_cpu = f->pus < 2 ? -1 : p->cpus.v[0] == 0 ? 1 : 0;
+	else if (p->device_cpu >= f->pus)
+		return tune_fail(err, TUNE_ERR_CONFIG,
+				 "%s: key 'device_cpu': CPU %lld does not exist on '%s' (it has %d; use auto or 0..%d)",
+				 p->path, p->device_cpu, f->hostname, f->pus, f->pus - 1);
+	else if (conf_ints_contains(&p->cpus, p->device_cpu))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'device_cpu': CPU %lld is also in cpus (give the "
+				 "device a CPU the apps do not use)", p->path, p->device_cpu);
 	return 0;
 }
 

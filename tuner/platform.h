@@ -19,6 +19,7 @@ struct platform {
 	struct conf_strs cflags;
 	int pin;                /* pin measured threads */
 	struct conf_ints cpus;  /* CPUs to pin to; auto = the last core */
+	long long device_cpu;   /* ipa's device thread; auto = another CPU, -1: none */
 	struct conf_ints hints;
 	struct conf_ints sizes_mb;
 	struct conf_ints group_sizes;

@@ -1,11 +1,12 @@
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kernels/chase/chase.h"
+#include "../kernels/ipa/ipa.h"
 #include "sweep.h"
 
-const char *const sweep_kernel_names[] = { "chase", NULL };
 const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
 
 #define Q(field) offsetof(struct sweep_quick, field)
@@ -13,7 +14,9 @@ static const struct conf_key quick_keys[] = {
 	{ "sizes_mb", CONF_INT_LIST, Q(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets under --quick" },
 	{ "group_sizes", CONF_INT_LIST, Q(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes under --quick" },
 	{ "hints", CONF_ENUM_LIST, Q(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints under --quick" },
+	{ "thresholds_ns", CONF_INT_LIST, Q(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa thresholds under --quick" },
 	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
+	{ "calls", CONF_INT, Q(calls), 1, 100000000, NULL, NULL, 0, "ipa calls per app under --quick" },
 	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
 	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
 	{ "max_runs", CONF_INT, Q(max_runs), 1, 100000, NULL, NULL, 0, "max_runs under --quick" },
@@ -21,13 +24,27 @@ static const struct conf_key quick_keys[] = {
 };
 #undef Q
 
+#define I(field) offsetof(struct sweep_ipa, field)
+static const struct conf_key ipa_keys[] = {
+	{ "dist", CONF_ENUM, I(dist), 0, 0, ipa_dist_names, NULL, 0, "latency distribution of the calls (default log-uniform)" },
+	{ "lat_a_ns", CONF_INT, I(lat_a_ns), 0, 10000000000LL, NULL, NULL, 0, "latency (fixed), or its low end (default 1000)" },
+	{ "lat_b_ns", CONF_INT, I(lat_b_ns), 0, 10000000000LL, NULL, NULL, 0, "latency's high end (default 200000)" },
+	{ "work_ns", CONF_INT, I(work_ns), 0, 10000000000LL, NULL, NULL, 0, "CPU work of an app between calls (default 20000)" },
+	{ "apps", CONF_INT, I(apps), 1, 64, NULL, NULL, 0, "app threads sharing the app CPUs (default 2)" },
+	{ "calls", CONF_INT, I(calls), 1, 100000000, NULL, NULL, 0, "calls per app and run (default 2000)" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef I
+
 #define S(field) offsetof(struct sweep, field)
 const struct conf_key sweep_keys[] = {
 	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED, "the sweep's name, as stored" },
 	{ "description", CONF_STRING, S(description), 0, 0, NULL, NULL, 0, "what the sweep answers" },
-	{ "kernel", CONF_ENUM, S(kernel), 0, 0, sweep_kernel_names, NULL, CONF_REQUIRED, "kernel to measure" },
+	{ "kernel", CONF_ENUM, S(kernel), 0, 0, kernel_names, NULL, CONF_REQUIRED, "kernel to measure" },
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
-	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, CONF_REQUIRED, "kernel variants" },
+	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, 0, "chase: kernel variants (required for chase)" },
+	{ "thresholds_ns", CONF_INT_LIST, S(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa: polling thresholds T; 0 (always block) and inf (always poll) are always measured" },
+	{ "ipa", CONF_SECTION, S(ipa), 0, 0, NULL, ipa_keys, 0, "ipa: the workload" },
 	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
 	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, CONF_AUTO, "group sizes (default: the platform's; auto = every g from g_min to g_max)" },
 	{ "hints", CONF_ENUM_LIST, S(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints (default: the platform's)" },
@@ -68,11 +85,21 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->tolerance_pct = 2;
 	s->final_top = 3;
 	s->record_optima = 1;
-	s->quick.queries = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	s->ipa = (struct sweep_ipa){ IPA_LOGUNIFORM, 1000, 200000, 20000, 2, 2000 };
+	s->quick.queries = s->quick.calls = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
 	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 
 	if (rc)
 		return rc;
+	if (s->kernel == KERNEL_CHASE && !s->variants.n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variants' is missing (a chase sweep lists the variants "
+				 "to measure, e.g. variants: [scalar, interleaved-prefetch])", s->path);
+	if (s->kernel == KERNEL_IPA && s->strategy == STRATEGY_ADAPTIVE)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches the group size of chase; "
+				 "an ipa sweep is grid or random over thresholds_ns", s->path);
+	if (s->kernel == KERNEL_IPA && s->ipa.dist != IPA_FIXED && s->ipa.lat_b_ns < s->ipa.lat_a_ns)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'ipa.lat_b_ns': %lld is below lat_a_ns %lld (give the "
+				 "high end)", s->path, s->ipa.lat_b_ns, s->ipa.lat_a_ns);
 	if (s->g_min > s->g_max)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
 				 s->g_min, s->g_max);
@@ -95,6 +122,9 @@ void sweep_apply_quick(struct sweep *s)
 	take_list(&s->sizes_mb, &s->quick.sizes_mb);
 	take_list(&s->group_sizes, &s->quick.group_sizes);
 	take_list(&s->hints, &s->quick.hints);
+	take_list(&s->thresholds_ns, &s->quick.thresholds_ns);
+	if (s->quick.calls >= 0)
+		s->ipa.calls = s->quick.calls;
 	if (s->quick.queries >= 0)
 		s->queries = s->quick.queries;
 	if (s->quick.runs >= 0)

@@ -5,21 +5,29 @@
 
 #include "conf.h"
 #include "errors.h"
+#include "kernel.h"
 
-enum sweep_kernel { KERNEL_CHASE };
 enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
-	struct conf_ints sizes_mb, group_sizes, hints;
-	long long queries, runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_ints sizes_mb, group_sizes, hints, thresholds_ns;
+	long long queries, calls, runs, warmup, max_runs; /* -1: not overridden */
+};
+
+/* The ipa kernel's workload: what the apps do and what the device takes. */
+struct sweep_ipa {
+	int dist;                 /* IPA_FIXED .. IPA_BIMODAL */
+	long long lat_a_ns, lat_b_ns, work_ns, apps, calls;
 };
 
 struct sweep {
 	char *name;
 	char *description;
-	int kernel;              /* enum sweep_kernel */
+	int kernel;              /* enum kernel_id */
 	int strategy;            /* enum sweep_strategy */
-	struct conf_ints variants;
+	struct conf_ints variants;                /* chase */
+	struct conf_ints thresholds_ns;           /* ipa: CONF_INF_VALUE is always poll */
+	struct sweep_ipa ipa;
 	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
 	long long depth, queries, runs, warmup, seed, timeout_s;
 	long long max_runs;      /* repeat a trial until its interval is tight, up to this */
@@ -36,7 +44,6 @@ struct sweep {
 };
 
 extern const struct conf_key sweep_keys[];
-extern const char *const sweep_kernel_names[];
 extern const char *const sweep_strategy_names[];
 
 /* Loads a sweep by name or path; free with sweep_free(), also after an error. */

@@ -27,6 +27,7 @@ struct ipa_options {
 		wakeups;
 	int mode, dist;
 	struct flag_list app_cpus;
+	struct flag_list thresholds; /* measured interleaved: run r of every T, then run r+1 */
 };
 
 struct app {
@@ -225,7 +226,7 @@ int main(int argc, char **argv)
 	struct ipa_options o;
 	struct flag_spec specs[] = {
 		{ "mode", FLAG_CHOICE, &o.mode, 0, 0, "how callers wait", ipa_mode_names },
-		{ "threshold-ns", FLAG_U64, &o.threshold_ns, 0, UINT64_MAX, "ipa: poll below this predicted time", NULL },
+		{ "threshold-ns", FLAG_U64_LIST, &o.thresholds, 0, UINT64_MAX, "ipa: poll below this predicted time; a list is measured interleaved", NULL },
 		{ "apps", FLAG_U64, &o.apps, 1, IPA_MAX_APPS, "app threads", NULL },
 		{ "calls", FLAG_U64, &o.calls, 1, 100000000, "accelerator calls per app", NULL },
 		{ "dist", FLAG_CHOICE, &o.dist, 0, 0, "latency distribution", ipa_dist_names },
@@ -246,7 +247,8 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.mode = IPA_IPA;
-	o.threshold_ns = 30000;
+	o.thresholds.v[0] = 30000;
+	o.thresholds.n = 1;
 	o.apps = 2;
 	o.calls = 2000;
 	o.dist = IPA_LOGUNIFORM;
@@ -293,7 +295,11 @@ int main(int argc, char **argv)
 		       o.wakeups, cross, same, o.app_cpus.v[0], o.device_cpu);
 		return cross < 0 || same < 0;
 	}
+	/* Thresholds interleaved (T1 T2 .. T1 T2 ..) so that drift hits all alike. */
 	for (uint64_t r = 0; r < o.warmup + o.runs && !rc; r++)
-		rc = run_once(&o, r < o.warmup ? r : r - o.warmup, r < o.warmup);
+		for (size_t t = 0; t < o.thresholds.n && !rc; t++) {
+			o.threshold_ns = o.thresholds.v[t];
+			rc = run_once(&o, r < o.warmup ? r : r - o.warmup, r < o.warmup);
+		}
 	return rc;
 }

@@ -17,10 +17,15 @@ keys() { q "$1" "SELECT group_concat(trial_key || ':' || status) FROM (SELECT tr
 check "uninterrupted run" test $? = 0
 want_keys=$(keys "$TMP/clean.db")
 want_samples=$(q "$TMP/clean.db" "SELECT count(*) FROM samples")
-# An uninterrupted run takes this long; kills land anywhere within it.
-t0=$(date +%s%N)
-"$tune" run $sweep --platform $plat --db "$TMP/timing.db" > /dev/null 2>&1
-span_ms=$((($(date +%s%N) - t0) / 1000000 + 50))
+# An uninterrupted run takes this long (the faster of two, as this host is
+# noisy); kills land anywhere within it.
+span_ms=
+for t in 1 2; do
+	t0=$(date +%s%N)
+	"$tune" run $sweep --platform $plat --db "$TMP/timing-$t.db" > /dev/null 2>&1
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ -z "$span_ms" ] || [ "$ms" -lt "$span_ms" ] && span_ms=$ms
+done
 
 cycle=1 landed=0
 db=$TMP/kill-$cycle.db
