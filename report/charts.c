@@ -1,7 +1,9 @@
 /* Charts with gnuplot, each as PNG and SVG: throughput against working-set
- * size (the best configuration of each variant) and speedup against group
- * size per working set, with the 95% intervals as error bars. */
+ * size (the best configuration of each variant), speedup against group
+ * size per working set, and ipa's wall time against the polling threshold,
+ * with the 95% intervals as error bars. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +61,8 @@ static int plot(const char *dir, const char *name, const char *body, struct tune
 	return run_gnuplot(path, err);
 }
 
-int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *charts, struct tune_error *err)
+static int chase_charts(sqlite3 *db, const char *platform, const char *dir, const char **made, size_t *charts,
+			struct tune_error *err)
 {
 	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
 	struct report_results rs = { NULL, 0 };
@@ -71,8 +74,7 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 	FILE *f = NULL;
 	int rc;
 
-	*charts = 0;
-	if ((rc = report_load_results(db, platform, &rs, err)) != 0)
+	if ((rc = report_load_results(db, platform, &rs, err)) != 0 || !rs.n)
 		goto out;
 	v = rs.v;
 	n = rs.n;
@@ -120,7 +122,7 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 		 platform, path);
 	if ((rc = plot(dir, name, body, err)) != 0)
 		goto out;
-	(*charts)++;
+	made[(*charts)++] = "throughput_vs_size";
 
 	/* Speedup of interleaved-prefetch over scalar against g, per size. */
 	snprintf(name, sizeof(name), "%s-speedup_vs_groupsize", platform);
@@ -157,10 +159,87 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *ch
 				platform, ns ? ns - 1 : 0, path);
 	if ((rc = plot(dir, name, body, err)) != 0)
 		goto out;
-	(*charts)++;
+	made[(*charts)++] = "speedup_vs_groupsize";
 out:
 	if (f)
 		fclose(f);
 	free(rs.v);
+	return rc;
+}
+
+/* Wall time per call against T on a log axis (the paper's Fig. 12): the
+ * finite T > 0 as points, always-block and always-poll as horizontal lines,
+ * the chosen T and the wake-up cost as vertical ones. */
+static int ipa_chart(sqlite3 *db, const char *platform, const char *dir, const char **made, size_t *charts,
+		     struct tune_error *err)
+{
+	struct report_ipa *v = NULL;
+	size_t n = 0;
+	char path[4200], body[8192], name[128];
+	size_t used = 0;
+	FILE *f;
+	int rc = report_load_ipa(db, platform, &v, &n, err);
+
+	if (rc || !n)
+		goto out;
+	snprintf(name, sizeof(name), "%s-ipa_wall_vs_threshold", platform);
+	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
+		rc = TUNE_ERR_SYSTEM;
+		goto out;
+	}
+	/* One host: the newest (the tables show every host). */
+	fprintf(f, "# threshold_us ns_per_call low high (host %s)\n", v[n - 1].host);
+	for (size_t i = 0; i < v[n - 1].npoints; i++) {
+		const struct report_ipa_point *p = &v[n - 1].points[i];
+
+		if (p->threshold_ns > 0 && p->threshold_ns != LLONG_MAX)
+			fprintf(f, "%.3f %.2f %.2f %.2f\n", (double)p->threshold_ns / 1000.0, p->median, p->ci_low,
+				p->ci_high);
+	}
+	fclose(f);
+	used = (size_t)snprintf(body, sizeof(body),
+				"  set title 'IPA: wall time per call against the polling threshold (%s, host %s), 95%% "
+				"intervals'\n  set logscale x 10\n  set xlabel 'threshold T (us): poll below, block "
+				"above'\n  set ylabel 'ns per call'\n  unset arrow\n",
+				platform, v[n - 1].host);
+	if (v[n - 1].chosen && v[n - 1].chosen_ns > 0 && v[n - 1].chosen_ns != LLONG_MAX)
+		used += (size_t)snprintf(body + used, sizeof(body) - used,
+					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead lc rgb "
+					 "'#2ca02c'\n  set label 'chosen T' at first %.3f, graph 0.95 offset 0.5,0\n",
+					 v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0);
+	if (v[n - 1].wakeup_cross_ns > 0)
+		used += (size_t)snprintf(body + used, sizeof(body) - used,
+					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead dt 3 lc rgb "
+					 "'#9467bd'\n  set label 'wake-up cost' at first %.3f, graph 0.88 offset 0.5,0\n",
+					 v[n - 1].wakeup_cross_ns / 1000.0, v[n - 1].wakeup_cross_ns / 1000.0,
+					 v[n - 1].wakeup_cross_ns / 1000.0);
+	used += (size_t)snprintf(body + used, sizeof(body) - used,
+				 "  plot '%s' using 1:2:3:4 with yerrorlines title 'ipa (T)'", path);
+	/* The fixed policies as horizontal lines, inside the autoscaled range. */
+	for (size_t i = 0; i < v[n - 1].npoints; i++) {
+		const struct report_ipa_point *p = &v[n - 1].points[i];
+
+		if (p->threshold_ns == 0 || p->threshold_ns == LLONG_MAX)
+			used += (size_t)snprintf(body + used, sizeof(body) - used, ", %.2f dt 2 lc rgb '%s' title '%s'",
+						 p->median, p->threshold_ns ? "#1f77b4" : "#d62728",
+						 p->threshold_ns ? "always poll" : "always block");
+	}
+	snprintf(body + used, sizeof(body) - used, "\n  unset logscale x\n  unset arrow\n  unset label");
+	if ((rc = plot(dir, name, body, err)) != 0)
+		goto out;
+	made[(*charts)++] = "ipa_wall_vs_threshold";
+out:
+	free(v);
+	return rc;
+}
+
+int report_charts(sqlite3 *db, const char *platform, const char *dir, const char *made[REPORT_MAX_CHARTS],
+		  size_t *charts, struct tune_error *err)
+{
+	int rc;
+
+	*charts = 0;
+	if ((rc = chase_charts(db, platform, dir, made, charts, err)) == 0)
+		rc = ipa_chart(db, platform, dir, made, charts, err);
 	return rc;
 }

@@ -11,7 +11,7 @@ int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struc
 			       " s.ns_total, s.ns_per_lookup, s.lookups_per_sec, s.checksum"
 			       " FROM latest_results r JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0"
-			       " WHERE ?1 IS NULL OR r.platform = ?1"
+			       " WHERE (?1 IS NULL OR r.platform = ?1) AND r.kernel = 'chase'"
 			       " ORDER BY r.platform, r.host, r.size_mb, r.variant, r.hint, r.group_size, s.run_id",
 			       -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read samples: %s", sqlite3_errmsg(db));

@@ -129,6 +129,8 @@ static void section_line(const struct block *b, char *out, size_t len)
 	if (b->depth >= 0)
 		snprintf(out, len, "Platform %s on host %s (depth %lld, fingerprint %s)", b->platform, b->host, b->depth,
 			 b->fingerprint);
+	else if (b->host[0])
+		snprintf(out, len, "Platform %s on host %s (fingerprint %s)", b->platform, b->host, b->fingerprint);
 	else
 		snprintf(out, len, "%s", b->platform);
 }

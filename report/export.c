@@ -1,5 +1,6 @@
 /* The optima as a C header for production builds, and as JSON. */
 #include <ctype.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,19 @@ struct optimum_row {
 	char size_class[16], variant[32], hint[16], decided[32], runner_up[512];
 };
 
+/* The IPA optimum: the polling threshold and what it was measured against. */
+struct ipa_optimum {
+	int found;
+	long long threshold_ns; /* LLONG_MAX: always poll */
+	double median, ci_low, ci_high, wakeup_cross_ns, wakeup_same_ns; /* wake-ups < 0: not measured */
+	char decided[32];
+};
+
 struct platform_optima {
 	char name[64], arch[16], host[256], fingerprint[32], decided[32];
-	struct optimum_row *rows;
+	struct optimum_row *rows; /* chase, by working set */
 	size_t n;
+	struct ipa_optimum ipa;
 };
 
 static void copy_col(sqlite3_stmt *q, int col, char *out, size_t len)
@@ -27,6 +37,46 @@ static void copy_col(sqlite3_stmt *q, int col, char *out, size_t len)
 	const unsigned char *t = sqlite3_column_text(q, col);
 
 	snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
+/* The IPA optimum of po's platform (its current fingerprint, the host that
+ * decided last), with that host's wake-up cost. */
+static int load_ipa(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.threshold_ns, o.median, o.ci_low, o.ci_high, o.decided, o.host, o.fingerprint,"
+			       " p.arch, COALESCE(h.wakeup_cross_ns, -1), COALESCE(h.wakeup_same_ns, -1) FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform JOIN sweeps s ON s.id = o.sweep_id"
+			       " JOIN hosts h ON h.id = s.host_id WHERE o.platform = ?1 AND o.kernel = 'ipa'"
+			       " ORDER BY o.decided DESC, o.id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct ipa_optimum *o = &po->ipa;
+
+		o->found = 1;
+		o->threshold_ns = sqlite3_column_int64(q, 0);
+		o->median = sqlite3_column_double(q, 1);
+		o->ci_low = sqlite3_column_double(q, 2);
+		o->ci_high = sqlite3_column_double(q, 3);
+		copy_col(q, 4, o->decided, sizeof(o->decided));
+		o->wakeup_cross_ns = sqlite3_column_double(q, 8);
+		o->wakeup_same_ns = sqlite3_column_double(q, 9);
+		if (!po->n) {
+			copy_col(q, 5, po->host, sizeof(po->host));
+			copy_col(q, 6, po->fingerprint, sizeof(po->fingerprint));
+			copy_col(q, 7, po->arch, sizeof(po->arch));
+		}
+		if (strcmp(o->decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", o->decided);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+		: tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
 }
 
 /* The optima of platform's current fingerprint, on the host that decided last. */
@@ -41,9 +91,9 @@ static int load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 			       " o.ci_low, o.ci_high, o.size_class, o.variant, COALESCE(o.hint, ''), o.decided,"
 			       " COALESCE(o.runner_up, ''), o.host, o.fingerprint, p.arch FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
-			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.host ="
-			       " (SELECT host FROM optima WHERE platform = ?1 ORDER BY decided DESC, id DESC LIMIT 1)"
-			       " ORDER BY o.size_mb", -1, &q, NULL) != SQLITE_OK)
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'chase'"
+			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'chase' ORDER BY decided DESC, id DESC"
+			       " LIMIT 1) ORDER BY o.size_mb", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	snprintf(po->name, sizeof(po->name), "%s", platform);
@@ -78,7 +128,9 @@ static int load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	if (!po->n)
+	if ((rc = load_ipa(db, po, err)) != 0)
+		return rc;
+	if (!po->n && !po->ipa.found)
 		return tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "
 				 "--platform %s' first)", platform, platform);
 	return 0;
@@ -142,18 +194,12 @@ static void now_utc(char *out, size_t len)
 	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void header_block(FILE *out, const struct platform_optima *po)
+static void chase_block(FILE *out, const struct platform_optima *po)
 {
 	const struct optimum_row *p = primary(po);
 	int variant = index_of(chase_variant_names, p->variant);
 	int hint = p->hint[0] ? index_of(chase_hint_names, p->hint) : CHASE_HINT_PLDL1KEEP;
-	char m[80];
 
-	macro_name(po->name, m, sizeof(m));
-	fprintf(out, "#if defined(TUNED_SELECTED_%s)\n", m);
-	fprintf(out, "#define TUNED_PLATFORM_NAME \"%s\"\n#define TUNED_HOST \"%s\"\n", po->name, po->host);
-	fprintf(out, "#define TUNED_HOST_FINGERPRINT \"%s\"\n#define TUNED_DECIDED_AT \"%s\"\n\n", po->fingerprint,
-		po->decided);
 	fprintf(out, "/* %lld MB (%s): %s%s%s, g=%lld (fastest g=%lld), median %.1f ns/lookup [%.1f, %.1f],\n"
 		     " * decided on host %s at %s by tune %s */\n",
 		p->size_mb, p->size_class, p->variant, p->hint[0] ? " " : "", p->hint, p->group_size,
@@ -180,8 +226,49 @@ static void header_block(FILE *out, const struct platform_optima *po)
 	fprintf(out, " }\n#define TUNED_CHASE_TABLE_GROUP_SIZES {");
 	for (size_t i = 0; i < po->n; i++)
 		fprintf(out, "%s%lld", i ? ", " : " ", po->rows[i].group_size);
-	fprintf(out, " }\n\n/* Not tuned on this platform yet: the IPA poll threshold "
-		     "(TUNED_IPA_POLL_THRESHOLD_NS) and the scheduler policy (TUNED_SCHED_POLICY). */\n");
+	fprintf(out, " }\n\n");
+}
+
+static void ipa_block(FILE *out, const struct ipa_optimum *o)
+{
+	if (!o->found) {
+		fprintf(out, "/* Not tuned on this platform yet: the IPA poll threshold (TUNED_IPA_POLL_THRESHOLD_NS; "
+			     "run sweep ipa-threshold). */\n");
+		return;
+	}
+	fprintf(out, "/* IPA: poll for a call predicted to take less than this, block otherwise.\n"
+		     " * Median %.1f ns per call [%.1f, %.1f], decided at %s", o->median, o->ci_low, o->ci_high,
+		o->decided);
+	if (o->wakeup_cross_ns >= 0)
+		fprintf(out, ";\n * this host's wake-up cost: %.0f ns across CPUs, %.0f ns on one CPU */\n",
+			o->wakeup_cross_ns, o->wakeup_same_ns);
+	else
+		fprintf(out, " */\n");
+	if (o->threshold_ns == LLONG_MAX)
+		fprintf(out, "#define TUNED_IPA_POLL_THRESHOLD_NS 18446744073709551615ull /* always poll */\n");
+	else
+		fprintf(out, "#define TUNED_IPA_POLL_THRESHOLD_NS %lldull%s\n", o->threshold_ns,
+			o->threshold_ns == 0 ? " /* always block */" : "");
+	if (o->wakeup_cross_ns >= 0)
+		fprintf(out, "#define TUNED_IPA_WAKEUP_NS %.0f\n", o->wakeup_cross_ns);
+}
+
+static void header_block(FILE *out, const struct platform_optima *po)
+{
+	char m[80];
+
+	macro_name(po->name, m, sizeof(m));
+	fprintf(out, "#if defined(TUNED_SELECTED_%s)\n", m);
+	fprintf(out, "#define TUNED_PLATFORM_NAME \"%s\"\n#define TUNED_HOST \"%s\"\n", po->name, po->host);
+	fprintf(out, "#define TUNED_HOST_FINGERPRINT \"%s\"\n#define TUNED_DECIDED_AT \"%s\"\n\n", po->fingerprint,
+		po->decided);
+	if (po->n)
+		chase_block(out, po);
+	else
+		fprintf(out, "/* Not tuned on this platform yet: the pointer chase (TUNED_CHASE_*; run sweep "
+			     "chase-tune). */\n");
+	ipa_block(out, &po->ipa);
+	fprintf(out, "\n/* Not tuned on this platform yet: the scheduler policy (TUNED_SCHED_POLICY). */\n");
 	fprintf(out, "#endif\n\n");
 }
 
@@ -242,6 +329,50 @@ out:
 	return rc;
 }
 
+/* The chase optima of po: the primary choice and the table; null when none. */
+static json_t *chase_json(const struct platform_optima *po)
+{
+	const struct optimum_row *p;
+	json_t *table;
+
+	if (!po->n)
+		return json_null();
+	p = primary(po);
+	table = json_array();
+	for (size_t k = 0; k < po->n; k++) {
+		const struct optimum_row *r = &po->rows[k];
+		json_t *ru = r->runner_up[0] ? json_loads(r->runner_up, 0, NULL) : NULL;
+
+		json_array_append_new(table, json_pack(
+			"{s:I, s:s, s:s, s:s?, s:I, s:I, s:b, s:f, s:f, s:f, s:o, s:I, s:s}",
+			"size_mb", (json_int_t)r->size_mb, "size_class", r->size_class, "variant", r->variant,
+			"hint", r->hint[0] ? r->hint : NULL, "group_size", (json_int_t)r->group_size,
+			"best_group_size", (json_int_t)r->best_group_size, "hugepages", r->hugepages,
+			"median_ns_per_lookup", r->median, "ci_low", r->ci_low, "ci_high", r->ci_high,
+			"runner_up", ru ? ru : json_null(), "trials", (json_int_t)r->trials, "decided", r->decided));
+	}
+	return json_pack("{s:s, s:I, s:s?, s:o}", "variant", p->variant, "group_size", (json_int_t)p->group_size,
+			 "hint", p->hint[0] ? p->hint : NULL, "table", table);
+}
+
+/* The IPA threshold (null: always poll) with the wake-up cost; null when not tuned. */
+static json_t *ipa_json(const struct ipa_optimum *o)
+{
+	json_t *j;
+
+	if (!o->found)
+		return json_null();
+	j = json_pack("{s:o, s:b, s:f, s:f, s:f, s:s}", "poll_threshold_ns",
+		      o->threshold_ns == LLONG_MAX ? json_null() : json_integer(o->threshold_ns), "always_poll",
+		      o->threshold_ns == LLONG_MAX, "median_ns_per_call", o->median, "ci_low", o->ci_low, "ci_high",
+		      o->ci_high, "decided", o->decided);
+	if (o->wakeup_cross_ns >= 0) {
+		json_object_set_new(j, "wakeup_cross_cpu_ns", json_real(o->wakeup_cross_ns));
+		json_object_set_new(j, "wakeup_same_cpu_ns", json_real(o->wakeup_same_ns));
+	}
+	return j;
+}
+
 int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
 {
 	struct platform_optima *po = NULL;
@@ -256,25 +387,12 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 	root = json_pack("{s:s, s:i, s:s, s:s, s:o}", "format", "tune-optima", "version", 1, "generated", now,
 			 "tune_version", TUNE_VERSION, "platforms", plats);
 	for (size_t i = 0; i < n; i++) {
-		const struct optimum_row *p = primary(&po[i]);
-		json_t *table = json_array();
+		json_t *plat = json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", po[i].name, "arch", po[i].arch, "host",
+					 po[i].host, "fingerprint", po[i].fingerprint, "decided", po[i].decided);
 
-		for (size_t k = 0; k < po[i].n; k++) {
-			const struct optimum_row *r = &po[i].rows[k];
-			json_t *ru = r->runner_up[0] ? json_loads(r->runner_up, 0, NULL) : NULL;
-
-			json_array_append_new(table, json_pack(
-				"{s:I, s:s, s:s, s:s?, s:I, s:I, s:b, s:f, s:f, s:f, s:o, s:I, s:s}",
-				"size_mb", (json_int_t)r->size_mb, "size_class", r->size_class, "variant", r->variant,
-				"hint", r->hint[0] ? r->hint : NULL, "group_size", (json_int_t)r->group_size,
-				"best_group_size", (json_int_t)r->best_group_size, "hugepages", r->hugepages,
-				"median_ns_per_lookup", r->median, "ci_low", r->ci_low, "ci_high", r->ci_high,
-				"runner_up", ru ? ru : json_null(), "trials", (json_int_t)r->trials, "decided", r->decided));
-		}
-		json_array_append_new(plats, json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I, s:s?, s:o}}",
-			"name", po[i].name, "arch", po[i].arch, "host", po[i].host, "fingerprint", po[i].fingerprint,
-			"decided", po[i].decided, "chase", "variant", p->variant, "group_size", (json_int_t)p->group_size,
-			"hint", p->hint[0] ? p->hint : NULL, "table", table));
+		json_object_set_new(plat, "chase", chase_json(&po[i]));
+		json_object_set_new(plat, "ipa", ipa_json(&po[i].ipa));
+		json_array_append_new(plats, plat);
 	}
 	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "cannot write the JSON");

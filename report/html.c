@@ -61,9 +61,11 @@ static int add_facts(struct rdoc *d, sqlite3 *db, const char *platform, struct t
 
 int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err)
 {
-	static const char *const charts[][2] = {
+	static const char *const captions[][2] = {
 		{ "throughput_vs_size", "Throughput against working-set size: the best g of each variant" },
 		{ "speedup_vs_groupsize", "Speedup of interleaved-prefetch over scalar against group size" },
+		{ "ipa_wall_vs_threshold", "IPA: wall time per call against the polling threshold, with the chosen "
+					   "threshold and the host's wake-up cost" },
 	};
 	struct rdoc *d = rdoc_new();
 	char path[4200], title[512];
@@ -79,11 +81,12 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 	}
 	used = (size_t)snprintf(title, sizeof(title), "tune report:");
 	for (size_t p = 0; p < np && !rc; p++) {
-		size_t made = 0, rows;
+		size_t nmade = 0, rows;
+		const char *made[REPORT_MAX_CHARTS];
 		struct rdoc *probe = rdoc_new();
 
 		/* An empty platform is an error worth a clear message, not an empty page. */
-		rc = probe ? report_tables(probe, db, &platforms[p], 1, err) : TUNE_ERR_SYSTEM;
+		rc = probe ? report_all(probe, db, &platforms[p], 1, err) : TUNE_ERR_SYSTEM;
 		rows = probe ? rdoc_rows(probe) : 0;
 		rdoc_free(probe);
 		if (rc)
@@ -96,17 +99,20 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		used += (size_t)snprintf(title + used, sizeof(title) - used, " %s", platforms[p]);
 		rdoc_section(d, platforms[p], "", "", -1);
 		if ((rc = add_facts(d, db, platforms[p], err)) != 0 ||
-		    (rc = report_charts(db, platforms[p], dir, &made, err)) != 0)
+		    (rc = report_charts(db, platforms[p], dir, made, &nmade, err)) != 0)
 			break;
-		for (size_t c = 0; c < sizeof(charts) / sizeof(charts[0]); c++) {
-			char *svg;
+		for (size_t m = 0; m < nmade; m++)
+			for (size_t c = 0; c < sizeof(captions) / sizeof(captions[0]); c++) {
+				char *svg;
 
-			snprintf(path, sizeof(path), "%s/%s-%s.svg", dir, platforms[p], charts[c][0]);
-			if ((svg = read_svg(path)) != NULL) {
-				rdoc_figure(d, charts[c][1], svg);
-				free(svg);
+				if (strcmp(made[m], captions[c][0]) != 0)
+					continue;
+				snprintf(path, sizeof(path), "%s/%s-%s.svg", dir, platforms[p], captions[c][0]);
+				if ((svg = read_svg(path)) != NULL) {
+					rdoc_figure(d, captions[c][1], svg);
+					free(svg);
+				}
 			}
-		}
 	}
 	if (!rc)
 		rc = report_all(d, db, platforms, np, err);

@@ -30,8 +30,8 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 			       "SELECT o.platform, o.host, o.fingerprint, o.size_mb, o.size_class, o.variant,"
 			       " COALESCE(o.hint, '-'), o.group_size, o.best_group_size, o.hugepages, o.median, o.ci_low,"
 			       " o.ci_high, o.runner_up, o.trials, o.decided FROM optima o JOIN current_fingerprints"
-			       " USING (platform, host, fingerprint) WHERE ?1 IS NULL OR o.platform = ?1"
-			       " ORDER BY o.platform, o.host, o.size_mb", -1, &q, NULL) != SQLITE_OK)
+			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR o.platform = ?1)"
+			       " AND o.kernel = 'chase' ORDER BY o.platform, o.host, o.size_mb", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
 	bind_platform(q, platform);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -106,7 +106,8 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 	int rc = report_tables(d, db, platforms, np, err);
 
 	for (size_t p = 0; !rc && p < (np ? np : 1); p++) {
-		if ((rc = report_optima(d, db, np ? platforms[p] : NULL, err)) == 0)
+		if ((rc = report_optima(d, db, np ? platforms[p] : NULL, err)) == 0 &&
+		    (rc = report_ipa(d, db, np ? platforms[p] : NULL, err)) == 0)
 			rc = report_warnings(d, db, np ? platforms[p] : NULL, err);
 	}
 	return rc;

@@ -27,6 +27,28 @@ int report_load_results(sqlite3 *db, const char *platform, struct report_results
 const struct report_result *report_best(const struct report_result *v, size_t n, const char *variant, long long size,
 					long long g);
 
+/* The ipa kernel's newest sweep of each host's current fingerprint: wall
+ * time per call at each threshold T (LLONG_MAX: always poll), the chosen T
+ * and the host's wake-up cost (< 0: not measured). Free *out. */
+#define REPORT_IPA_MAX_POINTS 64
+struct report_ipa_point {
+	long long threshold_ns;
+	double median, ci_low, ci_high, polled_share; /* ns per call; share < 0: unknown */
+};
+
+struct report_ipa {
+	char platform[64], host[256], fingerprint[32];
+	struct report_ipa_point points[REPORT_IPA_MAX_POINTS];
+	size_t npoints;
+	int chosen;
+	long long chosen_ns;
+	double chosen_median, chosen_low, chosen_high, wakeup_cross_ns, wakeup_same_ns;
+};
+
+int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, size_t *n, struct tune_error *err);
+/* "0 (always block)", "8 us", "inf (always poll)" */
+void report_threshold_label(long long t, char *out, size_t len);
+
 /* A report as data (sections, tables, figures), rendered in any format. */
 struct rdoc;
 
@@ -51,6 +73,8 @@ int rdoc_render(const struct rdoc *d, int format, const char *title, FILE *out, 
 int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 /* The optima of the current fingerprint of each host of platform (all: NULL). */
 int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* The ipa curve (wall time against T) and the chosen T against the wake-up cost. */
+int report_ipa(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* The tables, then the optima and the warnings: what `tune results` shows. */
@@ -60,10 +84,15 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
  * for the measured runs of the newest result of each configuration. */
 int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
 
-/* PLATFORM-throughput_vs_size and PLATFORM-speedup_vs_groupsize, each .png,
- * .svg, and the .dat and .gp gnuplot drew them from, in dir. Needs gnuplot:
- * TUNE_ERR_BUILD with a message saying so when it is missing. */
-int report_charts(sqlite3 *db, const char *platform, const char *dir, size_t *charts, struct tune_error *err);
+/* The charts of platform in dir, each .png, .svg, and the .dat and .gp
+ * gnuplot drew them from: PLATFORM-throughput_vs_size and
+ * PLATFORM-speedup_vs_groupsize when there are chase results,
+ * PLATFORM-ipa_wall_vs_threshold when there are ipa results. made[] gets the
+ * names drawn (without platform and extension; static strings). Needs
+ * gnuplot: TUNE_ERR_BUILD with a message saying so when it is missing. */
+#define REPORT_MAX_CHARTS 8
+int report_charts(sqlite3 *db, const char *platform, const char *dir, const char *made[REPORT_MAX_CHARTS],
+		  size_t *charts, struct tune_error *err);
 /* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */
 int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err);
 

@@ -16,8 +16,8 @@ int report_load_results(sqlite3 *db, const char *platform, struct report_results
 			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
 			       " hugepages, median_ns_per_lookup, fingerprint, COALESCE(ci_low, median_ns_per_lookup),"
 			       " COALESCE(ci_high, median_ns_per_lookup) FROM latest_results JOIN current_fingerprints"
-			       " USING (platform, host, fingerprint) WHERE ?1 IS NULL OR platform = ?1"
-			       " ORDER BY platform, host, depth, size_mb, variant, group_size",
+			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR platform = ?1)"
+			       " AND kernel = 'chase' ORDER BY platform, host, depth, size_mb, variant, group_size",
 			       -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
 	if (platform)
