@@ -19,6 +19,7 @@ enum flag_type {
 	FLAG_BOOL,     /* on/off, true/false, yes/no, 1/0 */
 	FLAG_U64_LIST, /* comma-separated unsigned integers, each in [min, max] */
 	FLAG_CHOICE,   /* one of choices; dest is an int that gets its index */
+	FLAG_CHOICE_LIST, /* comma-separated choices; dest is a flag_list of their indices */
 };
 
 struct flag_list {
@@ -68,6 +69,20 @@ static inline int flags_ranged(const struct flag_spec *f, const char *text, uint
 	return FLAGS_OK;
 }
 
+/* The index of val among f's choices. */
+static inline int flags_choice(const struct flag_spec *f, const char *val, uint64_t *index, char *err, size_t errlen)
+{
+	size_t used = 0;
+
+	for (int i = 0; f->choices[i]; i++)
+		if (!strcmp(val, f->choices[i]))
+			return *index = (uint64_t)i, FLAGS_OK;
+	used += (size_t)snprintf(err, errlen, "option '--%s': '%.64s' is not one of", f->name, val);
+	for (int i = 0; f->choices[i] && used < errlen; i++)
+		used += (size_t)snprintf(err + used, errlen - used, " %s", f->choices[i]);
+	return FLAGS_ERROR;
+}
+
 static inline int flags_set(const struct flag_spec *f, const char *val,
 			    char *err, size_t errlen)
 {
@@ -89,17 +104,12 @@ static inline int flags_set(const struct flag_spec *f, const char *val,
 			return FLAGS_ERROR;
 		}
 		return FLAGS_OK;
-	case FLAG_CHOICE: {
-		size_t used = 0;
-
-		for (int i = 0; f->choices[i]; i++)
-			if (!strcmp(val, f->choices[i]))
-				return *(int *)f->dest = i, FLAGS_OK;
-		used += (size_t)snprintf(err, errlen, "option '--%s': '%.64s' is not one of", f->name, val);
-		for (int i = 0; f->choices[i] && used < errlen; i++)
-			used += (size_t)snprintf(err + used, errlen - used, " %s", f->choices[i]);
-		return FLAGS_ERROR;
-	}
+	case FLAG_CHOICE:
+		if (flags_choice(f, val, &v, err, errlen) != FLAGS_OK)
+			return FLAGS_ERROR;
+		*(int *)f->dest = (int)v;
+		return FLAGS_OK;
+	case FLAG_CHOICE_LIST:
 	case FLAG_U64_LIST: {
 		struct flag_list *l = f->dest;
 		char item[32];
@@ -110,7 +120,8 @@ static inline int flags_set(const struct flag_spec *f, const char *val,
 			size_t len = strcspn(p, ",");
 
 			if (len == 0 || len >= sizeof(item)) {
-				snprintf(err, errlen, "option '--%s': '%s' is not a comma-separated list of integers", f->name, val);
+				snprintf(err, errlen, "option '--%s': '%s' is not a comma-separated list of %s", f->name,
+					 val, f->type == FLAG_CHOICE_LIST ? "names" : "integers");
 				return FLAGS_ERROR;
 			}
 			if (l->n == FLAGS_LIST_MAX) {
@@ -119,7 +130,8 @@ static inline int flags_set(const struct flag_spec *f, const char *val,
 			}
 			memcpy(item, p, len);
 			item[len] = '\0';
-			if (flags_ranged(f, item, &v, err, errlen) != FLAGS_OK)
+			if (f->type == FLAG_CHOICE_LIST ? flags_choice(f, item, &v, err, errlen) != FLAGS_OK
+			    : flags_ranged(f, item, &v, err, errlen) != FLAGS_OK)
 				return FLAGS_ERROR;
 			l->v[l->n++] = v;
 			if (!p[len])
@@ -177,13 +189,14 @@ static inline void flags_usage(FILE *out, const char *prog, const struct flag_sp
 	fprintf(out, "usage: %s [--option value]...\n\n", prog);
 	for (const struct flag_spec *f = specs; f->name; f++) {
 		const char *kind = f->type == FLAG_BOOL ? "on|off" : f->type == FLAG_U64_LIST ? "N[,N...]"
-				 : f->type == FLAG_CHOICE ? "NAME" : "N";
+				 : f->type == FLAG_CHOICE ? "NAME" : f->type == FLAG_CHOICE_LIST ? "NAME[,...]" : "N";
+		int choices = f->type == FLAG_CHOICE || f->type == FLAG_CHOICE_LIST;
 
 		fprintf(out, "  --%-14s %-9s %s", f->name, kind, f->help);
-		if (f->type == FLAG_CHOICE)
+		if (choices)
 			for (int i = 0; f->choices[i]; i++)
 				fprintf(out, "%s%s", i ? "|" : " [", f->choices[i]);
-		if (f->type == FLAG_CHOICE)
+		if (choices)
 			fputc(']', out);
 		else if (f->type != FLAG_BOOL)
 			fprintf(out, " [%llu..%llu]", (unsigned long long)f->min, (unsigned long long)f->max);
