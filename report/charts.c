@@ -233,13 +233,69 @@ out:
 	return rc;
 }
 
+/* Makespan against apps, a line per policy (inline dispatch), a panel per
+ * speedup: the paper's Fig. 10. */
+static int sched_chart(sqlite3 *db, const char *platform, const char *dir, const char **made, size_t *charts,
+		       struct tune_error *err)
+{
+	static const char *const policies[] = { "co", "ao", "fuse", "random", "eft" };
+	struct report_sched *v = NULL;
+	size_t n = 0, ns, na, used;
+	long long speedups[8], apps[64];
+	char path[4200], body[8192], name[128];
+	FILE *f;
+	int rc = report_load_sched(db, platform, &v, &n, err);
+
+	if (rc || !n)
+		goto out;
+	ns = report_sched_speedups(&v[n - 1], speedups, 8);
+	na = report_sched_apps(&v[n - 1], apps, 64);
+	snprintf(name, sizeof(name), "%s-sched_makespan_vs_apps", platform);
+	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
+		rc = TUNE_ERR_SYSTEM;
+		goto out;
+	}
+	/* Blocks of speedup s and policy k at index s * 5 + k. */
+	fprintf(f, "# apps makespan_ms low high (inline dispatch; host %s)\n", v[n - 1].host);
+	for (size_t s = 0; s < ns; s++)
+		for (int k = 0; k < 5; k++) {
+			fprintf(f, "\"%s\"\n", policies[k]);
+			for (size_t a = 0; a < na; a++) {
+				const struct report_sched_point *p = report_sched_at(&v[n - 1], policies[k], "inline",
+										       speedups[s], apps[a]);
+
+				if (p)
+					fprintf(f, "%lld %.4f %.4f %.4f\n", apps[a], p->makespan_ms, p->ci_low_ms,
+						p->ci_high_ms);
+			}
+			fprintf(f, "\n\n");
+		}
+	fclose(f);
+	used = (size_t)snprintf(body, sizeof(body), "  set multiplot layout 1,%zu title 'Makespan against apps per "
+				"scheduling policy (%s, inline dispatch), 95%% intervals'\n  set xlabel 'apps'\n"
+				"  set ylabel 'makespan (ms)'\n  set key inside top left\n", ns ? ns : 1, platform);
+	for (size_t s = 0; s < ns; s++)
+		used += (size_t)snprintf(body + used, sizeof(body) - used,
+					 "  set title 'accelerator %lldx faster'\n  plot for [k=0:4] '%s' index %zu + k "
+					 "using 1:2:3:4 with yerrorlines title columnheader(1)\n",
+					 speedups[s], path, s * 5);
+	snprintf(body + used, sizeof(body) - used, "  unset multiplot");
+	if ((rc = plot(dir, name, body, err)) != 0)
+		goto out;
+	made[(*charts)++] = "sched_makespan_vs_apps";
+out:
+	free(v);
+	return rc;
+}
+
 int report_charts(sqlite3 *db, const char *platform, const char *dir, const char *made[REPORT_MAX_CHARTS],
 		  size_t *charts, struct tune_error *err)
 {
 	int rc;
 
 	*charts = 0;
-	if ((rc = chase_charts(db, platform, dir, made, charts, err)) == 0)
-		rc = ipa_chart(db, platform, dir, made, charts, err);
+	if ((rc = chase_charts(db, platform, dir, made, charts, err)) == 0 &&
+	    (rc = ipa_chart(db, platform, dir, made, charts, err)) == 0)
+		rc = sched_chart(db, platform, dir, made, charts, err);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../kernels/chase/chase.h"
+#include "../kernels/sched/sched.h"
 #include "../tuner/version.h"
 #include "report.h"
 
@@ -25,11 +26,20 @@ struct ipa_optimum {
 	char decided[32];
 };
 
+/* A sched optimum: the policy and dispatch that finished first at a point. */
+struct sched_row {
+	long long speedup, apps;
+	double median, ci_low, ci_high; /* ns per task */
+	char policy[16], dispatch[16], size_class[32], decided[32];
+};
+
 struct platform_optima {
 	char name[64], arch[16], host[256], fingerprint[32], decided[32];
 	struct optimum_row *rows; /* chase, by working set */
 	size_t n;
 	struct ipa_optimum ipa;
+	struct sched_row *sched; /* by speedup, then apps */
+	size_t nsched;
 };
 
 static void copy_col(sqlite3_stmt *q, int col, char *out, size_t len)
@@ -77,6 +87,52 @@ static int load_ipa(sqlite3 *db, struct platform_optima *po, struct tune_error *
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
 		: tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+}
+
+/* The sched optima of po's platform (its current fingerprint, the host that
+ * decided last), by speedup and apps. */
+static int load_sched(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.speedup, o.apps, o.variant, COALESCE(o.dispatch, ''), o.median, o.ci_low, o.ci_high,"
+			       " o.decided, o.size_class, o.host, o.fingerprint, p.arch FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'sched'"
+			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'sched'"
+			       " ORDER BY decided DESC, id DESC LIMIT 1) ORDER BY o.speedup, o.apps", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sched_row *nv = realloc(po->sched, (po->nsched + 1) * sizeof(*nv)), *r;
+
+		if (!nv) {
+			sqlite3_finalize(q);
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+		po->sched = nv;
+		r = &nv[po->nsched++];
+		r->speedup = sqlite3_column_int64(q, 0);
+		r->apps = sqlite3_column_int64(q, 1);
+		copy_col(q, 2, r->policy, sizeof(r->policy));
+		copy_col(q, 3, r->dispatch, sizeof(r->dispatch));
+		r->median = sqlite3_column_double(q, 4);
+		r->ci_low = sqlite3_column_double(q, 5);
+		r->ci_high = sqlite3_column_double(q, 6);
+		copy_col(q, 7, r->decided, sizeof(r->decided));
+		copy_col(q, 8, r->size_class, sizeof(r->size_class));
+		if (!po->n && !po->ipa.found && po->nsched == 1) {
+			copy_col(q, 9, po->host, sizeof(po->host));
+			copy_col(q, 10, po->fingerprint, sizeof(po->fingerprint));
+			copy_col(q, 11, po->arch, sizeof(po->arch));
+		}
+		if (strcmp(r->decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
 }
 
 /* The optima of platform's current fingerprint, on the host that decided last. */
@@ -128,9 +184,9 @@ static int load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	if ((rc = load_ipa(db, po, err)) != 0)
+	if ((rc = load_ipa(db, po, err)) != 0 || (rc = load_sched(db, po, err)) != 0)
 		return rc;
-	if (!po->n && !po->ipa.found)
+	if (!po->n && !po->ipa.found && !po->nsched)
 		return tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "
 				 "--platform %s' first)", platform, platform);
 	return 0;
@@ -151,8 +207,10 @@ static int load_all(sqlite3 *db, const char *const *platforms, size_t n, struct 
 
 static void free_all(struct platform_optima *po, size_t n)
 {
-	for (size_t i = 0; po && i < n; i++)
+	for (size_t i = 0; po && i < n; i++) {
 		free(po[i].rows);
+		free(po[i].sched);
+	}
 	free(po);
 }
 
@@ -253,6 +311,59 @@ static void ipa_block(FILE *out, const struct ipa_optimum *o)
 		fprintf(out, "#define TUNED_IPA_WAKEUP_NS %.0f\n", o->wakeup_cross_ns);
 }
 
+/* The policy chosen at most points (ties: the earlier in sched.h's order). */
+static const struct sched_row *sched_primary(const struct platform_optima *po)
+{
+	const struct sched_row *best = NULL;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < po->nsched; i++) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < po->nsched; k++)
+			n += !strcmp(po->sched[k].policy, po->sched[i].policy);
+		if (n > best_n || (n == best_n && index_of(sched_policy_names, po->sched[i].policy) <
+						     index_of(sched_policy_names, best->policy))) {
+			best = &po->sched[i];
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+static void sched_block(FILE *out, const struct platform_optima *po)
+{
+	const struct sched_row *p = sched_primary(po);
+
+	if (!p) {
+		fprintf(out, "\n/* Not tuned on this platform yet: the scheduler policy (TUNED_SCHED_POLICY; run sweep "
+			     "sched-policy). */\n");
+		return;
+	}
+	fprintf(out, "\n/* Scheduler: the policy chosen at most of the %zu measured (speedup, apps) points; values are "
+		     "TUNED_SCHED_CO..TUNED_SCHED_EFT\n * (the order of kernels/sched/sched.h). Per point: */\n", po->nsched);
+	for (size_t i = 0; i < po->nsched; i++) {
+		const struct sched_row *r = &po->sched[i];
+
+		fprintf(out, "/*   %lldx, %lld apps (%s): %s %s, median %.1f ns per task [%.1f, %.1f], decided at %s */\n",
+			r->speedup, r->apps, r->size_class, r->policy, r->dispatch, r->median, r->ci_low, r->ci_high,
+			r->decided);
+	}
+	fprintf(out, "#define TUNED_SCHED_POLICY %d /* %s */\n#define TUNED_SCHED_POLICY_NAME \"%s\"\n",
+		index_of(sched_policy_names, p->policy), p->policy, p->policy);
+	fprintf(out, "#define TUNED_SCHED_DISPATCH_INLINE %d\n", !strcmp(p->dispatch, "inline"));
+	fprintf(out, "#define TUNED_SCHED_TABLE_LEN %zu\n#define TUNED_SCHED_TABLE_SPEEDUPS {", po->nsched);
+	for (size_t i = 0; i < po->nsched; i++)
+		fprintf(out, "%s%lld", i ? ", " : " ", po->sched[i].speedup);
+	fprintf(out, " }\n#define TUNED_SCHED_TABLE_APPS {");
+	for (size_t i = 0; i < po->nsched; i++)
+		fprintf(out, "%s%lld", i ? ", " : " ", po->sched[i].apps);
+	fprintf(out, " }\n#define TUNED_SCHED_TABLE_POLICIES {");
+	for (size_t i = 0; i < po->nsched; i++)
+		fprintf(out, "%s%d", i ? ", " : " ", index_of(sched_policy_names, po->sched[i].policy));
+	fprintf(out, " }\n");
+}
+
 static void header_block(FILE *out, const struct platform_optima *po)
 {
 	char m[80];
@@ -268,7 +379,7 @@ static void header_block(FILE *out, const struct platform_optima *po)
 		fprintf(out, "/* Not tuned on this platform yet: the pointer chase (TUNED_CHASE_*; run sweep "
 			     "chase-tune). */\n");
 	ipa_block(out, &po->ipa);
-	fprintf(out, "\n/* Not tuned on this platform yet: the scheduler policy (TUNED_SCHED_POLICY). */\n");
+	sched_block(out, po);
 	fprintf(out, "#endif\n\n");
 }
 
@@ -323,7 +434,25 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 		     "\tunsigned i;\n\n"
 		     "\tfor (i = 0; i + 1 < TUNED_CHASE_TABLE_LEN; i++)\n"
 		     "\t\tif (bytes <= sizes_mb[i] << 20)\n\t\t\tbreak;\n"
-		     "\treturn groups[i];\n}\n#endif\n\n#endif /* TUNED_CONFIG_H */\n");
+		     "\treturn groups[i];\n}\n#endif\n\n"
+		     "#if defined(TUNED_SCHED_POLICY)\n"
+		     "#define TUNED_SCHED_CO 0\n#define TUNED_SCHED_AO 1\n#define TUNED_SCHED_FUSE 2\n"
+		     "#define TUNED_SCHED_RANDOM 3\n#define TUNED_SCHED_EFT 4\n\n"
+		     "/* The policy measured best at the nearest (speedup, apps) point, nearest on\n"
+		     " * log scales: the speedup first, then the apps. */\n"
+		     "static inline int tuned_sched_policy_for(unsigned speedup, unsigned apps)\n{\n"
+		     "\tstatic const unsigned speedups[] = TUNED_SCHED_TABLE_SPEEDUPS;\n"
+		     "\tstatic const unsigned app_counts[] = TUNED_SCHED_TABLE_APPS;\n"
+		     "\tstatic const int policies[] = TUNED_SCHED_TABLE_POLICIES;\n"
+		     "\tunsigned i, best = 0;\n\tdouble best_d = -1.0;\n\n"
+		     "\tfor (i = 0; i < TUNED_SCHED_TABLE_LEN; i++) {\n"
+		     "\t\tdouble ds = (double)(speedups[i] > speedup ? speedups[i] * 1.0 / (speedup ? speedup : 1)\n"
+		     "\t\t\t\t\t\t       : speedup * 1.0 / speedups[i]);\n"
+		     "\t\tdouble da = (double)(app_counts[i] > apps ? app_counts[i] * 1.0 / (apps ? apps : 1)\n"
+		     "\t\t\t\t\t\t       : apps * 1.0 / app_counts[i]);\n"
+		     "\t\tdouble d = ds * 1000.0 + da;\n\n"
+		     "\t\tif (best_d < 0 || d < best_d) {\n\t\t\tbest = i;\n\t\t\tbest_d = d;\n\t\t}\n\t}\n"
+		     "\treturn policies[best];\n}\n#endif\n\n#endif /* TUNED_CONFIG_H */\n");
 out:
 	free_all(po, n);
 	return rc;
@@ -373,6 +502,27 @@ static json_t *ipa_json(const struct ipa_optimum *o)
 	return j;
 }
 
+/* The sched optima: the primary policy and the table; null when none. */
+static json_t *sched_json(const struct platform_optima *po)
+{
+	const struct sched_row *p = sched_primary(po);
+	json_t *table;
+
+	if (!p)
+		return json_null();
+	table = json_array();
+	for (size_t i = 0; i < po->nsched; i++) {
+		const struct sched_row *r = &po->sched[i];
+
+		json_array_append_new(table, json_pack("{s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, s:s}", "speedup",
+						       (json_int_t)r->speedup, "apps", (json_int_t)r->apps, "class",
+						       r->size_class, "policy", r->policy, "dispatch", r->dispatch,
+						       "median_ns_per_task", r->median, "ci_low", r->ci_low, "ci_high",
+						       r->ci_high, "decided", r->decided));
+	}
+	return json_pack("{s:s, s:s, s:o}", "policy", p->policy, "dispatch", p->dispatch, "table", table);
+}
+
 int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
 {
 	struct platform_optima *po = NULL;
@@ -392,6 +542,7 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 
 		json_object_set_new(plat, "chase", chase_json(&po[i]));
 		json_object_set_new(plat, "ipa", ipa_json(&po[i].ipa));
+		json_object_set_new(plat, "sched", sched_json(&po[i]));
 		json_array_append_new(plats, plat);
 	}
 	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
@@ -411,5 +562,6 @@ int report_header_newest(sqlite3 *db, const char *platform, char *decided, size_
 	if (!rc)
 		snprintf(decided, len, "%s", po.decided);
 	free(po.rows);
+	free(po.sched);
 	return rc;
 }

@@ -66,6 +66,8 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		{ "speedup_vs_groupsize", "Speedup of interleaved-prefetch over scalar against group size" },
 		{ "ipa_wall_vs_threshold", "IPA: wall time per call against the polling threshold, with the chosen "
 					   "threshold and the host's wake-up cost" },
+		{ "sched_makespan_vs_apps", "Scheduler: makespan against apps per policy, a panel per accelerator "
+					    "speedup" },
 	};
 	struct rdoc *d = rdoc_new();
 	char path[4200], title[512];

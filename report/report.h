@@ -49,6 +49,30 @@ int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, 
 /* "0 (always block)", "8 us", "inf (always poll)" */
 void report_threshold_label(long long t, char *out, size_t len);
 
+/* The sched kernel's newest sweep of each host's current fingerprint: the
+ * makespan of each policy and dispatch at each (speedup, apps). Free *out. */
+#define REPORT_SCHED_MAX_POINTS 1024
+struct report_sched_point {
+	char policy[16], dispatch[16];
+	long long speedup, apps;
+	double makespan_ms, ci_low_ms, ci_high_ms, accel_share, overhead_ns; /* < 0: unknown */
+	int chosen; /* the optimum of its (speedup, apps) */
+};
+
+struct report_sched {
+	char platform[64], host[256], fingerprint[32];
+	struct report_sched_point points[REPORT_SCHED_MAX_POINTS];
+	size_t npoints;
+};
+
+int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **out, size_t *n, struct tune_error *err);
+/* The point of policy (NULL: any) and dispatch at (speedup, apps), or NULL. */
+const struct report_sched_point *report_sched_at(const struct report_sched *r, const char *policy,
+						  const char *dispatch, long long speedup, long long apps);
+/* The distinct speedups and app counts measured, ascending; returns how many. */
+size_t report_sched_speedups(const struct report_sched *r, long long *out, size_t max);
+size_t report_sched_apps(const struct report_sched *r, long long *out, size_t max);
+
 /* A report as data (sections, tables, figures), rendered in any format. */
 struct rdoc;
 
@@ -75,6 +99,9 @@ int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, siz
 int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* The ipa curve (wall time against T) and the chosen T against the wake-up cost. */
 int report_ipa(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* Makespan per policy against apps at each speedup, inline against worker
+ * dispatch, and the scheduler optima. */
+int report_sched(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* The tables, then the optima and the warnings: what `tune results` shows. */
@@ -87,7 +114,8 @@ int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struc
 /* The charts of platform in dir, each .png, .svg, and the .dat and .gp
  * gnuplot drew them from: PLATFORM-throughput_vs_size and
  * PLATFORM-speedup_vs_groupsize when there are chase results,
- * PLATFORM-ipa_wall_vs_threshold when there are ipa results. made[] gets the
+ * PLATFORM-ipa_wall_vs_threshold when there are ipa results,
+ * PLATFORM-sched_makespan_vs_apps when there are sched results. made[] gets the
  * names drawn (without platform and extension; static strings). Needs
  * gnuplot: TUNE_ERR_BUILD with a message saying so when it is missing. */
 #define REPORT_MAX_CHARTS 8

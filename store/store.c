@@ -6,6 +6,7 @@
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "store.h"
 #include "../kernels/chase/chase.h"
+#include "../kernels/sched/sched.h"
 #include "../tuner/kernel.h"
 
 struct store {
@@ -291,8 +292,9 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		return rc;
 	rc = prepare(st, &ins, err,
 		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, size_mb, depth, queries,"
-		     " group_size, hugepages, seed, runs, warmup, phase, threshold_ns) VALUES (?1, ?2, ?14, ?3, ?4, ?5,"
-		     " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
+		     " group_size, hugepages, seed, runs, warmup, phase, threshold_ns, apps, speedup, dispatch) VALUES"
+		     " (?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?16, ?17, ?18)"
+		     " ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
 		rc = prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -319,10 +321,19 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		sqlite3_bind_int64(ins, 12, t->warmup);
 		sqlite3_bind_text(ins, 13, t->phase == PHASE_FINAL ? "final" : "search", -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 14, kernel_table[t->kernel].name, -1, SQLITE_STATIC);
-		if (t->kernel == KERNEL_IPA)
-			sqlite3_bind_int64(ins, 15, t->threshold_ns);
-		else
+		if (t->kernel == KERNEL_CHASE)
 			sqlite3_bind_null(ins, 15);
+		else
+			sqlite3_bind_int64(ins, 15, t->threshold_ns);
+		if (t->kernel == KERNEL_SCHED) {
+			sqlite3_bind_int64(ins, 16, t->apps);
+			sqlite3_bind_int64(ins, 17, t->speedup);
+			sqlite3_bind_text(ins, 18, sched_dispatch_names[t->dispatch], -1, SQLITE_STATIC);
+		} else {
+			sqlite3_bind_null(ins, 16);
+			sqlite3_bind_null(ins, 17);
+			sqlite3_bind_null(ins, 18);
+		}
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = db_fail(st, err, "cannot record the trials");
 			break;
@@ -524,14 +535,34 @@ int store_optimum(struct store *st, const struct store_optimum *o, struct tune_e
 	int rc = prepare(st, &q, err,
 			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
 			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
-			 " sweep_id, decided, threshold_ns) VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-			 " ?13, ?14, ?15, ?16, " NOW ", NULLIF(?18, -1))",
-			 "sssisssiidddisiisi", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
+			 " sweep_id, decided, threshold_ns, speedup, apps, dispatch) VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7,"
+			 " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " NOW ", NULLIF(?18, -1), ?19, ?20, ?21)",
+			 "sssisssiidddisiisiiis", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
 			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->stats.median, o->stats.ci_low,
 			 o->stats.ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id,
-			 o->kernel ? o->kernel : "chase", o->threshold_ns);
+			 o->kernel ? o->kernel : "chase", o->threshold_ns, o->speedup, o->apps, o->dispatch);
 
 	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record an optimum");
+}
+
+int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
+			long long *threshold_ns, int *found, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(st, &q, err,
+			 "SELECT threshold_ns FROM optima WHERE kernel = 'ipa' AND platform = ?1 AND host = ?2 AND"
+			 " fingerprint = ?3 AND threshold_ns IS NOT NULL ORDER BY decided DESC, id DESC LIMIT 1",
+			 "sss", platform, host, fingerprint);
+
+	*found = 0;
+	if (rc)
+		return rc;
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		*threshold_ns = sqlite3_column_int64(q, 0);
+		*found = 1;
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read the IPA optimum");
 }
 
 int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, struct tune_error *err)

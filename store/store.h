@@ -17,7 +17,7 @@
 #include "../tuner/plan.h"
 #include "../tuner/platform.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -100,10 +100,17 @@ struct store_optimum {
 	long long threshold_ns; /* ipa; -1: none */
 	int hugepages;
 	struct stats stats;
+	long long speedup, apps; /* sched: the point decided; 0 for other kernels */
+	const char *dispatch;    /* sched: inline or worker; NULL for other kernels */
 };
 /* Records (or replaces) the optimum for its platform, host, fingerprint,
- * kernel and size (0 for ipa). */
+ * kernel, size (0 for ipa and sched) and sched point. */
 int store_optimum(struct store *st, const struct store_optimum *o, struct tune_error *err);
+
+/* The newest IPA threshold chosen for platform on host with fingerprint;
+ * *found is 0 when the ipa sweep has not run there. */
+int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
+			long long *threshold_ns, int *found, struct tune_error *err);
 
 /* The checksum already measured in this sweep for the same lookups, if any. */
 int store_reference_checksum(struct store *st, long long sweep_id, const struct trial *t,

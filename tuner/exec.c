@@ -10,6 +10,7 @@
 #include "../kernels/common/timing.h"
 #include "../kernels/chase/chase.h"
 #include "../kernels/ipa/ipa.h"
+#include "../kernels/sched/sched.h"
 #include "../kernels/common/flags.h"
 #include "../kernels/common/rng.h"
 #include "build.h"
@@ -112,6 +113,9 @@ static char *spec_json(const struct sweep_run *r)
 				"lat_b_ns", (json_int_t)s->ipa.lat_b_ns, "work_ns", (json_int_t)s->ipa.work_ns,
 				"apps", (json_int_t)s->ipa.apps, "calls", (json_int_t)s->ipa.calls,
 				"device_cpu", (json_int_t)p->device_cpu, "thresholds_ns", ints_json(&s->thresholds_ns, NULL)));
+		if (s->kernel == KERNEL_SCHED)
+			json_object_set_new(o, "sched", json_pack("{s:I, s:I, s:I}", "tasks", (json_int_t)s->sched.tasks,
+				"accels", (json_int_t)s->sched.accels, "device_cpu", (json_int_t)p->device_cpu));
 		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
@@ -149,20 +153,24 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 	struct build_spec spec = { t->kernel, t->variant, t->hint, r->ctx->platform->compiler,
 				   &r->ctx->platform->cflags };
 
+	/* Only chase compiles its variants apart; the others choose at run time. */
+	if (t->kernel != KERNEL_CHASE)
+		spec.variant = 0;
 	for (size_t i = 0; i < r->nbuilds; i++)
-		if (r->builds[i].kernel == t->kernel && r->builds[i].variant == t->variant && r->builds[i].hint == t->hint)
+		if (r->builds[i].kernel == t->kernel && r->builds[i].variant == spec.variant && r->builds[i].hint == t->hint)
 			return &r->builds[i];
 	if (r->nbuilds == MAX_BUILDS)
 		return NULL;
 	b = &r->builds[r->nbuilds++];
 	memset(b, 0, sizeof(*b));
 	b->kernel = t->kernel;
-	b->variant = t->variant;
+	b->variant = spec.variant;
 	b->hint = t->hint;
 	b->rc = build_kernel(&spec, &b->res, &err);
 	if (b->rc == 0) {
 		struct store_build sb = { b->res.hash, kernel_table[t->kernel].name,
-					  kernel_table[t->kernel].variant_names[t->variant],
+					  t->kernel == KERNEL_CHASE ? chase_variant_names[t->variant]
+								    : kernel_table[t->kernel].name,
 					  t->hint >= 0 ? chase_hint_names[t->hint] : NULL, spec.compiler,
 					  b->res.compiler_version, b->res.cflags, b->res.defines, b->res.path };
 
@@ -194,15 +202,24 @@ static int json_get_num(json_t *o, const char *key, double *out)
 	return 0;
 }
 
-/* What tells a batch's trials apart in the kernel's output: g, or T. */
+/* What tells a batch's trials apart in the kernel's output: g, T, or the policy. */
 static long long trial_point(const struct trial *t)
 {
-	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->group_size;
+	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
 }
 
-/* One output line's values. chase reports ns per lookup; ipa reports the
- * run's wall time, stored as ns per call so that the statistics and the
- * rankings read the same for both. Returns 0, or -1 when a field is missing. */
+static long long index_of_name(const char *const *names, const char *name)
+{
+	for (long long i = 0; name && names[i]; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/* One output line's values. chase reports ns per lookup; ipa and sched
+ * report the run's wall time (sched: the makespan), stored as ns per call or
+ * task so that the statistics and the rankings read the same for all.
+ * Returns 0, or -1 when a field is missing. */
 static int sample_values(int kernel, json_t *o, long long *point, double *ns_total, double *per_op, double *ops_s,
 			 double *cpu)
 {
@@ -219,6 +236,18 @@ static int sample_values(int kernel, json_t *o, long long *point, double *ns_tot
 		*per_op = *ns_total / (apps * calls);
 		*ops_s = 1e9 / *per_op;
 		*cpu = -1; /* the apps and the device each pin themselves */
+		return 0;
+	}
+	if (kernel == KERNEL_SCHED) {
+		double apps, tasks;
+
+		if (json_get_num(o, "run", &v) || json_get_num(o, "wall_ns", ns_total) || json_get_num(o, "apps", &apps) ||
+		    json_get_num(o, "tasks", &tasks) || apps * tasks <= 0 || *ns_total <= 0 ||
+		    (*point = index_of_name(sched_policy_names, json_string_value(json_object_get(o, "policy")))) < 0)
+			return -1;
+		*per_op = *ns_total / (apps * tasks);
+		*ops_s = 1e9 / *per_op;
+		*cpu = -1;
 		return 0;
 	}
 	if (json_get_num(o, "group_size", &v) || json_get_num(o, "run", ns_total) ||
@@ -378,15 +407,21 @@ static void arg_num(struct kernel_args *a, const char *flag, long long v)
 	a->argv[a->argc++] = a->nums[a->nnums++];
 }
 
-/* "1,2,4": the point (g or T) of each trial, or the platform's CPUs. */
+/* "1,2,4": the point (g, T) of each trial, or the platform's CPUs; sched's
+ * points are policy names: "co,eft". */
 static char *arg_list(char *out, size_t len, struct trial **todo, size_t n, const struct conf_ints *cpus)
 {
 	size_t used = 0;
 
 	out[0] = '\0';
-	for (size_t i = 0; i < (cpus ? cpus->n : n) && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, "%s%lld", i ? "," : "",
-					 cpus ? cpus->v[i] : trial_point(todo[i]));
+	for (size_t i = 0; i < (cpus ? cpus->n : n) && used < len; i++) {
+		if (!cpus && todo[i]->kernel == KERNEL_SCHED)
+			used += (size_t)snprintf(out + used, len - used, "%s%s", i ? "," : "",
+						 sched_policy_names[todo[i]->variant]);
+		else
+			used += (size_t)snprintf(out + used, len - used, "%s%lld", i ? "," : "",
+						 cpus ? cpus->v[i] : trial_point(todo[i]));
+	}
 	return out;
 }
 
@@ -403,7 +438,30 @@ static void kernel_args(const struct sweep_run *r, const struct built *bin, stru
 	arg_num(a, "--runs", runs);
 	arg_num(a, "--warmup", warmup);
 	arg_num(a, "--seed", t->seed);
-	if (t->kernel == KERNEL_IPA) {
+	if (t->kernel == KERNEL_SCHED) {
+		const struct sweep_sched *w = &r->sweep.sched;
+
+		*cpu = -1;
+		a->argv[a->argc++] = "--dispatch", a->argv[a->argc++] = (char *)sched_dispatch_names[t->dispatch];
+		arg_num(a, "--apps", t->apps);
+		arg_num(a, "--tasks", w->tasks);
+		arg_num(a, "--accels", w->accels);
+		arg_num(a, "--speedup", t->speedup);
+		a->argv[a->argc++] = "--cost-dist", a->argv[a->argc++] = (char *)ipa_dist_names[w->cost_dist];
+		arg_num(a, "--cost-a-ns", w->cost_a_ns);
+		arg_num(a, "--cost-b-ns", w->cost_b_ns);
+		a->argv[a->argc++] = "--completion";
+		a->argv[a->argc++] = (char *)sweep_completion_names[w->completion];
+		/* inf: always poll; the kernel takes it as the largest threshold. */
+		if (t->threshold_ns == CONF_INF_VALUE)
+			a->argv[a->argc++] = "--threshold-ns", a->argv[a->argc++] = "18446744073709551615";
+		else
+			arg_num(a, "--threshold-ns", t->threshold_ns);
+		arg_num(a, "--device-cpu", p->device_cpu < 0 ? 0 : p->device_cpu);
+		a->argv[a->argc++] = "--app-cpus";
+		a->argv[a->argc++] = arg_list(a->lists[1], sizeof(a->lists[1]), todo, n, &p->cpus);
+		a->argv[a->argc++] = "--policy";
+	} else if (t->kernel == KERNEL_IPA) {
 		const struct sweep_ipa *w = &r->sweep.ipa;
 
 		*cpu = -1;
@@ -644,10 +702,35 @@ static void measure_wakeup(struct sweep_run *r)
 	run_result_free(&res);
 }
 
+/* Trials one kernel process measures together: chase's g of one variant,
+ * hint and size; ipa's thresholds; sched's policies at one point. */
 static int same_context(const struct trial *a, const struct trial *b)
 {
-	return a->kernel == b->kernel && a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
+	if (a->kernel != b->kernel)
+		return 0;
+	if (a->kernel == KERNEL_SCHED)
+		return a->apps == b->apps && a->speedup == b->speedup && a->dispatch == b->dispatch;
+	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
 	       a->hugepages == b->hugepages;
+}
+
+/* Trials an optimum is chosen among: chase's of one working set, every ipa
+ * threshold, sched's policies and dispatches at one (speedup, apps). */
+static int same_decision(const struct trial *a, const struct trial *b)
+{
+	if (a->kernel == KERNEL_SCHED)
+		return a->speedup == b->speedup && a->apps == b->apps;
+	return a->size_mb == b->size_mb;
+}
+
+/* sched's classes, as the paper's Fig. 10 reads them: an accelerator about
+ * as fast as a CPU, moderately faster, much faster; one app, a few, many. */
+static void sched_class(const struct platform *p, const struct trial *t, char *out, size_t len)
+{
+	long long cpus = (long long)p->cpus.n;
+
+	snprintf(out, len, "%s/%s", t->speedup < 2 ? "cpu-like" : t->speedup <= 10 ? "moderate" : "fast",
+		 t->apps == 1 ? "single" : t->apps <= 2 * cpus ? "few" : "many");
 }
 
 /* Measures the given trials, a context at a time (consecutive trials of one
@@ -713,12 +796,12 @@ static const char *size_class(const struct platform *p, long long size_mb)
 }
 
 /* The smallest g of best's context within tolerance of best, among cand;
- * ipa has no knee: the fastest T is the choice. */
+ * ipa and sched have no knee: the fastest T or policy is the choice. */
 static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *best, double tolerance)
 {
 	struct trial *k = (struct trial *)best;
 
-	if (best->kernel == KERNEL_IPA)
+	if (best->kernel != KERNEL_CHASE)
 		return k;
 	for (size_t i = 0; i < n; i++)
 		if (same_context(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
@@ -749,11 +832,11 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 		int seen = 0;
 
 		for (size_t j = 0; j < i; j++)
-			seen |= r->plan.trials[j].size_mb == first->size_mb;
+			seen |= same_decision(&r->plan.trials[j], first);
 		if (seen)
 			continue;
 		for (size_t j = i; j < r->plan.ntrials; j++)
-			if (r->plan.trials[j].size_mb == first->size_mb && r->plan.trials[j].stats.n)
+			if (same_decision(&r->plan.trials[j], first) && r->plan.trials[j].stats.n)
 				cand[n++] = &r->plan.trials[j];
 		measured = n;
 		if (!n)
@@ -819,19 +902,37 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 				break;
 			}
 		{
-			char runner_json[512] = "";
+			char runner_json[512] = "", cls[48];
 			const struct kernel_info *k = &kernel_table[knee->kernel];
+
+			if (knee->kernel == KERNEL_SCHED)
+				sched_class(r->ctx->platform, knee, cls, sizeof(cls));
+			else
+				snprintf(cls, sizeof(cls), "%s", knee->kernel == KERNEL_IPA ? "-"
+					 : size_class(r->ctx->platform, knee->size_mb));
 			struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-						   k->name,
-						   knee->kernel == KERNEL_IPA ? "-" : size_class(r->ctx->platform, knee->size_mb),
+						   k->name, cls,
 						   k->variant_names[knee->variant],
 						   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
 						   knee->size_mb, knee->group_size, best->group_size,
 						   (long long)(measured + (size_t)n * (sw->final_top > 0)), r->sweep_id,
 						   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
-						   knee->hugepages, knee->stats };
+						   knee->hugepages, knee->stats, 0, 0, NULL };
 
-			if (runner && knee->kernel == KERNEL_IPA) {
+			if (knee->kernel == KERNEL_SCHED) {
+				o.threshold_ns = knee->threshold_ns == CONF_INF_VALUE ? -1 : knee->threshold_ns;
+				o.speedup = knee->speedup;
+				o.apps = knee->apps;
+				o.dispatch = sched_dispatch_names[knee->dispatch];
+			}
+			if (runner && knee->kernel == KERNEL_SCHED) {
+				snprintf(runner_json, sizeof(runner_json),
+					 "{\"policy\":\"%s\",\"dispatch\":\"%s\",\"median\":%.4f,\"ci_low\":%.4f,"
+					 "\"ci_high\":%.4f}", sched_policy_names[runner->variant],
+					 sched_dispatch_names[runner->dispatch], runner->stats.median, runner->stats.ci_low,
+					 runner->stats.ci_high);
+				o.runner_up = runner_json;
+			} else if (runner && knee->kernel == KERNEL_IPA) {
 				snprintf(runner_json, sizeof(runner_json),
 					 "{\"threshold_ns\":%lld,\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
 					 runner->threshold_ns, runner->stats.median, runner->stats.ci_low,
@@ -869,6 +970,25 @@ int exec_fingerprint(const struct platform *p, const struct host_facts *facts, c
 	return 0;
 }
 
+/* sched's ipa completion with threshold auto: the IPA optimum of this
+ * platform, host and fingerprint, else a wake-up's worth (30 us). */
+static int resolve_threshold(struct sweep_run *r, struct tune_error *err)
+{
+	struct sweep_sched *w = &r->sweep.sched;
+	int found = 0, rc;
+
+	if (r->sweep.kernel != KERNEL_SCHED || w->threshold_ns != CONF_AUTO_VALUE)
+		return 0;
+	w->threshold_ns = 30000;
+	if ((rc = store_ipa_threshold(r->ctx->store, r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
+				      &w->threshold_ns, &found, err)) != 0)
+		return rc;
+	if (w->completion == IPA_IPA)
+		fprintf(stderr, "tune: sweep '%s': accelerator completions poll below %lld ns (%s)\n", r->sweep.name,
+			w->threshold_ns, found ? "the IPA optimum of this host" : "no IPA optimum yet: the default");
+	return 0;
+}
+
 int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 	       struct exec_summary *sum, struct tune_error *err)
 {
@@ -889,18 +1009,19 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		goto out;
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
-	if ((rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
+	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
+	if ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version, sizeof(r->compiler_version),
+					 err)) != 0 ||
+	    (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0 ||
+	    (rc = resolve_threshold(r, err)) != 0 ||
+	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
-	if (r->sweep.kernel == KERNEL_IPA && ctx->platform->device_cpu < 0) {
+	if ((r->sweep.kernel == KERNEL_IPA || (r->sweep.kernel == KERNEL_SCHED && r->sweep.sched.accels)) &&
+	    ctx->platform->device_cpu < 0) {
 		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for the emulated accelerator, "
 			       "but this host has one (run it on a host with two or more)", r->sweep.path, r->sweep.name);
 		goto out;
 	}
-	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
-	if ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version, sizeof(r->compiler_version),
-					 err)) != 0 ||
-	    (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)
-		goto out;
 	spec = spec_json(r);
 	env = env_json(r);
 	all = calloc(r->plan.ntrials, sizeof(struct trial *));

@@ -4,7 +4,7 @@
 #ifndef TUNER_KERNEL_H
 #define TUNER_KERNEL_H
 
-enum kernel_id { KERNEL_CHASE, KERNEL_IPA, KERNEL_COUNT };
+enum kernel_id { KERNEL_CHASE, KERNEL_IPA, KERNEL_SCHED, KERNEL_COUNT };
 
 struct kernel_info {
 	const char *name;                  /* "chase": the trials' kernel column */
@@ -15,7 +15,7 @@ struct kernel_info {
 };
 
 extern const struct kernel_info kernel_table[KERNEL_COUNT];
-/* "chase", "ipa", NULL: the choices of a sweep's kernel key. */
+/* "chase", "ipa", "sched", NULL: the choices of a sweep's kernel key. */
 extern const char *const kernel_names[];
 
 #endif

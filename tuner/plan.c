@@ -4,6 +4,7 @@
 
 #include "../kernels/chase/chase.h"
 #include "../kernels/ipa/ipa.h"
+#include "../kernels/sched/sched.h"
 #include "plan.h"
 
 static int is_interleaved(int v)
@@ -101,6 +102,53 @@ static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
 	return rc ? rc : push_batch(pl, 0, pl->ntrials);
 }
 
+/* A batch per (speedup, apps, dispatch): every policy in one process,
+ * measured interleaved. */
+static int plan_sched(const struct sweep *s, struct plan *pl, size_t *cap)
+{
+	const struct sweep_sched *w = &s->sched;
+	char thr[24];
+
+	if (w->threshold_ns == CONF_INF_VALUE)
+		snprintf(thr, sizeof(thr), "inf");
+	else
+		snprintf(thr, sizeof(thr), "%lld", w->threshold_ns);
+	for (size_t x = 0; x < w->speedups.n; x++)
+		for (size_t a = 0; a < w->apps.n; a++)
+			for (size_t d = 0; d < w->dispatch.n; d++) {
+				size_t first = pl->ntrials;
+
+				for (int pol = 0; pol < SCHED_POLICIES; pol++) {
+					struct trial t = { 0 };
+
+					if (!conf_ints_contains(&w->policies, pol))
+						continue;
+					t.kernel = KERNEL_SCHED;
+					t.variant = pol;
+					t.hint = -1;
+					t.apps = w->apps.v[a];
+					t.speedup = w->speedups.v[x];
+					t.dispatch = (int)w->dispatch.v[d];
+					t.queries = t.apps * w->tasks;
+					t.group_size = 1;
+					t.threshold_ns = w->threshold_ns;
+					t.seed = s->seed;
+					t.runs = s->runs;
+					t.warmup = s->warmup;
+					snprintf(t.key, sizeof(t.key),
+						 "sched/%s/x%lld/k%lld/%s/m%lld/a%lld/%s%lld-%lld/%sT%s/s%lld/r%lld+%lld",
+						 sched_dispatch_names[t.dispatch], t.speedup, t.apps, sched_policy_names[pol],
+						 w->tasks, w->accels, ipa_dist_names[w->cost_dist], w->cost_a_ns, w->cost_b_ns,
+						 sweep_completion_names[w->completion], thr, t.seed, t.runs, t.warmup);
+					if (push_trial(pl, cap, &t))
+						return -1;
+				}
+				if (pl->ntrials > first && push_batch(pl, first, pl->ntrials - first))
+					return -1;
+			}
+	return 0;
+}
+
 int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err)
 {
 	const struct conf_ints *sizes = s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb;
@@ -113,6 +161,11 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	memset(pl, 0, sizeof(*pl));
 	if (s->kernel == KERNEL_IPA) {
 		if (plan_ipa(s, pl, &cap))
+			goto oom;
+		return 0;
+	}
+	if (s->kernel == KERNEL_SCHED) {
+		if (plan_sched(s, pl, &cap))
 			goto oom;
 		return 0;
 	}
@@ -190,7 +243,7 @@ double plan_cost(struct trial *const *trials, size_t n)
 	 * per node costs about as much as two links). */
 	double cost = n ? (double)trials[0]->size_mb * 16384.0 * 2.0 : 0;
 
-	if (n && trials[0]->kernel == KERNEL_IPA)
+	if (n && trials[0]->kernel != KERNEL_CHASE)
 		return (double)n * (double)(trials[0]->runs + trials[0]->warmup) * (double)trials[0]->queries;
 	for (size_t i = 0; i < n; i++)
 		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)trials[i]->queries *
@@ -200,6 +253,11 @@ double plan_cost(struct trial *const *trials, size_t n)
 
 void plan_trial_label(const struct trial *t, char *out, size_t len)
 {
+	if (t->kernel == KERNEL_SCHED) {
+		snprintf(out, len, "sched %s %lldx %lld apps p=%s", sched_dispatch_names[t->dispatch], t->speedup, t->apps,
+			 sched_policy_names[t->variant]);
+		return;
+	}
 	if (t->kernel == KERNEL_IPA) {
 		if (t->threshold_ns == CONF_INF_VALUE)
 			snprintf(out, len, "ipa T=inf");

@@ -25,6 +25,8 @@ struct trial {
 	long long size_mb, depth, queries, group_size, seed, runs, warmup;
 	int hugepages;
 	long long threshold_ns; /* ipa: poll below this predicted time; CONF_INF_VALUE: always */
+	long long apps, speedup; /* sched: the context of the policies (variant) */
+	int dispatch;           /* sched: SCHED_INLINE or SCHED_WORKER */
 	int phase;          /* enum trial_phase */
 	char key[160];      /* identifies the trial within its sweep */
 	int status;         /* enum trial_status */
@@ -51,7 +53,8 @@ void plan_free(struct plan *plan);
 /* Estimated cost of measuring trials (of one context, in one kernel process)
  * for the ETA: links followed (chase), nanoseconds of calls (ipa). */
 double plan_cost(struct trial *const *trials, size_t n);
-/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa T=8000 ns" */
+/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa T=8000 ns",
+ * "sched inline 4x 8 apps p=eft" */
 void plan_trial_label(const struct trial *t, char *out, size_t len);
 
 #endif

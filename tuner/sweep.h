@@ -10,14 +10,24 @@
 enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
-	struct conf_ints sizes_mb, group_sizes, hints, thresholds_ns;
-	long long queries, calls, runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_ints sizes_mb, group_sizes, hints, thresholds_ns, apps, speedups;
+	long long queries, calls, tasks, runs, warmup, max_runs; /* -1: not overridden */
 };
 
 /* The ipa kernel's workload: what the apps do and what the device takes. */
 struct sweep_ipa {
 	int dist;                 /* IPA_FIXED .. IPA_BIMODAL */
 	long long lat_a_ns, lat_b_ns, work_ns, apps, calls;
+};
+
+/* The sched kernel's space and workload: each (speedup, apps, dispatch) is
+ * one kernel process measuring every policy interleaved. */
+struct sweep_sched {
+	struct conf_ints policies, dispatch, speedups, apps;
+	long long tasks, accels, cost_a_ns, cost_b_ns;
+	int cost_dist;            /* IPA_FIXED .. IPA_BIMODAL */
+	int completion;           /* how callers wait for an accelerator: poll, interrupt, ipa */
+	long long threshold_ns;   /* ipa completion; CONF_AUTO_VALUE: the platform's IPA optimum */
 };
 
 struct sweep {
@@ -28,6 +38,7 @@ struct sweep {
 	struct conf_ints variants;                /* chase */
 	struct conf_ints thresholds_ns;           /* ipa: CONF_INF_VALUE is always poll */
 	struct sweep_ipa ipa;
+	struct sweep_sched sched;
 	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
 	long long depth, queries, runs, warmup, seed, timeout_s;
 	long long max_runs;      /* repeat a trial until its interval is tight, up to this */
@@ -45,6 +56,7 @@ struct sweep {
 
 extern const struct conf_key sweep_keys[];
 extern const char *const sweep_strategy_names[];
+extern const char *const sweep_completion_names[]; /* "poll", "interrupt", "ipa": IPA_POLL.. */
 
 /* Loads a sweep by name or path; free with sweep_free(), also after an error. */
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
