@@ -76,6 +76,15 @@ static int migrate(struct store *st, struct tune_error *err)
 
 		if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start the migration")) != 0)
 			return rc;
+		/* Another process may have migrated while this one waited for the lock. */
+		if ((rc = user_version(st, &v, err)) != 0) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return rc;
+		}
+		if (v >= STORE_SCHEMA_VERSION) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			break;
+		}
 		snprintf(setv, sizeof(setv), "PRAGMA user_version = %d", v + 1);
 		if ((rc = exec_sql(st, store_migrations[v], err, "cannot migrate the schema")) != 0 ||
 		    (rc = exec_sql(st, setv, err, "cannot migrate the schema")) != 0) {

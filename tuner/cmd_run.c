@@ -1,59 +1,171 @@
-/* tune run SWEEP --platform P: one sweep; also the engine of `tune --platform`. */
+/* tune run SWEEP --platform P: one sweep; also the engine of `tune --platform`.
+ * A platform with several hosts runs its sweeps on all of them at once, a
+ * thread and a database connection per host; each host runs one trial at a
+ * time. A host that stops answering leaves its trials pending. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "agent_client.h"
 #include "cmd_options.h"
 #include "commands.h"
 #include "exec.h"
 #include "signals.h"
 
-int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, const struct cmd_options *o,
-		   struct tune_error *err)
+struct host_run {
+	pthread_t thread;
+	const char *host;          /* "local" or an agent URL */
+	const char *platform;
+	char *const *sweeps;
+	size_t nsweeps;
+	const struct cmd_options *o;
+	volatile sig_atomic_t *stop;
+	int rc, failed, started;
+	struct tune_error err;
+};
+
+/* The context of a remote host: its facts and its agent's CPUs. */
+static int open_remote(struct exec_context *ctx, struct store *st, struct agent_client *agent, struct platform *p,
+		       const char *url, struct tune_error *err)
 {
-	struct exec_options eo = { o->quick, o->fresh, signals_install() };
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if ((rc = agent_client_open(agent, url, p->token_file, p->ca_file, err)) != 0)
+		return rc;
+	agent->facts.last_core_pu = (int)agent->cpus[0];
+	if ((rc = platform_resolve(p, &agent->facts, err)) != 0)
+		return rc;
+	/* The agent pins with its own platform: say what it uses. */
+	p->cpus.n = 0;
+	for (size_t i = 0; i < agent->ncpus; i++)
+		if (conf_ints_push(&p->cpus, agent->cpus[i]))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	p->device_cpu = agent->device_cpu;
+	p->pin = agent->pin;
+	if ((rc = store_host(st, &agent->facts, &ctx->host_id, err)) != 0 ||
+	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
+		return rc;
+	ctx->agent = agent;
+	ctx->store = st;
+	ctx->facts = &agent->facts;
+	ctx->platform = p;
+	return 0;
+}
+
+static void *run_host(void *arg)
+{
+	struct host_run *h = arg;
+	struct exec_options eo = { h->o->quick, h->o->fresh, h->stop };
 	struct store *st = NULL;
 	struct host_facts facts;
+	struct agent_client agent;
 	struct platform p;
 	struct exec_context ctx;
-	struct tune_error serr;
-	int rc, failed = 0;
+	int local = !strcmp(h->host, "local");
 
 	memset(&p, 0, sizeof(p));
-	if ((rc = store_open(o->db, &st, err)) != 0)
+	if ((h->rc = store_open(h->o->db, &st, &h->err)) != 0)
 		goto out;
-	if ((rc = exec_context_open(&ctx, st, &facts, &p, platform, err)) != 0)
+	if (local)
+		h->rc = exec_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
+	else if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0)
+		h->rc = open_remote(&ctx, st, &agent, &p, h->host, &h->err);
+	if (h->rc)
 		goto out;
-	if (!nsweeps) {
-		sweeps = p.sweeps.v;
-		nsweeps = p.sweeps.n;
+	if (!h->nsweeps) {
+		h->sweeps = p.sweeps.v;
+		h->nsweeps = p.sweeps.n;
 	}
-	if (!nsweeps) {
-		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: platform '%s' lists no sweeps (add 'sweeps: [chase-sizes, "
-			       "chase-g]', or name one: tune run SWEEP --platform %s)", p.path, p.name, p.name);
+	if (!h->nsweeps) {
+		h->rc = tune_fail(&h->err, TUNE_ERR_CONFIG, "%s: platform '%s' lists no sweeps (add 'sweeps: "
+				  "[chase-sizes, chase-g]', or name one: tune run SWEEP --platform %s)", p.path, p.name,
+				  p.name);
 		goto out;
 	}
-	for (size_t i = 0; i < nsweeps; i++) {
+	for (size_t i = 0; i < h->nsweeps; i++) {
 		struct exec_summary sum;
+		struct tune_error serr;
+		int rc = exec_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
 
-		rc = exec_sweep(&ctx, sweeps[i], &eo, &sum, &serr);
 		if (rc == TUNE_ERR_TRIALS) {
 			/* Later sweeps still run; the exit code says some trials failed. */
 			fprintf(stderr, "tune: %s\n", serr.msg);
-			failed = 1;
-			rc = 0;
+			h->failed = 1;
 			continue;
 		}
 		if (rc) {
-			*err = serr;
+			h->rc = rc;
+			h->err = serr;
 			goto out;
 		}
 	}
-	if (failed)
-		rc = tune_fail(err, TUNE_ERR_TRIALS, "some trials failed on platform '%s' (their reasons are above)",
-			       p.name);
+	if (h->failed)
+		h->rc = tune_fail(&h->err, TUNE_ERR_TRIALS, "some trials failed on platform '%s' (their reasons are "
+				  "above)", p.name);
 out:
 	platform_free(&p);
 	store_close(st);
+	return NULL;
+}
+
+int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, const struct cmd_options *o,
+		   struct tune_error *err)
+{
+	static char *const local_only[] = { "local" };
+	volatile sig_atomic_t *stop = signals_install();
+	struct platform p;
+	struct host_run *runs = NULL;
+	char *const *hosts = local_only;
+	size_t nhosts = 1;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	if ((rc = platform_load(platform, &p, err)) != 0)
+		goto out;
+	if (p.hosts.n) {
+		hosts = p.hosts.v;
+		nhosts = p.hosts.n;
+	}
+	if (!(runs = calloc(nhosts, sizeof(*runs)))) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nhosts; i++)
+		runs[i] = (struct host_run){ .host = hosts[i], .platform = platform, .sweeps = sweeps,
+					     .nsweeps = nsweeps, .o = o, .stop = stop };
+	/* One host runs here; several run at once, a thread each. */
+	if (nhosts == 1) {
+		run_host(&runs[0]);
+	} else {
+		for (size_t i = 0; i < nhosts; i++) {
+			runs[i].started = pthread_create(&runs[i].thread, NULL, run_host, &runs[i]) == 0;
+			if (!runs[i].started)
+				runs[i].rc = tune_fail(&runs[i].err, TUNE_ERR_SYSTEM, "cannot start a thread for host "
+						       "'%s'", hosts[i]);
+		}
+		for (size_t i = 0; i < nhosts; i++)
+			if (runs[i].started)
+				pthread_join(runs[i].thread, NULL);
+	}
+	/* The worst outcome decides the exit code; every host's error is shown. */
+	for (size_t i = 0; i < nhosts; i++) {
+		if (!runs[i].rc)
+			continue;
+		if (nhosts > 1 && runs[i].rc != TUNE_ERR_TRIALS)
+			fprintf(stderr, "tune: host '%s': %s\n", hosts[i], runs[i].err.msg);
+		if (!rc || rc == TUNE_ERR_TRIALS) {
+			rc = runs[i].rc;
+			*err = runs[i].err;
+		}
+	}
+	if (rc && nhosts > 1 && rc != TUNE_ERR_TRIALS && rc != TUNE_ERR_INTERRUPTED)
+		tune_fail(err, rc, "%s", "some hosts did not finish (see above); what they measured is kept, run the "
+			  "same command to resume");
+out:
+	free(runs);
+	platform_free(&p);
 	return rc;
 }
 

@@ -28,6 +28,7 @@ const char *tune_strerror(int code)
 	case TUNE_ERR_TRIALS: return "some trials failed";
 	case TUNE_ERR_INTERRUPTED: return "interrupted";
 	case TUNE_ERR_STALE: return "stale header";
+	case TUNE_ERR_HOST: return "host down";
 	}
 	return "unknown error";
 }
@@ -43,6 +44,7 @@ int tune_exit_code(int code)
 	case TUNE_ERR_TRIALS: return TUNE_EXIT_TRIALS_FAILED;
 	case TUNE_ERR_INTERRUPTED: return TUNE_EXIT_INTERRUPTED;
 	case TUNE_ERR_STALE: return TUNE_EXIT_STALE;
+	case TUNE_ERR_HOST: return TUNE_EXIT_HOST;
 	}
 	return TUNE_EXIT_SYSTEM;
 }

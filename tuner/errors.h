@@ -17,6 +17,7 @@ enum tune_err {
 	TUNE_ERR_TRIALS = -6,   /* the sweep finished but some trials failed */
 	TUNE_ERR_INTERRUPTED = -7,
 	TUNE_ERR_STALE = -8,    /* export header --check: the header is out of date */
+	TUNE_ERR_HOST = -9,     /* a remote host stopped answering */
 };
 
 /* Exit codes, documented in README.md. */
@@ -29,6 +30,7 @@ enum tune_exit {
 	TUNE_EXIT_BUILD = 5,
 	TUNE_EXIT_SYSTEM = 6,
 	TUNE_EXIT_STALE = 7,
+	TUNE_EXIT_HOST = 8,
 	TUNE_EXIT_INTERRUPTED = 130,
 };
 

@@ -13,6 +13,7 @@
 #include "../kernels/sched/sched.h"
 #include "../kernels/common/flags.h"
 #include "../kernels/common/rng.h"
+#include "agent_client.h"
 #include "build.h"
 #include "exec.h"
 #include "hash.h"
@@ -20,6 +21,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "runner.h"
+#include "runspec.h"
 #include "search.h"
 #include "sweep.h"
 #include "version.h"
@@ -166,6 +168,9 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 	b->kernel = t->kernel;
 	b->variant = spec.variant;
 	b->hint = t->hint;
+	/* An agent builds with its own compiler; execute() records its build. */
+	if (r->ctx->agent)
+		return b;
 	b->rc = build_kernel(&spec, &b->res, &err);
 	if (b->rc == 0) {
 		struct store_build sb = { b->res.hash, kernel_table[t->kernel].name,
@@ -391,103 +396,92 @@ out:
 	free(flags);
 }
 
-/* A kernel's command line: flags and their values, with room for both. */
-struct kernel_args {
-	char *argv[48];
-	int argc;
-	char nums[20][32];
-	int nnums;
-	char lists[2][8192];
-};
-
-static void arg_num(struct kernel_args *a, const char *flag, long long v)
+/* The run spec measuring todo[0..n) of one context, runs + warmup each. */
+static void spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long long runs, long long warmup,
+		    struct run_spec *s)
 {
-	snprintf(a->nums[a->nnums], sizeof(a->nums[0]), "%lld", v);
-	a->argv[a->argc++] = (char *)flag;
-	a->argv[a->argc++] = a->nums[a->nnums++];
-}
-
-/* "1,2,4": the point (g, T) of each trial, or the platform's CPUs; sched's
- * points are policy names: "co,eft". */
-static char *arg_list(char *out, size_t len, struct trial **todo, size_t n, const struct conf_ints *cpus)
-{
-	size_t used = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < (cpus ? cpus->n : n) && used < len; i++) {
-		if (!cpus && todo[i]->kernel == KERNEL_SCHED)
-			used += (size_t)snprintf(out + used, len - used, "%s%s", i ? "," : "",
-						 sched_policy_names[todo[i]->variant]);
-		else
-			used += (size_t)snprintf(out + used, len - used, "%s%lld", i ? "," : "",
-						 cpus ? cpus->v[i] : trial_point(todo[i]));
-	}
-	return out;
-}
-
-/* The command line measuring todo[0..n) of one context, runs + warmup each;
- * *cpu is where the runner pins the process (-1: it pins its own threads). */
-static void kernel_args(const struct sweep_run *r, const struct built *bin, struct trial **todo, size_t n,
-			long long runs, long long warmup, struct kernel_args *a, int *cpu)
-{
-	const struct platform *p = r->ctx->platform;
 	const struct trial *t = todo[0];
+	const struct sweep *sw = &r->sweep;
 
-	memset(a, 0, sizeof(*a));
-	a->argv[a->argc++] = (char *)bin->res.path;
-	arg_num(a, "--runs", runs);
-	arg_num(a, "--warmup", warmup);
-	arg_num(a, "--seed", t->seed);
-	if (t->kernel == KERNEL_SCHED) {
-		const struct sweep_sched *w = &r->sweep.sched;
-
-		*cpu = -1;
-		a->argv[a->argc++] = "--dispatch", a->argv[a->argc++] = (char *)sched_dispatch_names[t->dispatch];
-		arg_num(a, "--apps", t->apps);
-		arg_num(a, "--tasks", w->tasks);
-		arg_num(a, "--accels", w->accels);
-		arg_num(a, "--speedup", t->speedup);
-		a->argv[a->argc++] = "--cost-dist", a->argv[a->argc++] = (char *)ipa_dist_names[w->cost_dist];
-		arg_num(a, "--cost-a-ns", w->cost_a_ns);
-		arg_num(a, "--cost-b-ns", w->cost_b_ns);
-		a->argv[a->argc++] = "--completion";
-		a->argv[a->argc++] = (char *)sweep_completion_names[w->completion];
-		/* inf: always poll; the kernel takes it as the largest threshold. */
-		if (t->threshold_ns == CONF_INF_VALUE)
-			a->argv[a->argc++] = "--threshold-ns", a->argv[a->argc++] = "18446744073709551615";
-		else
-			arg_num(a, "--threshold-ns", t->threshold_ns);
-		arg_num(a, "--device-cpu", p->device_cpu < 0 ? 0 : p->device_cpu);
-		a->argv[a->argc++] = "--app-cpus";
-		a->argv[a->argc++] = arg_list(a->lists[1], sizeof(a->lists[1]), todo, n, &p->cpus);
-		a->argv[a->argc++] = "--policy";
-	} else if (t->kernel == KERNEL_IPA) {
-		const struct sweep_ipa *w = &r->sweep.ipa;
-
-		*cpu = -1;
-		a->argv[a->argc++] = "--mode", a->argv[a->argc++] = (char *)ipa_mode_names[t->variant];
-		a->argv[a->argc++] = "--dist", a->argv[a->argc++] = (char *)ipa_dist_names[w->dist];
-		arg_num(a, "--lat-a-ns", w->lat_a_ns);
-		arg_num(a, "--lat-b-ns", w->lat_b_ns);
-		arg_num(a, "--work-ns", w->work_ns);
-		arg_num(a, "--apps", w->apps);
-		arg_num(a, "--calls", w->calls);
-		arg_num(a, "--device-cpu", p->device_cpu);
-		a->argv[a->argc++] = "--app-cpus";
-		a->argv[a->argc++] = arg_list(a->lists[1], sizeof(a->lists[1]), todo, n, &p->cpus);
-		a->argv[a->argc++] = "--threshold-ns";
-	} else {
-		*cpu = p->pin ? (int)p->cpus.v[0] : -1;
-		arg_num(a, "--size-mb", t->size_mb);
-		arg_num(a, "--depth", t->depth);
-		arg_num(a, "--queries", t->queries);
-		a->argv[a->argc++] = "--hugepages", a->argv[a->argc++] = t->hugepages ? "on" : "off";
-		if (*cpu >= 0)
-			arg_num(a, "--cpu", *cpu);
-		a->argv[a->argc++] = "--group-size";
+	memset(s, 0, sizeof(*s));
+	s->kernel = t->kernel;
+	s->variant = t->kernel == KERNEL_SCHED ? 0 : t->variant;
+	s->hint = t->hint;
+	for (size_t i = 0; i < n && i < RUNSPEC_MAX_POINTS; i++)
+		s->points[s->npoints++] = trial_point(todo[i]);
+	s->runs = runs;
+	s->warmup = warmup;
+	s->seed = t->seed;
+	s->timeout_s = sw->timeout_s;
+	s->size_mb = t->size_mb;
+	s->depth = t->depth;
+	s->queries = t->queries;
+	s->hugepages = t->hugepages;
+	if (t->kernel == KERNEL_IPA) {
+		s->dist = sw->ipa.dist;
+		s->lat_a_ns = sw->ipa.lat_a_ns;
+		s->lat_b_ns = sw->ipa.lat_b_ns;
+		s->work_ns = sw->ipa.work_ns;
+		s->apps = sw->ipa.apps;
+		s->calls = sw->ipa.calls;
+	} else if (t->kernel == KERNEL_SCHED) {
+		s->dispatch = t->dispatch;
+		s->cost_dist = sw->sched.cost_dist;
+		s->completion = sw->sched.completion;
+		s->apps = t->apps;
+		s->tasks = sw->sched.tasks;
+		s->accels = sw->sched.accels;
+		s->speedup = t->speedup;
+		s->cost_a_ns = sw->sched.cost_a_ns;
+		s->cost_b_ns = sw->sched.cost_b_ns;
+		s->threshold_ns = t->threshold_ns;
 	}
-	a->argv[a->argc++] = arg_list(a->lists[0], sizeof(a->lists[0]), todo, n, NULL);
-	a->argv[a->argc] = NULL;
+}
+
+/* Runs spec here (bin built) or on the context's agent: the kernel's
+ * result in res. Returns 0, or a tune_err that stops the sweep (the host is
+ * down, interrupted, cannot start a process). *reason is set when the build
+ * failed on the agent. */
+static int execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
+		   const char **reason, struct tune_error *err)
+{
+	struct agent_client *agent = r->ctx->agent;
+	struct agent_output ao;
+	int rc, cpu;
+
+	*reason = NULL;
+	if (!agent) {
+		const struct platform *p = r->ctx->platform;
+		struct run_place place = { p->pin, &p->cpus, p->device_cpu };
+		struct runspec_argv a;
+
+		runspec_args(spec, bin->res.path, &place, &a, &cpu);
+		return runner_exec(a.argv, cpu, (double)spec->timeout_s, r->opt->stop, res, err);
+	}
+	if ((rc = agent_client_run(agent, spec, r->opt->stop, &ao, err)) != 0)
+		return rc;
+	if (!ao.built) {
+		snprintf(bin->reason, sizeof(bin->reason), "build failed on '%s': %.*s", agent->url,
+			 (int)strcspn(ao.reason, "\n"), ao.reason);
+		*reason = bin->reason;
+		return 0;
+	}
+	/* The agent's build, recorded once with this sweep's builds. */
+	if (!bin->build_id) {
+		struct store_build sb = { ao.build.hash, kernel_table[spec->kernel].name,
+					  spec->kernel == KERNEL_CHASE ? chase_variant_names[spec->variant]
+								       : kernel_table[spec->kernel].name,
+					  spec->hint >= 0 ? chase_hint_names[spec->hint] : NULL, ao.compiler,
+					  ao.build.compiler_version, ao.build.cflags, ao.build.defines, agent->url };
+
+		bin->res = ao.build;
+		if ((rc = store_build(r->ctx->store, &sb, &bin->build_id, err)) != 0) {
+			run_result_free(&ao.run);
+			return rc;
+		}
+	}
+	*res = ao.run;
+	return 0;
 }
 
 /* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
@@ -495,17 +489,18 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
 			      struct tune_error *err)
 {
-	struct kernel_args args;
+	struct run_spec spec;
 	char **outs;
 	struct run_result res;
 	const char *reason = NULL;
-	int cpu;
 	uint64_t t0;
 
-	kernel_args(r, bin, todo, n, runs, warmup, &args, &cpu);
+	spec_of(r, todo, n, runs, warmup, &spec);
 	t0 = timing_now_ns();
-	if ((*rc = runner_exec(args.argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, &res, err)) != 0)
-		return "cannot run";
+	if ((*rc = execute(r, bin, &spec, &res, &reason, err)) != 0)
+		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
+	if (reason)
+		return reason;
 	r->measure_ns += (long long)(timing_now_ns() - t0);
 	if (res.interrupted) {
 		*rc = TUNE_ERR_INTERRUPTED;
@@ -672,21 +667,30 @@ static void measure_wakeup(struct sweep_run *r)
 {
 	const struct platform *p = r->ctx->platform;
 	struct built *bin = get_build(r, &r->plan.trials[0]);
-	struct kernel_args a;
+	struct run_spec spec;
 	struct run_result res;
 	struct tune_error err;
+	const char *reason = NULL;
 	json_t *o = NULL;
 	double cross, same;
 
 	if (!bin || bin->rc)
 		return;
-	memset(&a, 0, sizeof(a));
-	a.argv[a.argc++] = bin->res.path;
-	arg_num(&a, "--measure-wakeup", 2000);
-	arg_num(&a, "--app-cpus", p->cpus.v[0]);
-	arg_num(&a, "--device-cpu", p->device_cpu);
-	if (runner_exec(a.argv, -1, 60.0, r->opt->stop, &res, &err) != 0) {
+	memset(&spec, 0, sizeof(spec));
+	spec.kernel = KERNEL_IPA;
+	spec.variant = IPA_IPA;
+	spec.hint = -1;
+	spec.wakeups = 2000;
+	spec.runs = 1;
+	spec.timeout_s = 60;
+	spec.apps = spec.calls = 1;
+	spec.points[spec.npoints++] = 0;
+	if (execute(r, bin, &spec, &res, &reason, &err) != 0) {
 		warn(r, "cannot measure the wake-up cost: %s", err.msg);
+		return;
+	}
+	if (reason) {
+		warn(r, "cannot measure the wake-up cost: %s", reason);
 		return;
 	}
 	if (res.exited && res.status == 0)
@@ -696,8 +700,8 @@ static void measure_wakeup(struct sweep_run *r)
 	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, &err) != 0)
 		fprintf(stderr, "tune: %s\n", err.msg);
 	else
-		fprintf(stderr, "tune: wake-up cost on this host: %.1f us across CPUs %lld and %lld, %.1f us on one CPU\n",
-			cross / 1000.0, p->device_cpu, p->cpus.v[0], same / 1000.0);
+		fprintf(stderr, "tune: wake-up cost on '%s': %.1f us across CPUs %lld and %lld, %.1f us on one CPU\n",
+			r->ctx->facts->hostname, cross / 1000.0, p->device_cpu, p->cpus.v[0], same / 1000.0);
 	json_decref(o);
 	run_result_free(&res);
 }
@@ -1010,9 +1014,14 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
 	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
-	if ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version, sizeof(r->compiler_version),
-					 err)) != 0 ||
-	    (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0 ||
+	if (ctx->agent) {
+		snprintf(r->compiler_version, sizeof(r->compiler_version), "%s", ctx->agent->compiler_version);
+		snprintf(r->cflags, sizeof(r->cflags), "%s", ctx->agent->cflags);
+		snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", ctx->agent->fingerprint);
+	}
+	if ((!ctx->agent && ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version,
+							  sizeof(r->compiler_version), err)) != 0 ||
+			     (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)) ||
 	    (rc = resolve_threshold(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;

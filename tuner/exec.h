@@ -17,7 +17,10 @@ struct exec_options {
 	volatile sig_atomic_t *stop;  /* set by a signal: stop after the batch */
 };
 
+struct agent_client;
+
 struct exec_context {
+	struct agent_client *agent;   /* NULL: this host; else the agent that runs the kernels */
 	struct store *store;
 	const struct host_facts *facts;
 	long long host_id;

@@ -6,10 +6,15 @@
 
 /* Sorted by name. */
 const struct cmd_entry tune_commands[] = {
+	{ "agent", cmd_agent,
+	  "tune agent --token-file F [--listen ADDR:PORT] [--tls-cert C --tls-key K] [--platform P]\n"
+	  "       [--name HOST]",
+	  "serve this host to an orchestrator: its facts, and trials run with its own compiler and CPUs" },
 	{ "export", cmd_export,
 	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",
 	  "write samples as amaco2's CSV, or the optima as a C header or JSON" },
 	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
+	{ "hosts", cmd_hosts, "tune hosts [--platform P ...]", "list the platforms' hosts, whether they answer, and their facts" },
 	{ "report", cmd_report, "tune report --platform P [--platform Q ...] [-o DIR] [--db F]",
 	  "charts (PNG, SVG) and a self-contained HTML report in DIR (default tune-report)" },
 	{ "results", cmd_results, "tune results [--platform P ...] [--format table|md|csv|json] [--db F]",

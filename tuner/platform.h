@@ -25,6 +25,9 @@ struct platform {
 	struct conf_ints group_sizes;
 	struct conf_ints hugepages;
 	struct conf_strs sweeps; /* what `tune --platform P` runs */
+	struct conf_strs hosts;  /* where: "local", or agent URLs; empty: local */
+	char *token_file;        /* the agents' token */
+	char *ca_file;           /* https agents: the CA to trust */
 	long long memory_mb;     /* auto = this host's */
 	long long llc_kb;
 	long long cores;

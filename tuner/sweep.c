@@ -154,7 +154,7 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	if (s->kernel == KERNEL_SCHED && s->sched.cost_dist != IPA_FIXED && s->sched.cost_b_ns < s->sched.cost_a_ns)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sched.cost_b_ns': %lld is below cost_a_ns %lld (give the "
 				 "high end)", s->path, s->sched.cost_b_ns, s->sched.cost_a_ns);
-	if (s->kernel == KERNEL_SCHED && (rc = sched_defaults(&s->sched)) != 0)
+	if (s->kernel == KERNEL_SCHED && sched_defaults(&s->sched) != 0)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if (s->g_min > s->g_max)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,

@@ -221,7 +221,11 @@ static double wakeup_ns(uint64_t n, int cpu_a, int cpu_b)
 	}
 	pthread_join(t, NULL);
 	qsort(pp.lat, n, sizeof(*pp.lat), cmp_u64);
-	med = (double)pp.lat[n / 2];
+	{
+		uint64_t mid = n / 2;
+
+		med = (double)pp.lat[mid];
+	}
 	free(pp.lat);
 	return med;
 }

@@ -405,7 +405,7 @@ static inline int sched_run(const struct sched_config *c, struct sched_result *o
 
 			w->run = run;
 			w->res = r;
-			w->cpu = c->cpus[r % c->ncpus];
+			w->cpu = c->cpus[c->ncpus ? r % c->ncpus : 0];
 			if (pthread_create(&w->thread, NULL, sched_worker_main, w) != 0)
 				rc = 1;
 			else
@@ -422,7 +422,7 @@ static inline int sched_run(const struct sched_config *c, struct sched_result *o
 
 		a->run = run;
 		a->index = (unsigned)i;
-		a->own = (unsigned)(i % c->ncpus);
+		a->own = (unsigned)(c->ncpus ? i % c->ncpus : 0);
 		if (pthread_create(&a->thread, NULL, sched_app_main, a) != 0)
 			return 1;
 	}

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t size_mb = 0, depth = 0, cpu = 0;
 	int hugepages = 0, mode = 0;
 	static const char *const modes[] = { "poll", "interrupt", "ipa", "hybrid", NULL };
-	struct flag_list groups = { { 0 }, 0 };
+	struct flag_list groups = { { 0 }, 0 }, policies = { { 0 }, 0 };
 	const struct flag_spec specs[] = {
 		{ "size-mb", FLAG_U64, &size_mb, 1, 1u << 20, "working set", NULL },
 		{ "depth", FLAG_U64, &depth, 0, 4096, "depth", NULL },
@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ "hugepages", FLAG_BOOL, &hugepages, 0, 1, "huge pages", NULL },
 		{ "group-size", FLAG_U64_LIST, &groups, 1, 1024, "groups", NULL },
 		{ "mode", FLAG_CHOICE, &mode, 0, 0, "mode", modes },
+		{ "policy", FLAG_CHOICE_LIST, &policies, 0, 0, "policies", modes },
 		{ NULL, FLAG_U64, NULL, 0, 0, NULL, NULL },
 	};
 	char *buf = malloc(size + 1), *argv[MAX_ARGS + 1], err[256];

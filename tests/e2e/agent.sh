@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Remote hosts over loopback, with agents this test starts: a sweep across
+# two agents and this host lands every sample with its host; an agent killed
+# mid-sweep leaves its host down and the others complete, and a resume after
+# its restart completes it with no sample lost or duplicated; a wrong or
+# missing token, malformed JSON, unknown kernels, out-of-range parameters,
+# oversized bodies, wrong paths and methods are refused with clear errors and
+# run nothing; one trial at a time per host (a second gets 503 busy).
+tune=$1
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+head -c 24 /dev/urandom | base64 > "$TMP/token"
+token=$(cat "$TMP/token")
+base=$((20000 + RANDOM % 20000))
+pids=()
+# start_agent N: agent N on port base+N, its own build cache; waits until it answers.
+start_agent() {
+	TUNE_CACHE_DIR=$TMP/cache-agent$1 "$tune" agent --listen 127.0.0.1:$((base + $1)) --token-file "$TMP/token" \
+		--platform $plat --name "agent$1" 2>> "$TMP/agent$1.log" &
+	pids[$1]=$!
+	for _ in $(seq 50); do
+		curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$((base + $1))/v1/facts" && return 0
+		sleep 0.1
+	done
+	echo "agent $1 did not start: $(cat "$TMP/agent$1.log")"
+	return 1
+}
+stop_agents() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap 'stop_agents; e2e_cleanup' EXIT
+url() { echo "http://127.0.0.1:$((base + $1))$2"; }
+# post N PATH BODY [curl options]: prints the HTTP status, then the body.
+post() { local n=$1 p=$2 b=$3; shift 3; curl -s -w '\n%{http_code}' "$@" -d "$b" "$(url "$n" "$p")"; }
+auth=(-H "Authorization: Bearer $token")
+
+check "agent 1 starts" start_agent 1
+check "agent 2 starts" start_agent 2
+check "agent says where it listens" grep -q "listening on http://127.0.0.1:$((base + 1))" "$TMP/agent1.log"
+
+# The API's refusals, none of which builds or runs anything.
+good='{"api":1,"kernel":"chase","runs":1,"warmup":0,"seed":1,"timeout_s":30,"variant":"interleaved-prefetch","hint":"pldl1keep","size_mb":1,"depth":2,"queries":100,"hugepages":false,"points":[1,4]}'
+out=$(post 1 /v1/run "$good")
+check "no token: 401" test "$(tail -1 <<< "$out")" = 401
+check "no token: says what to send" grep -q "Authorization: Bearer TOKEN" <<< "$out"
+out=$(post 1 /v1/run "$good" -H "Authorization: Bearer ${token}x")
+check "wrong token: 401" test "$(tail -1 <<< "$out")" = 401
+out=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer wrong" "$(url 1 /v1/facts)")
+check "wrong token on facts: 401" test "$(tail -1 <<< "$out")" = 401
+check "refused requests built nothing" test ! -e "$TMP/cache-agent1/builds"
+out=$(post 1 /v1/run '{"api":1, "kernel":' "${auth[@]}")
+check "malformed JSON: 400" test "$(tail -1 <<< "$out")" = 400
+check "malformed JSON: where" grep -q "malformed JSON at line 1" <<< "$out"
+out=$(post 1 /v1/run "${good/chase/bash}" "${auth[@]}")
+check "unknown kernel: 400" test "$(tail -1 <<< "$out")" = 400
+check "unknown kernel: the choices" grep -q "field 'kernel' must be one of chase ipa sched" <<< "$out"
+out=$(post 1 /v1/run "${good/\"size_mb\":1/\"size_mb\":0}" "${auth[@]}")
+check "out of range: 400 with the field" grep -q "field 'size_mb': 0 is out of range \[1, 1048576\]" <<< "$out"
+out=$(post 1 /v1/run "${good/\"points\":\[1,4\]/\"points\":[1,4096]}" "${auth[@]}")
+check "group size out of range: 400" grep -q "field 'points': every value must be an integer in \[1, 1024\]" <<< "$out"
+out=$(post 1 /v1/run "${good/\"api\":1/\"api\":1,\"cflags\":\"-fplugin=x\",\"api\":1}" "${auth[@]}")
+check "duplicate keys refused" test "$(tail -1 <<< "$out")" = 400
+head -c 70000 /dev/zero | tr '\0' ' ' > "$TMP/big"
+out=$(curl -s -w '\n%{http_code}' "${auth[@]}" --data-binary @"$TMP/big" "$(url 1 /v1/run)")
+check "oversized body: 413" test "$(tail -1 <<< "$out")" = 413
+out=$(curl -s -w '\n%{http_code}' "${auth[@]}" "$(url 1 /v1/run)")
+check "GET /v1/run: 405" test "$(tail -1 <<< "$out")" = 405
+out=$(curl -s -w '\n%{http_code}' "${auth[@]}" "$(url 1 /v1/shell)")
+check "unknown path: 404" test "$(tail -1 <<< "$out")" = 404
+check "still nothing built" test ! -e "$TMP/cache-agent1/builds"
+out=$(post 1 /v1/run "$good" "${auth[@]}")
+check "a good spec runs: 200" test "$(tail -1 <<< "$out")" = 200
+check "a good spec runs the kernel" grep -q '"built":true' <<< "$out"
+check "the agent built it in its own cache" test -d "$TMP/cache-agent1/builds"
+
+# One trial at a time: a second request while one runs is told the host is busy.
+long='{"api":1,"kernel":"sched","runs":3,"warmup":0,"seed":1,"timeout_s":60,"dispatch":"inline","cost_dist":"fixed","completion":"ipa","apps":2,"tasks":4000,"accels":1,"speedup":1,"cost_a_ns":100000,"cost_b_ns":100000,"threshold_ns":30000,"points":["co"]}'
+post 1 /v1/run "$long" "${auth[@]}" > "$TMP/long.out" &
+sleep 0.5
+out=$(post 1 /v1/run "$good" "${auth[@]}")
+check "a second trial meanwhile: 503" test "$(tail -1 <<< "$out")" = 503
+check "a second trial meanwhile: says busy" grep -q "busy: a trial is running on this host" <<< "$out"
+wait %%
+check "the first trial finished" grep -q '"built":true' "$TMP/long.out"
+
+# A sweep across this host and both agents.
+cat > "$TMP/fleet.yaml" <<YAML
+name: fleet
+arch: auto
+compiler: cc
+cflags: [-O2]
+hints: [pldl1keep, pldl1strm]
+sizes_mb: [1, 4]
+group_sizes: [1, 4, 16]
+hosts: [local, $(url 1 ""), $(url 2 "")]
+token_file: $TMP/token
+YAML
+db=$TMP/fleet.db
+"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/fleet.err"
+check "fleet sweep exits 0 ($(tail -2 "$TMP/fleet.err"))" test $? = 0
+per_host=$(q "$db" "SELECT group_concat(n) FROM (SELECT h.hostname, count(*) n FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id GROUP BY 1 ORDER BY 1)")
+check "every host has every sample (96 each: $per_host)" test "$per_host" = "96,96,96"
+check "three hosts recorded" test "$(q "$db" "SELECT group_concat(hostname) FROM (SELECT hostname FROM hosts ORDER BY 1)")" = "agent1,agent2,$(hostname)"
+check "every agent trial names its build" test "$(q "$db" "SELECT count(*) FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname LIKE 'agent%' AND t.build_id IS NULL")" = 0
+check "results show each host" sh -c "'$tune' results --db '$db' | grep -q 'Platform fleet on host agent2'"
+"$tune" hosts --platform "$TMP/fleet.yaml" > "$TMP/hosts" 2>&1
+check "tune hosts: all up" test "$(grep -c ' up ' "$TMP/hosts")" = 3
+
+# An agent killed in the middle of a sweep: its host is marked down, the others finish.
+slow=tests/data/sweeps/slow.yaml
+"$tune" run $slow --platform "$TMP/fleet.yaml" --db "$TMP/ref.db" > /dev/null 2>&1
+want=$(q "$TMP/ref.db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")
+db=$TMP/kill.db
+"$tune" run $slow --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/kill.err" &
+run=$!
+for _ in $(seq 100); do
+	[ "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'" 2>/dev/null || echo 0)" -gt 0 ] && break
+	sleep 0.1
+done
+kill -9 "${pids[2]}"
+wait "${pids[2]}" 2>/dev/null
+wait $run
+check "a host down: exit 8" test $? = 8
+check "it names the host and says what to do" grep -q "host '$(url 2 "")' stopped answering.*run the same command to resume" "$TMP/kill.err"
+check "the other hosts finished" test "$(q "$db" "SELECT count(*) FROM sweeps WHERE status = 'done'")" = 2
+check "no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
+check "no half-recorded trial" test "$(q "$db" "SELECT count(*) FROM trials t WHERE (status = 'done') != ((SELECT count(*) FROM samples s WHERE s.trial_id = t.id) = t.runs + t.warmup)")" = 0
+"$tune" hosts --platform "$TMP/fleet.yaml" > "$TMP/hosts" 2>&1
+check "tune hosts: one down, exit 8" sh -c "grep -q 'agent2\|$(url 2 "").*down' '$TMP/hosts'"
+check "agent 2 restarts" start_agent 2
+"$tune" run $slow --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/resume.err"
+check "resume exits 0 ($(tail -1 "$TMP/resume.err"))" test $? = 0
+check "agent 2 complete after the resume ($want samples)" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")" = "$want"
+check "still no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
+check "same trials as uninterrupted" test "$(q "$db" "SELECT group_concat(k) FROM (SELECT h.hostname || t.trial_key || t.status k FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id ORDER BY 1)")" = "$(q "$TMP/ref.db" "SELECT group_concat(k) FROM (SELECT h.hostname || t.trial_key || t.status k FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id ORDER BY 1)")"
+
+# Start-up refusals.
+"$tune" agent --listen 127.0.0.1:$((base + 1)) --token-file "$TMP/token" --platform $plat > /dev/null 2> "$TMP/inuse"
+check "port in use: exit 6 and says so" sh -c "test $? = 6 && grep -q 'cannot listen on 127.0.0.1:$((base + 1))' '$TMP/inuse'"
+echo short > "$TMP/short"
+"$tune" agent --listen 127.0.0.1:$((base + 5)) --token-file "$TMP/short" > /dev/null 2> "$TMP/short.err"
+check "short token: exit 3" sh -c "test $? = 3 && grep -q 'a token needs 16 or more' '$TMP/short.err'"
+"$tune" agent --listen 127.0.0.1 --token-file "$TMP/token" > /dev/null 2> "$TMP/listen.err"
+check "bad --listen: exit 2" sh -c "test $? = 2 && grep -q \"option '--listen': '127.0.0.1' is not ADDR:PORT\" '$TMP/listen.err'"
+"$tune" agent > /dev/null 2> "$TMP/notoken.err"
+check "no token file: exit 2" sh -c "test $? = 2 && grep -q 'give --token-file' '$TMP/notoken.err'"
+timeout 3 "$tune" agent --listen 0.0.0.0:$((base + 6)) --token-file "$TMP/token" --platform $plat > /dev/null 2> "$TMP/open.err"
+check "listening beyond loopback without TLS warns" grep -q "without TLS" "$TMP/open.err"
+e2e_done "agent"

@@ -1,0 +1,349 @@
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kernels/chase/chase.h"
+#include "agent.h"
+#include "build.h"
+#include "exec.h"
+#include "hostinfo.h"
+#include "kernel.h"
+#include "platform.h"
+#include "runner.h"
+#include "runspec.h"
+#include "version.h"
+
+struct agent {
+	char token[512];
+	struct platform platform; /* resolved for this host */
+	struct host_facts facts;
+	char fingerprint[17], compiler_version[256], cflags[1024];
+	pthread_mutex_t trial;    /* one trial at a time on this host */
+	volatile sig_atomic_t *stop;
+};
+
+/* One request: its body, bounded, and what was decided before reading it. */
+struct request {
+	char *body;
+	size_t len;
+	int too_big, unauthorized;
+};
+
+int agent_token_equal(const char *presented, const char *expected)
+{
+	size_t lp = strlen(presented), le = strlen(expected);
+	unsigned char diff = (unsigned char)(lp != le);
+
+	/* Every byte of the expected token is looked at, whatever matches. */
+	for (size_t i = 0; i < le; i++)
+		diff |= (unsigned char)(expected[i] ^ (i < lp ? presented[i] : 0));
+	return diff == 0;
+}
+
+int agent_read_token(const char *path, char *out, size_t len, struct tune_error *err)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return tune_fail(err, TUNE_ERR_CONFIG, "cannot read token file '%s': %s (write a secret of 16 or more "
+				 "characters into it)", path, strerror(errno));
+	if (!fgets(out, (int)len, f))
+		out[0] = '\0';
+	fclose(f);
+	n = strcspn(out, "\r\n");
+	out[n] = '\0';
+	if (n < 16)
+		return tune_fail(err, TUNE_ERR_CONFIG, "token file '%s' holds %zu characters; a token needs 16 or more "
+				 "(e.g. head -c 24 /dev/urandom | base64 > %s)", path, n, path);
+	return 0;
+}
+
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, json_t *body)
+{
+	char *text;
+	struct MHD_Response *r;
+	enum MHD_Result ok;
+
+	json_object_set_new(body, "api", json_integer(AGENT_API));
+	text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		return MHD_NO;
+	r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+		MHD_add_response_header(r, "Retry-After", "1");
+	ok = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static enum MHD_Result fail(struct MHD_Connection *c, unsigned status, const char *msg)
+{
+	return respond(c, status, json_pack("{s:s}", "error", msg));
+}
+
+static json_t *facts_json(const struct agent *a)
+{
+	char *facts = hostinfo_json(&a->facts);
+	json_t *f = facts ? json_loads(facts, 0, NULL) : NULL, *cpus = json_array();
+
+	free(facts);
+	for (size_t i = 0; i < a->platform.cpus.n; i++)
+		json_array_append_new(cpus, json_integer(a->platform.cpus.v[i]));
+	return json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:b}", "tune_version", TUNE_VERSION, "facts",
+			 f ? f : json_object(), "platform", a->platform.name, "fingerprint", a->fingerprint,
+			 "compiler", a->platform.compiler, "compiler_version", a->compiler_version, "cflags",
+			 a->cflags, "cpus", cpus, "device_cpu", (json_int_t)a->platform.device_cpu,
+			 "pin", a->platform.pin);
+}
+
+/* POST /v1/run: decode, build, run, answer with what the kernel printed. */
+static enum MHD_Result run_trial(struct agent *a, struct MHD_Connection *c, const struct request *rq)
+{
+	struct run_spec spec;
+	struct build_spec bs;
+	struct build_result br;
+	struct run_place place = { a->platform.pin, &a->platform.cpus, a->platform.device_cpu };
+	struct runspec_argv args;
+	struct run_result res;
+	struct tune_error err;
+	char why[512];
+	json_t *out;
+	int cpu;
+
+	if (runspec_from_json(rq->body ? rq->body : "", rq->len, &spec, why, sizeof(why)) != 0)
+		return fail(c, MHD_HTTP_BAD_REQUEST, why);
+	if (spec.kernel != KERNEL_CHASE && a->platform.device_cpu < 0)
+		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "this host has one CPU: the emulated accelerator needs "
+			    "its own");
+	if (pthread_mutex_trylock(&a->trial) != 0)
+		return fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
+	bs = (struct build_spec){ spec.kernel, spec.kernel == KERNEL_CHASE ? spec.variant : 0,
+				  spec.kernel == KERNEL_CHASE ? spec.hint : -1, a->platform.compiler, &a->platform.cflags };
+	if (build_kernel(&bs, &br, &err) != 0) {
+		pthread_mutex_unlock(&a->trial);
+		return respond(c, MHD_HTTP_OK, json_pack("{s:s, s:b, s:s}", "host", a->facts.hostname, "built", 0,
+							 "reason", err.msg));
+	}
+	runspec_args(&spec, br.path, &place, &args, &cpu);
+	if (runner_exec(args.argv, cpu, (double)spec.timeout_s, a->stop, &res, &err) != 0) {
+		pthread_mutex_unlock(&a->trial);
+		return fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
+	}
+	pthread_mutex_unlock(&a->trial);
+	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:s, s:s}", "host",
+			a->facts.hostname, "built", 1, "build", "hash", br.hash, "compiler", a->platform.compiler,
+			"compiler_version", br.compiler_version, "cflags", br.cflags, "defines", br.defines, "exited",
+			res.exited, "status", res.status, "signal", res.signo, "timed_out", res.timed_out, "interrupted",
+			res.interrupted, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
+	run_result_free(&res);
+	return out ? respond(c, MHD_HTTP_OK, out) : fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the kernel's output "
+							  "is not text");
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			      const char *version, const char *data, size_t *data_size, void **con_cls)
+{
+	struct agent *a = cls;
+	struct request *rq = *con_cls;
+
+	(void)version;
+	if (!rq) {
+		const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+		const char *clen = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+
+		if (!(rq = calloc(1, sizeof(*rq))))
+			return MHD_NO;
+		*con_cls = rq;
+		/* Decided before the body is read, so that a refused body is never buffered. */
+		rq->unauthorized = !auth || strncmp(auth, "Bearer ", 7) != 0 || !agent_token_equal(auth + 7, a->token);
+		rq->too_big = clen && strtoull(clen, NULL, 10) > AGENT_MAX_BODY;
+		return MHD_YES;
+	}
+	if (*data_size) {
+		if (!rq->unauthorized && !rq->too_big) {
+			char *nb;
+
+			if (rq->len + *data_size > AGENT_MAX_BODY || !(nb = realloc(rq->body, rq->len + *data_size + 1))) {
+				rq->too_big = 1;
+			} else {
+				memcpy(nb + rq->len, data, *data_size);
+				rq->len += *data_size;
+				nb[rq->len] = '\0';
+				rq->body = nb;
+			}
+		}
+		*data_size = 0;
+		return MHD_YES;
+	}
+	if (rq->unauthorized)
+		return fail(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer TOKEN' "
+			    "with the token of the agent's --token-file)");
+	if (rq->too_big) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
+		return fail(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
+	}
+	if (!strcmp(url, "/v1/facts")) {
+		if (strcmp(method, "GET") != 0)
+			return fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET /v1/facts");
+		return respond(c, MHD_HTTP_OK, facts_json(a));
+	}
+	if (!strcmp(url, "/v1/run")) {
+		if (strcmp(method, "POST") != 0)
+			return fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST /v1/run with a JSON run spec");
+		return run_trial(a, c, rq);
+	}
+	return fail(c, MHD_HTTP_NOT_FOUND, "unknown path (the API is GET /v1/facts and POST /v1/run)");
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode code)
+{
+	struct request *rq = *con_cls;
+
+	(void)cls;
+	(void)c;
+	(void)code;
+	if (rq) {
+		free(rq->body);
+		free(rq);
+		*con_cls = NULL;
+	}
+}
+
+static int parse_listen(const char *listen, struct sockaddr_in *sa, struct tune_error *err)
+{
+	char host[64];
+	const char *colon = strrchr(listen, ':');
+	char *end = NULL;
+	long port;
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	if (!colon || (size_t)(colon - listen) >= sizeof(host))
+		return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--listen': '%s' is not ADDR:PORT (e.g. "
+				 "127.0.0.1:7781)", listen);
+	memcpy(host, listen, (size_t)(colon - listen));
+	host[colon - listen] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || port < 1 || port > 65535)
+		return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--listen': port '%s' is not in 1..65535",
+				 colon + 1);
+	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--listen': '%s' is not an IPv4 address (e.g. "
+				 "127.0.0.1 or 0.0.0.0)", host);
+	sa->sin_port = htons((uint16_t)port);
+	return 0;
+}
+
+static char *read_file(const char *path, struct tune_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+
+	if (!f) {
+		tune_fail(err, TUNE_ERR_CONFIG, "cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && len < (1 << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)len + 1)) != NULL)
+		buf[fread(buf, 1, (size_t)len, f)] = '\0';
+	fclose(f);
+	if (!buf)
+		tune_fail(err, TUNE_ERR_CONFIG, "cannot read '%s': empty or over 1 MiB", path);
+	return buf;
+}
+
+/* Several agents on one machine (containers, tests) tell themselves apart. */
+static int set_name(struct host_facts *f, const char *name, struct tune_error *err)
+{
+	if (!*name || strlen(name) >= sizeof(f->hostname) || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+								    "0123456789.-_") != strlen(name))
+		return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--name': '%s' is not a host name (letters, digits, "
+				 "'.', '-', '_')", name);
+	snprintf(f->hostname, sizeof(f->hostname), "%s", name);
+	return 0;
+}
+
+int agent_serve(const struct agent_options *o, struct tune_error *err)
+{
+	struct agent *a = calloc(1, sizeof(*a));
+	struct sockaddr_in sa;
+	struct MHD_Daemon *d = NULL;
+	char *cert = NULL, *key = NULL;
+	const char *listen = o->listen ? o->listen : "127.0.0.1:7781";
+	int rc;
+
+	if (!a)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	pthread_mutex_init(&a->trial, NULL);
+	a->stop = o->stop;
+	if ((rc = parse_listen(listen, &sa, err)) != 0 ||
+	    (rc = agent_read_token(o->token_file, a->token, sizeof(a->token), err)) != 0 ||
+	    (rc = hostinfo_read(&a->facts, err)) != 0 ||
+	    (o->name && (rc = set_name(&a->facts, o->name, err)) != 0) ||
+	    (rc = platform_load(o->platform ? o->platform : "local", &a->platform, err)) != 0 ||
+	    (rc = platform_resolve(&a->platform, &a->facts, err)) != 0 ||
+	    (rc = build_compiler_version(a->platform.compiler, a->compiler_version, sizeof(a->compiler_version),
+					 err)) != 0 ||
+	    (rc = exec_fingerprint(&a->platform, &a->facts, a->fingerprint, err)) != 0)
+		goto out;
+	for (size_t i = 0, used = 0; i < a->platform.cflags.n && used < sizeof(a->cflags); i++)
+		used += (size_t)snprintf(a->cflags + used, sizeof(a->cflags) - used, "%s%s", i ? " " : "",
+					 a->platform.cflags.v[i]);
+	if (!!o->tls_cert != !!o->tls_key) {
+		rc = tune_fail(err, TUNE_ERR_USAGE, "agent: give both --tls-cert and --tls-key, or neither");
+		goto out;
+	}
+	if (o->tls_cert && (!(cert = read_file(o->tls_cert, err)) || !(key = read_file(o->tls_key, err)))) {
+		rc = TUNE_ERR_CONFIG;
+		goto out;
+	}
+	if (sa.sin_addr.s_addr != htonl(INADDR_LOOPBACK) && !cert)
+		fprintf(stderr, "tune agent: warning: listening on %s without TLS: the token and the results cross the "
+			"network in clear (give --tls-cert and --tls-key)\n", listen);
+	if (cert)
+		d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_TLS, 0,
+				     NULL, NULL, handle, a, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_HTTPS_MEM_CERT, cert,
+				     MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+	else
+		d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL,
+				     handle, a, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+	if (!d) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "agent: cannot listen on %s (port in use, or the address is not "
+			       "this host's%s)", listen, cert ? ", or the TLS certificate and key do not match" : "");
+		goto out;
+	}
+	fprintf(stderr, "tune agent: listening on %s://%s (platform %s, host %s, fingerprint %s)\n",
+		cert ? "https" : "http", listen, a->platform.name, a->facts.hostname, a->fingerprint);
+	while (!o->stop || !*o->stop) {
+		struct timespec nap = { 0, 100000000 };
+
+		nanosleep(&nap, NULL);
+	}
+	fprintf(stderr, "tune agent: stopping\n");
+	MHD_stop_daemon(d);
+	rc = 0;
+out:
+	free(cert);
+	free(key);
+	platform_free(&a->platform);
+	pthread_mutex_destroy(&a->trial);
+	free(a);
+	return rc;
+}
