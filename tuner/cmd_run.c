@@ -11,6 +11,7 @@
 #include "cmd_options.h"
 #include "commands.h"
 #include "exec.h"
+#include "progress.h"
 #include "signals.h"
 
 struct host_run {
@@ -21,7 +22,7 @@ struct host_run {
 	size_t nsweeps;
 	const struct cmd_options *o;
 	volatile sig_atomic_t *stop;
-	int rc, failed, started;
+	int rc, failed, started, several;
 	struct tune_error err;
 };
 
@@ -57,7 +58,7 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 static void *run_host(void *arg)
 {
 	struct host_run *h = arg;
-	struct exec_options eo = { h->o->quick, h->o->fresh, h->stop };
+	struct exec_options eo = { h->o->quick, h->o->fresh, h->stop, h->several };
 	struct store *st = NULL;
 	struct host_facts facts;
 	struct agent_client agent;
@@ -134,7 +135,9 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 	}
 	for (size_t i = 0; i < nhosts; i++)
 		runs[i] = (struct host_run){ .host = hosts[i], .platform = platform, .sweeps = sweeps,
-					     .nsweeps = nsweeps, .o = o, .stop = stop };
+					     .nsweeps = nsweeps, .o = o, .stop = stop, .several = nhosts > 1 };
+	if (nhosts > 1)
+		progress_plain();
 	/* One host runs here; several run at once, a thread each. */
 	if (nhosts == 1) {
 		run_host(&runs[0]);

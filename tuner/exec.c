@@ -822,6 +822,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
 	struct trial *finals = calloc((size_t)sw->final_top + 2, sizeof(*finals));
 	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
+	char final_title[80];
 	int rc = 0;
 
 	if (!cand || !finals) {
@@ -888,7 +889,9 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 			if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
 			    (rc = store_trial_stats(r->ctx->store, fin, nf, err)) != 0)
 				break;
-			if ((rc = measure(r, fin, nf, "final", err)) != 0)
+			snprintf(final_title, sizeof(final_title), "%.60s%sfinal", r->opt->several_hosts ?
+				 r->ctx->facts->hostname : "", r->opt->several_hosts ? ": " : "");
+			if ((rc = measure(r, fin, nf, final_title, err)) != 0)
 				break;
 			n = 0;
 			for (size_t k = 0; k < nf; k++)
@@ -1079,9 +1082,11 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 			round[todo++] = &r->plan.trials[idx[k]];
 		rounds++;
 		if (r->sweep.strategy == STRATEGY_GRID)
-			snprintf(title, sizeof(title), "%s", r->sweep.name);
+			snprintf(title, sizeof(title), "%.60s%s%s", o->several_hosts ? ctx->facts->hostname : "",
+				 o->several_hosts ? ": " : "", r->sweep.name);
 		else
-			snprintf(title, sizeof(title), "%s round %d", r->sweep.name, rounds);
+			snprintf(title, sizeof(title), "%.60s%s%s round %d", o->several_hosts ? ctx->facts->hostname : "",
+				 o->several_hosts ? ": " : "", r->sweep.name, rounds);
 		if ((rc = measure(r, round, todo, title, err)) != 0)
 			break;
 		if ((st = search_state_json(&search)) != NULL) {

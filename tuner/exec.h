@@ -15,6 +15,7 @@ struct exec_options {
 	int quick;                    /* apply the sweep's quick: overrides */
 	int fresh;                    /* measure again instead of resuming */
 	volatile sig_atomic_t *stop;  /* set by a signal: stop after the batch */
+	int several_hosts;            /* others run at once: name the host, log lines only */
 };
 
 struct agent_client;

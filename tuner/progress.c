@@ -17,9 +17,16 @@ void progress_format_duration(double s, char *out, size_t len)
 		snprintf(out, len, "%lds", t);
 }
 
+static int plain_only;
+
+void progress_plain(void)
+{
+	plain_only = 1;
+}
+
 void progress_init(struct progress *p, const char *title, size_t total, double cost_total)
 {
-	p->tty = isatty(STDERR_FILENO);
+	p->tty = !plain_only && isatty(STDERR_FILENO);
 	p->title = title;
 	p->total = total;
 	p->done = 0;

@@ -14,6 +14,8 @@ struct progress {
 };
 
 void progress_init(struct progress *p, const char *title, size_t total, double cost_total);
+/* Log lines even on a terminal: several sweeps share it. */
+void progress_plain(void);
 /* Shows that label is being measured now. */
 void progress_begin(struct progress *p, const char *label);
 /* Counts trials and cost as finished; note goes on the log line ("ok", "failed: ..."). */
