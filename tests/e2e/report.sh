@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Reports: `tune report` writes both charts as PNG and SVG and one
-# self-contained HTML file, which headless Chromium opens and in which it
-# finds both charts drawn; `tune results --format` gives table, md, csv and
+# Reports: `tune report` writes its four charts (chase throughput and
+# speedup, ipa wall time against T, sched makespan against apps) as PNG and
+# SVG and one self-contained HTML file, which headless Chromium opens and in
+# which it finds the four charts drawn; `tune results --format` gives table, md, csv and
 # versioned JSON naming the host; two platforms get a comparison table;
 # missing gnuplot, an empty database and an unknown format say so clearly.
 tune=$1
@@ -10,22 +11,25 @@ source "$(dirname "$0")/lib.sh"
 db=$TMP/rep.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2>&1
 "$tune" run tests/data/sweeps/tiny.yaml --platform tests/data/platforms/tiny-o3.yaml --db "$db" > /dev/null 2>&1
+"$tune" run tests/data/sweeps/ipa.yaml --platform $plat --db "$db" > /dev/null 2>&1
+"$tune" run tests/data/sweeps/sched.yaml --platform $plat --db "$db" > /dev/null 2>&1
 out=$("$tune" report --platform tiny --db "$db" -o "$TMP/report" 2>&1)
 check "report exits 0 ($out)" test $? = 0
-for chart in throughput_vs_size speedup_vs_groupsize; do
+for chart in throughput_vs_size speedup_vs_groupsize ipa_wall_vs_threshold sched_makespan_vs_apps; do
 	check "$chart.png is a PNG" test "$(head -c 8 "$TMP/report/tiny-$chart.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 	check "$chart.svg is an SVG" grep -q '<svg' "$TMP/report/tiny-$chart.svg"
 done
 html=$TMP/report/report.html
-check "HTML inlines both charts" test "$(grep -c '<svg' "$html")" -ge 2
+check "HTML inlines the four charts" test "$(grep -c '<svg' "$html")" -ge 4
 check "HTML has no external resources" test -z "$(grep -Eo '(src|href)="[a-z]+://' "$html")"
 check "HTML has the host facts" grep -q "cpu_model" "$html"
 check "HTML has the tables" grep -q "Variant isolation" "$html"
+check "HTML has the ipa and sched tables" sh -c "grep -q 'IPA optimum' '$html' && grep -q 'Inline against worker dispatch' '$html'"
 if command -v chromium > /dev/null; then
 	flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
 	# shellcheck disable=SC2086
 	dom=$(timeout 120 chromium $flags --user-data-dir="$TMP/chrome1" --virtual-time-budget=3000 --dump-dom "file://$html" 2>/dev/null)
-	check "Chromium draws both charts" grep -q 'data-charts-rendered="2"' <<< "$dom"
+	check "Chromium draws the four charts" grep -q 'data-charts-rendered="4"' <<< "$dom"
 	# shellcheck disable=SC2086
 	timeout 120 chromium $flags --user-data-dir="$TMP/chrome2" --window-size=1200,1600 --screenshot="$TMP/shot.png" "file://$html" > /dev/null 2>&1
 	check "Chromium takes a screenshot" test "$(stat -c %s "$TMP/shot.png" 2>/dev/null || echo 0)" -gt 20000
@@ -44,7 +48,7 @@ check "unknown format" sh -c "'$tune' results --db '$db' --format xml 2>&1 | gre
 "$tune" results --platform tiny --platform tiny-o3 --db "$db" > "$TMP/two.txt"
 check "comparison table" grep -q "tiny scalar  *tiny interleaved+prefetch" "$TMP/two.txt"
 check "two-platform HTML" "$tune" report --platform tiny --platform tiny-o3 --db "$db" -o "$TMP/report2"
-check "two-platform HTML has four charts" test "$(grep -c '<svg' "$TMP/report2/report.html")" -ge 4
+check "two-platform HTML has six charts" test "$(grep -c '<svg' "$TMP/report2/report.html")" -ge 6
 
 # Clear messages.
 out=$(PATH=/nonexistent "$tune" report --platform tiny --db "$db" -o "$TMP/r3" 2>&1)
