@@ -1,126 +1,30 @@
-#include <curl/curl.h>
 #include <jansson.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent.h"
 #include "agent_client.h"
+#include "http.h"
 
-#define MAX_RESPONSE (64u << 20) /* bytes of an answer: a kernel's output is far less */
-#define CONNECT_TRIES 4          /* back-off 0.5, 1, 2 s between them */
-
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-
-static void curl_init(void)
-{
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-struct buffer {
-	char *v;
-	size_t n;
-	int over;
-};
-
-static size_t on_data(char *data, size_t size, size_t nmemb, void *p)
-{
-	struct buffer *b = p;
-	size_t len = size * nmemb;
-	char *nv;
-
-	if (b->n + len > MAX_RESPONSE || !(nv = realloc(b->v, b->n + len + 1))) {
-		b->over = 1;
-		return 0;
-	}
-	memcpy(nv + b->n, data, len);
-	b->n += len;
-	nv[b->n] = '\0';
-	b->v = nv;
-	return len;
-}
-
-/* Sleeps s seconds unless stop is set; returns whether it was. */
-static int nap(double s, volatile sig_atomic_t *stop)
-{
-	for (int t = 0; t < (int)(s * 20.0); t++) {
-		struct timespec ts = { 0, 50000000 };
-
-		if (stop && *stop)
-			return 1;
-		nanosleep(&ts, NULL);
-	}
-	return stop && *stop;
-}
-
-/* One request with retries: connection failures back off and retry, a busy
- * host (503) is waited for. Returns 0 with the HTTP status and the body as
- * JSON, TUNE_ERR_HOST when the host does not answer, TUNE_ERR_INTERRUPTED. */
+/* A request to the agent; the answer as JSON. */
 static int call(struct agent_client *c, const char *path, const char *body, double timeout_s,
 		volatile sig_atomic_t *stop, long *status, json_t **answer, struct tune_error *err)
 {
-	char url[1024], auth[600];
-	int tries = 0;
+	char url[1024], auth[600], *text = NULL;
+	const char *headers[] = { auth, "Content-Type: application/json", NULL };
+	struct http_request rq = { body ? "POST" : "GET", url, headers, body, c->ca_file, timeout_s, 1, stop };
+	int rc;
 
-	pthread_once(&curl_once, curl_init);
 	snprintf(url, sizeof(url), "%s%s", c->url, path);
 	snprintf(auth, sizeof(auth), "Authorization: Bearer %s", c->token);
-	for (;;) {
-		CURL *h = curl_easy_init();
-		struct curl_slist *hdr = NULL;
-		struct buffer b = { NULL, 0, 0 };
-		CURLcode cc;
-		json_error_t jerr;
-
-		if (!h)
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		hdr = curl_slist_append(hdr, auth);
-		hdr = curl_slist_append(hdr, "Content-Type: application/json");
-		curl_easy_setopt(h, CURLOPT_URL, url);
-		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000.0));
-		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-		curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-		if (c->ca_file[0])
-			curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
-		if (body)
-			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-		cc = curl_easy_perform(h);
-		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-		curl_slist_free_all(hdr);
-		curl_easy_cleanup(h);
-		if (cc == CURLE_OK && *status != 503) {
-			*answer = b.v ? json_loads(b.v, 0, &jerr) : NULL;
-			free(b.v);
-			if (!*answer)
-				return tune_fail(err, TUNE_ERR_HOST, "host '%s' answered %ld with something that is not "
-						 "JSON (is it a tune agent?)", c->url, *status);
-			return 0;
-		}
-		free(b.v);
-		if (cc == CURLE_URL_MALFORMAT || cc == CURLE_UNSUPPORTED_PROTOCOL || cc == CURLE_SSL_CACERT_BADFILE ||
-		    cc == CURLE_PEER_FAILED_VERIFICATION)
-			return tune_fail(err, TUNE_ERR_CONFIG, "host '%s': %s (check the URL in the platform's hosts, and "
-					 "its ca_file for https)", c->url, curl_easy_strerror(cc));
-		/* Busy with another trial: wait for it, as long as a trial may take. */
-		if (cc == CURLE_OK && *status == 503) {
-			if (++tries > (int)(timeout_s + 1.0))
-				return tune_fail(err, TUNE_ERR_HOST, "host '%s' stayed busy for %.0f s", c->url, timeout_s);
-			if (nap(1.0, stop))
-				return TUNE_ERR_INTERRUPTED;
-			continue;
-		}
-		if (++tries >= CONNECT_TRIES)
-			return tune_fail(err, TUNE_ERR_HOST, "host '%s' stopped answering (%s, %d tries): marked down; "
-					 "its trials stay pending, run the same command to resume", c->url,
-					 curl_easy_strerror(cc), tries);
-		if (nap(0.5 * (double)(1 << (tries - 1)), stop))
-			return TUNE_ERR_INTERRUPTED;
-	}
+	if ((rc = http_call(&rq, "host", status, &text, err)) != 0)
+		return rc;
+	*answer = json_loads(text, 0, NULL);
+	free(text);
+	if (!*answer)
+		return tune_fail(err, TUNE_ERR_HOST, "host '%s' answered %ld with something that is not JSON (is it a "
+				 "tune agent?)", c->url, *status);
+	return 0;
 }
 
 static void copy_str(json_t *o, const char *key, char *out, size_t len)
@@ -142,7 +46,7 @@ static int refused(const struct agent_client *c, long status, json_t *a, struct 
 int agent_client_open(struct agent_client *c, const char *url, const char *token_file, const char *ca_file,
 		      struct tune_error *err)
 {
-	json_t *a = NULL, *f, *cpus, *v;
+	json_t *a = NULL, *cpus, *v;
 	long status = 0;
 	size_t i;
 	int rc;
@@ -167,20 +71,7 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 		json_decref(a);
 		return rc;
 	}
-	f = json_object_get(a, "facts");
-	copy_str(f, "hostname", c->facts.hostname, sizeof(c->facts.hostname));
-	copy_str(f, "arch", c->facts.arch, sizeof(c->facts.arch));
-	copy_str(f, "cpu_model", c->facts.cpu_model, sizeof(c->facts.cpu_model));
-	copy_str(f, "microcode", c->facts.microcode, sizeof(c->facts.microcode));
-	copy_str(f, "kernel", c->facts.kernel, sizeof(c->facts.kernel));
-	copy_str(f, "governor", c->facts.governor, sizeof(c->facts.governor));
-	copy_str(f, "thp", c->facts.thp, sizeof(c->facts.thp));
-	c->facts.cores = (int)json_integer_value(json_object_get(f, "cores"));
-	c->facts.pus = (int)json_integer_value(json_object_get(f, "pus"));
-	c->facts.smt = json_is_true(json_object_get(f, "smt"));
-	c->facts.llc_bytes = (long long)json_integer_value(json_object_get(f, "llc_bytes"));
-	c->facts.memory_bytes = (long long)json_integer_value(json_object_get(f, "memory_bytes"));
-	c->facts.loadavg1 = json_number_value(json_object_get(f, "loadavg1"));
+	hostinfo_from_json(json_object_get(a, "facts"), &c->facts);
 	copy_str(a, "platform", c->platform, sizeof(c->platform));
 	copy_str(a, "fingerprint", c->fingerprint, sizeof(c->fingerprint));
 	copy_str(a, "compiler", c->compiler, sizeof(c->compiler));

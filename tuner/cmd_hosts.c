@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "exec.h"
 #include "platform.h"
+#include "slurm_client.h"
 
 static void show(const char *platform, const char *host, const char *state, const struct host_facts *f,
 		 const char *fingerprint, const char *detail)
@@ -42,6 +43,22 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 		if ((rc = platform_load(names[i], &p, err)) != 0) {
 			platform_free(&p);
 			return rc;
+		}
+		if (p.executor == EXECUTOR_SLURM) {
+			struct slurm_client sc;
+			struct tune_error herr;
+			char nodes[256][256];
+			size_t nn = 0;
+
+			if (slurm_client_open(&sc, &p.slurm, &herr) != 0 ||
+			    slurm_client_nodes(&sc, &p.slurm, nodes, 256, &nn, &herr) != 0) {
+				show(p.name, p.slurm.url, "down", NULL, NULL, herr.msg);
+				down++;
+			}
+			for (size_t k = 0; k < nn; k++)
+				show(p.name, nodes[k], "up", NULL, NULL, "a node of Slurm partition (its facts come with its first sweep)");
+			platform_free(&p);
+			continue;
 		}
 		hosts = p.hosts.n ? p.hosts.v : local_only;
 		nh = p.hosts.n ? p.hosts.n : 1;

@@ -13,10 +13,12 @@
 #include "exec.h"
 #include "progress.h"
 #include "signals.h"
+#include "slurm_client.h"
 
 struct host_run {
 	pthread_t thread;
-	const char *host;          /* "local" or an agent URL */
+	const char *host;          /* "local", an agent URL, or a Slurm node */
+	const struct slurm_client *slurm; /* a Slurm platform's client, host being the node */
 	const char *platform;
 	char *const *sweeps;
 	size_t nsweeps;
@@ -55,6 +57,26 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 	return 0;
 }
 
+/* The context of a Slurm node: its facts from a job on it. */
+static int open_node(struct exec_context *ctx, struct store *st, struct slurm_client *c, struct host_facts *facts,
+		     struct platform *p, struct tune_error *err)
+{
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if ((rc = slurm_client_facts(c, facts, err)) != 0)
+		return rc;
+	c->node_cpus = facts->pus;
+	if ((rc = platform_resolve(p, facts, err)) != 0 || (rc = store_host(st, facts, &ctx->host_id, err)) != 0 ||
+	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
+		return rc;
+	ctx->slurm = c;
+	ctx->store = st;
+	ctx->facts = facts;
+	ctx->platform = p;
+	return 0;
+}
+
 static void *run_host(void *arg)
 {
 	struct host_run *h = arg;
@@ -62,17 +84,23 @@ static void *run_host(void *arg)
 	struct store *st = NULL;
 	struct host_facts facts;
 	struct agent_client agent;
+	struct slurm_client slurm;
 	struct platform p;
 	struct exec_context ctx;
-	int local = !strcmp(h->host, "local");
 
 	memset(&p, 0, sizeof(p));
 	if ((h->rc = store_open(h->o->db, &st, &h->err)) != 0)
 		goto out;
-	if (local)
+	if (h->slurm) {
+		slurm = *h->slurm;
+		snprintf(slurm.node, sizeof(slurm.node), "%s", h->host);
+		if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0)
+			h->rc = open_node(&ctx, st, &slurm, &facts, &p, &h->err);
+	} else if (!strcmp(h->host, "local")) {
 		h->rc = exec_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
-	else if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0)
+	} else if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0) {
 		h->rc = open_remote(&ctx, st, &agent, &p, h->host, &h->err);
+	}
 	if (h->rc)
 		goto out;
 	if (!h->nsweeps) {
@@ -120,6 +148,8 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 	struct host_run *runs = NULL;
 	char *const *hosts = local_only;
 	size_t nhosts = 1;
+	struct slurm_client slurm;
+	char nodes[256][256], *node_names[256];
 	int rc;
 
 	memset(&p, 0, sizeof(p));
@@ -129,12 +159,22 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 		hosts = p.hosts.v;
 		nhosts = p.hosts.n;
 	}
+	/* A Slurm platform's hosts are the nodes of its partition. */
+	if (p.executor == EXECUTOR_SLURM) {
+		if ((rc = slurm_client_open(&slurm, &p.slurm, err)) != 0 ||
+		    (rc = slurm_client_nodes(&slurm, &p.slurm, nodes, 256, &nhosts, err)) != 0)
+			goto out;
+		for (size_t i = 0; i < nhosts; i++)
+			node_names[i] = nodes[i];
+		hosts = node_names;
+	}
 	if (!(runs = calloc(nhosts, sizeof(*runs)))) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nhosts; i++)
-		runs[i] = (struct host_run){ .host = hosts[i], .platform = platform, .sweeps = sweeps,
+		runs[i] = (struct host_run){ .host = hosts[i], .slurm = p.executor == EXECUTOR_SLURM ? &slurm : NULL,
+					     .platform = platform, .sweeps = sweeps,
 					     .nsweeps = nsweeps, .o = o, .stop = stop, .several = nhosts > 1 };
 	if (nhosts > 1)
 		progress_plain();

@@ -19,6 +19,7 @@ extern const struct cmd_entry tune_commands[];
 
 int cmd_agent(int argc, char **argv, struct tune_error *err);
 int cmd_export(int argc, char **argv, struct tune_error *err);
+int cmd_facts(int argc, char **argv, struct tune_error *err);
 int cmd_help(int argc, char **argv, struct tune_error *err);
 int cmd_hosts(int argc, char **argv, struct tune_error *err);
 int cmd_report(int argc, char **argv, struct tune_error *err);

@@ -23,6 +23,7 @@
 #include "runner.h"
 #include "runspec.h"
 #include "search.h"
+#include "slurm_client.h"
 #include "sweep.h"
 #include "version.h"
 
@@ -454,9 +455,17 @@ static int execute(struct sweep_run *r, struct built *bin, const struct run_spec
 		const struct platform *p = r->ctx->platform;
 		struct run_place place = { p->pin, &p->cpus, p->device_cpu };
 		struct runspec_argv a;
+		char bind[64] = "none", name[96];
 
 		runspec_args(spec, bin->res.path, &place, &a, &cpu);
-		return runner_exec(a.argv, cpu, (double)spec->timeout_s, r->opt->stop, res, err);
+		if (!r->ctx->slurm)
+			return runner_exec(a.argv, cpu, (double)spec->timeout_s, r->opt->stop, res, err);
+		/* srun pins chase; ipa and sched pin their own threads. */
+		if (cpu >= 0)
+			snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
+		snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
+		return slurm_client_run(r->ctx->slurm, a.argv, bind, name, (double)spec->timeout_s, r->opt->stop, res,
+					err);
 	}
 	if ((rc = agent_client_run(agent, spec, r->opt->stop, &ao, err)) != 0)
 		return rc;

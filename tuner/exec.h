@@ -19,9 +19,13 @@ struct exec_options {
 };
 
 struct agent_client;
+struct slurm_client;
 
+/* Where the kernels run: here (both NULL), on an agent, or as Slurm jobs on a
+ * node; the sweep, search and store code does not tell them apart. */
 struct exec_context {
-	struct agent_client *agent;   /* NULL: this host; else the agent that runs the kernels */
+	struct agent_client *agent;   /* the agent that builds and runs the kernels */
+	struct slurm_client *slurm;   /* or the Slurm node that runs them (built here) */
 	struct store *store;
 	const struct host_facts *facts;
 	long long host_id;

@@ -129,16 +129,45 @@ int hostinfo_read(struct host_facts *f, struct tune_error *err)
 
 char *hostinfo_json(const struct host_facts *f)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:I, s:I, s:f}",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:I, s:I, s:f, s:i}",
 			      "hostname", f->hostname, "arch", f->arch, "cpu_model", f->cpu_model,
 			      "microcode", f->microcode, "kernel", f->kernel, "governor", f->governor,
 			      "thp", f->thp, "cores", f->cores, "pus", f->pus, "smt", f->smt,
 			      "llc_bytes", (json_int_t)f->llc_bytes, "memory_bytes", (json_int_t)f->memory_bytes,
-			      "loadavg1", f->loadavg1);
+			      "loadavg1", f->loadavg1, "last_core_pu", f->last_core_pu);
 	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 
 	json_decref(o);
 	return s;
+}
+
+static void copy_str(const json_t *o, const char *key, char *out, size_t len)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	snprintf(out, len, "%s", v ? v : "");
+}
+
+int hostinfo_from_json(const json_t *o, struct host_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!json_is_object(o))
+		return -1;
+	copy_str(o, "hostname", f->hostname, sizeof(f->hostname));
+	copy_str(o, "arch", f->arch, sizeof(f->arch));
+	copy_str(o, "cpu_model", f->cpu_model, sizeof(f->cpu_model));
+	copy_str(o, "microcode", f->microcode, sizeof(f->microcode));
+	copy_str(o, "kernel", f->kernel, sizeof(f->kernel));
+	copy_str(o, "governor", f->governor, sizeof(f->governor));
+	copy_str(o, "thp", f->thp, sizeof(f->thp));
+	f->cores = (int)json_integer_value(json_object_get(o, "cores"));
+	f->pus = (int)json_integer_value(json_object_get(o, "pus"));
+	f->smt = json_is_true(json_object_get(o, "smt"));
+	f->llc_bytes = (long long)json_integer_value(json_object_get(o, "llc_bytes"));
+	f->memory_bytes = (long long)json_integer_value(json_object_get(o, "memory_bytes"));
+	f->loadavg1 = json_number_value(json_object_get(o, "loadavg1"));
+	f->last_core_pu = (int)json_integer_value(json_object_get(o, "last_core_pu"));
+	return f->hostname[0] && f->arch[0] && f->pus > 0 ? 0 : -1;
 }
 
 int hostinfo_busy_cpu(int cpu, char *who, size_t len)

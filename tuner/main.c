@@ -13,6 +13,7 @@ const struct cmd_entry tune_commands[] = {
 	{ "export", cmd_export,
 	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",
 	  "write samples as amaco2's CSV, or the optima as a C header or JSON" },
+	{ "facts", cmd_facts, "tune facts", "print this host's facts as JSON (what a Slurm node reports)" },
 	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
 	{ "hosts", cmd_hosts, "tune hosts [--platform P ...]", "list the platforms' hosts, whether they answer, and their facts" },
 	{ "report", cmd_report, "tune report --platform P [--platform Q ...] [-o DIR] [--db F]",

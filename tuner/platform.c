@@ -6,6 +6,20 @@
 #include "platform.h"
 
 const char *const platform_arch_names[] = { "auto", "x86_64", "aarch64", NULL };
+const char *const platform_executor_names[] = { "local", "slurm", NULL };
+
+#define SL(field) offsetof(struct platform_slurm, field)
+static const struct conf_key slurm_keys[] = {
+	{ "url", CONF_STRING, SL(url), 0, 0, NULL, NULL, CONF_REQUIRED, "slurmrestd's URL, http://HOST:PORT" },
+	{ "partition", CONF_STRING, SL(partition), 0, 0, NULL, NULL, CONF_REQUIRED, "the partition the jobs go to" },
+	{ "user", CONF_STRING, SL(user), 0, 0, NULL, NULL, 0, "the Slurm user (default $USER)" },
+	{ "token_env", CONF_STRING, SL(token_env), 0, 0, NULL, NULL, 0, "environment variable holding the JWT (default SLURM_JWT)" },
+	{ "token_file", CONF_STRING, SL(token_file), 0, 0, NULL, NULL, 0, "file holding the JWT, instead of token_env" },
+	{ "shared_dir", CONF_STRING, SL(shared_dir), 0, 0, NULL, NULL, CONF_REQUIRED, "a directory the nodes and this host share: job outputs (the build cache and tune must be shared too)" },
+	{ "nodes", CONF_STRING_LIST, SL(nodes), 0, 0, NULL, NULL, 0, "nodes to tune (default: every node of the partition)" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef SL
 
 #define P(field) offsetof(struct platform, field)
 const struct conf_key platform_keys[] = {
@@ -24,6 +38,8 @@ const struct conf_key platform_keys[] = {
 	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
 	{ "hosts", CONF_STRING_LIST, P(hosts), 0, 0, NULL, NULL, 0, "where the sweeps run, all at once: local, and/or agent URLs (http://HOST:PORT of `tune agent`); default local" },
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
+	{ "executor", CONF_ENUM, P(executor), 0, 0, platform_executor_names, NULL, 0, "local (this host and agents) or slurm (every node of a partition, through slurmrestd)" },
+	{ "slurm", CONF_SECTION, P(slurm), 0, 0, NULL, slurm_keys, 0, "executor slurm: where and how" },
 	{ "ca_file", CONF_STRING, P(ca_file), 0, 0, NULL, NULL, 0, "https agents: the CA certificate to trust (default the system's)" },
 	{ "memory_mb", CONF_INT, P(memory_mb), 1, 1LL << 40, NULL, NULL, CONF_AUTO, "memory of the machine; auto = this host's" },
 	{ "llc_kb", CONF_INT, P(llc_kb), 1, 1LL << 32, NULL, NULL, CONF_AUTO, "last-level cache; auto = this host's" },
@@ -55,6 +71,12 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 		return rc;
 	if (!p->compiler && !(p->compiler = strdup("cc")))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if (p->executor == EXECUTOR_SLURM && !p->slurm.url)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: executor slurm needs a 'slurm:' section (url, partition, "
+				 "shared_dir; see 'tune help platform')", p->path);
+	if (p->executor == EXECUTOR_SLURM && p->hosts.n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'hosts': a slurm platform runs on the nodes of its "
+				 "partition (list them in slurm.nodes instead)", p->path);
 	if ((!p->sizes_mb.n && set_default_ints(&p->sizes_mb, def_sizes, 4)) ||
 	    (!p->group_sizes.n && set_default_ints(&p->group_sizes, def_groups, 7)) ||
 	    (!p->hints.n && set_default_ints(&p->hints, def_hints, 1)) ||

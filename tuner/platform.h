@@ -10,6 +10,18 @@
 #include "hostinfo.h"
 
 enum platform_arch { ARCH_AUTO, ARCH_X86_64, ARCH_AARCH64 };
+enum platform_executor { EXECUTOR_LOCAL, EXECUTOR_SLURM };
+
+/* Where a Slurm platform's trials run: slurmrestd and a shared directory. */
+struct platform_slurm {
+	char *url;           /* slurmrestd, http://HOST:PORT */
+	char *partition;
+	char *user;          /* X-SLURM-USER-NAME; default $USER */
+	char *token_env;     /* the JWT's variable; default SLURM_JWT */
+	char *token_file;    /* or a file holding it */
+	char *shared_dir;    /* job outputs, on a file system the nodes and this host share */
+	struct conf_strs nodes; /* default: every node of the partition */
+};
 
 struct platform {
 	char *name;
@@ -28,6 +40,8 @@ struct platform {
 	struct conf_strs hosts;  /* where: "local", or agent URLs; empty: local */
 	char *token_file;        /* the agents' token */
 	char *ca_file;           /* https agents: the CA to trust */
+	int executor;            /* enum platform_executor */
+	struct platform_slurm slurm;
 	long long memory_mb;     /* auto = this host's */
 	long long llc_kb;
 	long long cores;
@@ -37,6 +51,7 @@ struct platform {
 
 extern const struct conf_key platform_keys[];
 extern const char *const platform_arch_names[];
+extern const char *const platform_executor_names[];
 
 /* Loads a platform by name or path. Returns 0 or a negative tune_err. The
  * caller frees the platform with platform_free(), also after an error. */

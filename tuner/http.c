@@ -1,0 +1,111 @@
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "http.h"
+
+#define MAX_RESPONSE (64u << 20) /* bytes of an answer: a kernel's output is far less */
+#define CONNECT_TRIES 4          /* back-off 0.5, 1, 2 s between them */
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+
+static void curl_init(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+struct buffer {
+	char *v;
+	size_t n;
+};
+
+static size_t on_data(char *data, size_t size, size_t nmemb, void *p)
+{
+	struct buffer *b = p;
+	size_t len = size * nmemb;
+	char *nv;
+
+	if (b->n + len > MAX_RESPONSE || !(nv = realloc(b->v, b->n + len + 1)))
+		return 0;
+	memcpy(nv + b->n, data, len);
+	b->n += len;
+	nv[b->n] = '\0';
+	b->v = nv;
+	return len;
+}
+
+/* Sleeps s seconds unless stop is set; returns whether it was. */
+static int nap(double s, volatile sig_atomic_t *stop)
+{
+	for (int t = 0; t < (int)(s * 20.0); t++) {
+		struct timespec ts = { 0, 50000000 };
+
+		if (stop && *stop)
+			return 1;
+		nanosleep(&ts, NULL);
+	}
+	return stop && *stop;
+}
+
+int http_call(const struct http_request *rq, const char *what, long *status, char **body, struct tune_error *err)
+{
+	int tries = 0, waits = 0;
+
+	pthread_once(&curl_once, curl_init);
+	*body = NULL;
+	for (;;) {
+		CURL *h = curl_easy_init();
+		struct curl_slist *hdr = NULL;
+		struct buffer b = { NULL, 0 };
+		CURLcode cc;
+
+		if (!h)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		for (const char *const *x = rq->headers; x && *x; x++)
+			hdr = curl_slist_append(hdr, *x);
+		curl_easy_setopt(h, CURLOPT_URL, rq->url);
+		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
+		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(rq->timeout_s * 1000.0));
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+		curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+		if (rq->ca_file && rq->ca_file[0])
+			curl_easy_setopt(h, CURLOPT_CAINFO, rq->ca_file);
+		if (rq->body)
+			curl_easy_setopt(h, CURLOPT_POSTFIELDS, rq->body);
+		cc = curl_easy_perform(h);
+		*status = 0;
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+		curl_slist_free_all(hdr);
+		curl_easy_cleanup(h);
+		if (cc == CURLE_OK && !(rq->wait_busy && *status == 503)) {
+			*body = b.v ? b.v : strdup("");
+			return *body ? 0 : tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+		free(b.v);
+		if (cc == CURLE_URL_MALFORMAT || cc == CURLE_UNSUPPORTED_PROTOCOL || cc == CURLE_SSL_CACERT_BADFILE ||
+		    cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_COULDNT_RESOLVE_HOST)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s '%s': %s (check the URL, and the CA file for https)", what,
+					 rq->url, curl_easy_strerror(cc));
+		/* Busy with another trial: wait for it, as long as a trial may take. */
+		if (cc == CURLE_OK) {
+			if (++waits > (int)(rq->timeout_s + 1.0))
+				return tune_fail(err, TUNE_ERR_HOST, "%s '%s' stayed busy for %.0f s", what, rq->url,
+						 rq->timeout_s);
+			if (nap(1.0, rq->stop))
+				return TUNE_ERR_INTERRUPTED;
+			continue;
+		}
+		if (++tries >= CONNECT_TRIES)
+			return tune_fail(err, TUNE_ERR_HOST, "%s '%s' stopped answering (%s, %d tries): marked down; its "
+					 "trials stay pending, run the same command to resume", what, rq->url,
+					 curl_easy_strerror(cc), tries);
+		if (nap(0.5 * (double)(1 << (tries - 1)), rq->stop))
+			return TUNE_ERR_INTERRUPTED;
+	}
+}
