@@ -10,14 +10,15 @@
 static int call(struct agent_client *c, const char *path, const char *body, double timeout_s,
 		volatile sig_atomic_t *stop, long *status, json_t **answer, struct tune_error *err)
 {
-	char url[1024], auth[600], *text = NULL;
+	char url[1024], auth[600], what[600], *text = NULL;
 	const char *headers[] = { auth, "Content-Type: application/json", NULL };
 	struct http_request rq = { body ? "POST" : "GET", url, headers, body, c->ca_file, timeout_s, 1, stop };
 	int rc;
 
 	snprintf(url, sizeof(url), "%s%s", c->url, path);
 	snprintf(auth, sizeof(auth), "Authorization: Bearer %s", c->token);
-	if ((rc = http_call(&rq, "host", status, &text, err)) != 0)
+	snprintf(what, sizeof(what), "host '%s'", c->url);
+	if ((rc = http_call(&rq, what, status, &text, err)) != 0)
 		return rc;
 	*answer = json_loads(text, 0, NULL);
 	free(text);

@@ -90,21 +90,19 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 		free(b.v);
 		if (cc == CURLE_URL_MALFORMAT || cc == CURLE_UNSUPPORTED_PROTOCOL || cc == CURLE_SSL_CACERT_BADFILE ||
 		    cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_COULDNT_RESOLVE_HOST)
-			return tune_fail(err, TUNE_ERR_CONFIG, "%s '%s': %s (check the URL, and the CA file for https)", what,
-					 rq->url, curl_easy_strerror(cc));
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: %s (check the URL, and the CA file for https)", what,
+					 curl_easy_strerror(cc));
 		/* Busy with another trial: wait for it, as long as a trial may take. */
 		if (cc == CURLE_OK) {
 			if (++waits > (int)(rq->timeout_s + 1.0))
-				return tune_fail(err, TUNE_ERR_HOST, "%s '%s' stayed busy for %.0f s", what, rq->url,
-						 rq->timeout_s);
+				return tune_fail(err, TUNE_ERR_HOST, "%s stayed busy for %.0f s", what, rq->timeout_s);
 			if (nap(1.0, rq->stop))
 				return TUNE_ERR_INTERRUPTED;
 			continue;
 		}
 		if (++tries >= CONNECT_TRIES)
-			return tune_fail(err, TUNE_ERR_HOST, "%s '%s' stopped answering (%s, %d tries): marked down; its "
-					 "trials stay pending, run the same command to resume", what, rq->url,
-					 curl_easy_strerror(cc), tries);
+			return tune_fail(err, TUNE_ERR_HOST, "%s stopped answering (%s, %d tries): marked down; its "
+					 "trials stay pending, run the same command to resume", what, curl_easy_strerror(cc), tries);
 		if (nap(0.5 * (double)(1 << (tries - 1)), rq->stop))
 			return TUNE_ERR_INTERRUPTED;
 	}

@@ -20,7 +20,7 @@ struct http_request {
 
 /* Returns 0 with the status and the body (NUL-terminated; free() it),
  * TUNE_ERR_HOST when the server does not answer after retries (what names
- * it), TUNE_ERR_CONFIG for a URL curl cannot use, TUNE_ERR_INTERRUPTED. */
+ * it in the message: "host 'http://...'"), TUNE_ERR_CONFIG for a URL curl cannot use, TUNE_ERR_INTERRUPTED. */
 int http_call(const struct http_request *rq, const char *what, long *status, char **body, struct tune_error *err);
 
 #endif

@@ -15,7 +15,7 @@
 static int call(struct slurm_client *c, const char *method, const char *path, const char *body, json_t **answer,
 		struct tune_error *err)
 {
-	char url[1024], user[200], token[4200], *text = NULL;
+	char url[1024], user[200], token[4200], what[600], *text = NULL;
 	const char *headers[] = { user, token, "Content-Type: application/json", NULL };
 	struct http_request rq = { method, url, headers, body, NULL, 30.0, 0, NULL };
 	json_t *errors;
@@ -26,7 +26,8 @@ static int call(struct slurm_client *c, const char *method, const char *path, co
 	snprintf(user, sizeof(user), "X-SLURM-USER-NAME: %s", c->user);
 	snprintf(token, sizeof(token), "X-SLURM-USER-TOKEN: %s", c->token);
 	*answer = NULL;
-	if ((rc = http_call(&rq, "slurmrestd", &status, &text, err)) != 0)
+	snprintf(what, sizeof(what), "slurmrestd '%s'", c->url);
+	if ((rc = http_call(&rq, what, &status, &text, err)) != 0)
 		return rc;
 	if (status == 401 || status == 403) {
 		free(text);
