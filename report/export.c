@@ -42,13 +42,6 @@ struct platform_optima {
 	size_t nsched;
 };
 
-static void copy_col(sqlite3_stmt *q, int col, char *out, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	snprintf(out, len, "%s", t ? (const char *)t : "");
-}
-
 /* The IPA optimum of po's platform (its current fingerprint, the host that
  * decided last), with that host's wake-up cost. */
 static int load_ipa(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
@@ -73,13 +66,13 @@ static int load_ipa(sqlite3 *db, struct platform_optima *po, struct tune_error *
 		o->median = sqlite3_column_double(q, 1);
 		o->ci_low = sqlite3_column_double(q, 2);
 		o->ci_high = sqlite3_column_double(q, 3);
-		copy_col(q, 4, o->decided, sizeof(o->decided));
+		report_column_text(q, 4, o->decided, sizeof(o->decided));
 		o->wakeup_cross_ns = sqlite3_column_double(q, 8);
 		o->wakeup_same_ns = sqlite3_column_double(q, 9);
 		if (!po->n) {
-			copy_col(q, 5, po->host, sizeof(po->host));
-			copy_col(q, 6, po->fingerprint, sizeof(po->fingerprint));
-			copy_col(q, 7, po->arch, sizeof(po->arch));
+			report_column_text(q, 5, po->host, sizeof(po->host));
+			report_column_text(q, 6, po->fingerprint, sizeof(po->fingerprint));
+			report_column_text(q, 7, po->arch, sizeof(po->arch));
 		}
 		if (strcmp(o->decided, po->decided) > 0)
 			snprintf(po->decided, sizeof(po->decided), "%s", o->decided);
@@ -116,17 +109,17 @@ static int load_sched(sqlite3 *db, struct platform_optima *po, struct tune_error
 		r = &nv[po->nsched++];
 		r->speedup = sqlite3_column_int64(q, 0);
 		r->apps = sqlite3_column_int64(q, 1);
-		copy_col(q, 2, r->policy, sizeof(r->policy));
-		copy_col(q, 3, r->dispatch, sizeof(r->dispatch));
+		report_column_text(q, 2, r->policy, sizeof(r->policy));
+		report_column_text(q, 3, r->dispatch, sizeof(r->dispatch));
 		r->median = sqlite3_column_double(q, 4);
 		r->ci_low = sqlite3_column_double(q, 5);
 		r->ci_high = sqlite3_column_double(q, 6);
-		copy_col(q, 7, r->decided, sizeof(r->decided));
-		copy_col(q, 8, r->size_class, sizeof(r->size_class));
+		report_column_text(q, 7, r->decided, sizeof(r->decided));
+		report_column_text(q, 8, r->size_class, sizeof(r->size_class));
 		if (!po->n && !po->ipa.found && po->nsched == 1) {
-			copy_col(q, 9, po->host, sizeof(po->host));
-			copy_col(q, 10, po->fingerprint, sizeof(po->fingerprint));
-			copy_col(q, 11, po->arch, sizeof(po->arch));
+			report_column_text(q, 9, po->host, sizeof(po->host));
+			report_column_text(q, 10, po->fingerprint, sizeof(po->fingerprint));
+			report_column_text(q, 11, po->arch, sizeof(po->arch));
 		}
 		if (strcmp(r->decided, po->decided) > 0)
 			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
@@ -170,14 +163,14 @@ static int load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 		r->median = sqlite3_column_double(q, 5);
 		r->ci_low = sqlite3_column_double(q, 6);
 		r->ci_high = sqlite3_column_double(q, 7);
-		copy_col(q, 8, r->size_class, sizeof(r->size_class));
-		copy_col(q, 9, r->variant, sizeof(r->variant));
-		copy_col(q, 10, r->hint, sizeof(r->hint));
-		copy_col(q, 11, r->decided, sizeof(r->decided));
-		copy_col(q, 12, r->runner_up, sizeof(r->runner_up));
-		copy_col(q, 13, po->host, sizeof(po->host));
-		copy_col(q, 14, po->fingerprint, sizeof(po->fingerprint));
-		copy_col(q, 15, po->arch, sizeof(po->arch));
+		report_column_text(q, 8, r->size_class, sizeof(r->size_class));
+		report_column_text(q, 9, r->variant, sizeof(r->variant));
+		report_column_text(q, 10, r->hint, sizeof(r->hint));
+		report_column_text(q, 11, r->decided, sizeof(r->decided));
+		report_column_text(q, 12, r->runner_up, sizeof(r->runner_up));
+		report_column_text(q, 13, po->host, sizeof(po->host));
+		report_column_text(q, 14, po->fingerprint, sizeof(po->fingerprint));
+		report_column_text(q, 15, po->arch, sizeof(po->arch));
 		if (strcmp(r->decided, po->decided) > 0)
 			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
 	}

@@ -7,13 +7,6 @@
 
 #include "report.h"
 
-static void copy_text(sqlite3_stmt *q, int col, char *out, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	snprintf(out, len, "%s", t ? (const char *)t : "");
-}
-
 /* The newest ipa sweep of each host's current fingerprint: its search
  * points (all measured in one process, interleaved), its optimum and the
  * host's wake-up cost. */
@@ -25,15 +18,11 @@ int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, 
 	*out = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT p.name, h.hostname, s.fingerprint, s.id, COALESCE(h.wakeup_cross_ns, -1),"
+			       "SELECT n.platform, n.host, n.fingerprint, n.sweep_id, COALESCE(h.wakeup_cross_ns, -1),"
 			       " COALESCE(h.wakeup_same_ns, -1), o.threshold_ns, o.median, o.ci_low, o.ci_high"
-			       " FROM sweeps s JOIN platforms p ON p.id = s.platform_id JOIN hosts h ON h.id = s.host_id"
-			       " JOIN current_fingerprints c ON c.platform = p.name AND c.host = h.hostname AND"
-			       " c.fingerprint = s.fingerprint LEFT JOIN optima o ON o.sweep_id = s.id AND o.kernel = 'ipa'"
-			       " WHERE (?1 IS NULL OR p.name = ?1) AND s.id = (SELECT MAX(t.sweep_id) FROM trials t"
-			       " JOIN sweeps s2 ON s2.id = t.sweep_id WHERE t.kernel = 'ipa' AND t.status = 'done' AND"
-			       " s2.platform_id = s.platform_id AND s2.host_id = s.host_id AND"
-			       " s2.fingerprint = s.fingerprint) ORDER BY p.name, h.hostname",
+			       " FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id JOIN hosts h ON"
+			       " h.id = s.host_id LEFT JOIN optima o ON o.sweep_id = n.sweep_id AND o.kernel = 'ipa'"
+			       " WHERE n.kernel = 'ipa' AND (?1 IS NULL OR n.platform = ?1) ORDER BY n.platform, n.host",
 			       -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
 			       "SELECT threshold_ns, median_ns_per_call, ci_low, ci_high, COALESCE(polled_share, -1)"
@@ -54,9 +43,9 @@ int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, 
 		*out = nv;
 		r = &nv[(*n)++];
 		memset(r, 0, sizeof(*r));
-		copy_text(q, 0, r->platform, sizeof(r->platform));
-		copy_text(q, 1, r->host, sizeof(r->host));
-		copy_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
+		report_column_text(q, 0, r->platform, sizeof(r->platform));
+		report_column_text(q, 1, r->host, sizeof(r->host));
+		report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
 		r->wakeup_cross_ns = sqlite3_column_double(q, 4);
 		r->wakeup_same_ns = sqlite3_column_double(q, 5);
 		r->chosen = sqlite3_column_type(q, 6) != SQLITE_NULL;

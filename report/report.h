@@ -136,6 +136,9 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 /* When the newest optimum of platform's current fingerprint was decided. */
 int report_header_newest(sqlite3 *db, const char *platform, char *decided, size_t len, struct tune_error *err);
 
+/* Column col of the row as text into out ("" for NULL). */
+void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len);
+
 /* "512 MB", "2 GB": a rotating static buffer, good for a few uses per printf. */
 const char *report_size_label(long long mb);
 

@@ -50,6 +50,13 @@ int report_load_results(sqlite3 *db, const char *platform, struct report_results
 	return 0;
 }
 
+void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+
+	snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
 /* Best (lowest median) result of a variant at a size, optionally at one g. */
 const struct report_result *report_best(const struct report_result *v, size_t n, const char *variant, long long size,
 				 long long g)

@@ -9,13 +9,6 @@
 #include "../kernels/sched/sched.h"
 #include "report.h"
 
-static void copy_text(sqlite3_stmt *q, int col, char *out, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	snprintf(out, len, "%s", t ? (const char *)t : "");
-}
-
 int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **out, size_t *n, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL, *pts = NULL;
@@ -24,13 +17,8 @@ int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **o
 	*out = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT p.name, h.hostname, s.fingerprint, s.id FROM sweeps s"
-			       " JOIN platforms p ON p.id = s.platform_id JOIN hosts h ON h.id = s.host_id"
-			       " JOIN current_fingerprints c ON c.platform = p.name AND c.host = h.hostname AND"
-			       " c.fingerprint = s.fingerprint WHERE (?1 IS NULL OR p.name = ?1) AND s.id = (SELECT"
-			       " MAX(t.sweep_id) FROM trials t JOIN sweeps s2 ON s2.id = t.sweep_id WHERE t.kernel = 'sched'"
-			       " AND t.status = 'done' AND s2.platform_id = s.platform_id AND s2.host_id = s.host_id AND"
-			       " s2.fingerprint = s.fingerprint) ORDER BY p.name, h.hostname",
+			       "SELECT platform, host, fingerprint, sweep_id FROM newest_kernel_sweeps WHERE kernel = 'sched'"
+			       " AND (?1 IS NULL OR platform = ?1) ORDER BY platform, host",
 			       -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
 			       "SELECT r.policy, r.dispatch, r.speedup, r.apps, r.median_makespan_ms,"
@@ -56,16 +44,16 @@ int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **o
 		*out = nv;
 		r = &nv[(*n)++];
 		memset(r, 0, sizeof(*r));
-		copy_text(q, 0, r->platform, sizeof(r->platform));
-		copy_text(q, 1, r->host, sizeof(r->host));
-		copy_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
+		report_column_text(q, 0, r->platform, sizeof(r->platform));
+		report_column_text(q, 1, r->host, sizeof(r->host));
+		report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
 		sqlite3_reset(pts);
 		sqlite3_bind_int64(pts, 1, sqlite3_column_int64(q, 3));
 		while ((rc = sqlite3_step(pts)) == SQLITE_ROW && r->npoints < REPORT_SCHED_MAX_POINTS) {
 			struct report_sched_point *p = &r->points[r->npoints++];
 
-			copy_text(pts, 0, p->policy, sizeof(p->policy));
-			copy_text(pts, 1, p->dispatch, sizeof(p->dispatch));
+			report_column_text(pts, 0, p->policy, sizeof(p->policy));
+			report_column_text(pts, 1, p->dispatch, sizeof(p->dispatch));
 			p->speedup = sqlite3_column_int64(pts, 2);
 			p->apps = sqlite3_column_int64(pts, 3);
 			p->makespan_ms = sqlite3_column_double(pts, 4);
@@ -255,9 +243,9 @@ static void add_optima(struct rdoc *d, sqlite3 *db, const struct report_sched *r
 			t = rdoc_table(d, "Scheduler optima: the policy and dispatch that finished first", 9, head);
 		snprintf(c[0], sizeof(c[0]), "%lldx", sqlite3_column_int64(q, 0));
 		snprintf(c[1], sizeof(c[1]), "%lld", sqlite3_column_int64(q, 1));
-		copy_text(q, 2, c[2], sizeof(c[2]));
-		copy_text(q, 3, c[3], sizeof(c[3]));
-		copy_text(q, 4, c[4], sizeof(c[4]));
+		report_column_text(q, 2, c[2], sizeof(c[2]));
+		report_column_text(q, 3, c[3], sizeof(c[3]));
+		report_column_text(q, 4, c[4], sizeof(c[4]));
 		snprintf(c[5], sizeof(c[5]), "%.2f [%.2f, %.2f]", sqlite3_column_double(q, 5) * per,
 			 sqlite3_column_double(q, 6) * per, sqlite3_column_double(q, 7) * per);
 		snprintf(c[6], sizeof(c[6]), "-");
@@ -267,7 +255,7 @@ static void add_optima(struct rdoc *d, sqlite3 *db, const struct report_sched *r
 				 json_real_value(json_object_get(ru, "median")) * per);
 		json_decref(ru);
 		snprintf(c[7], sizeof(c[7]), "%lld", sqlite3_column_int64(q, 9));
-		copy_text(q, 10, c[8], sizeof(c[8]));
+		report_column_text(q, 10, c[8], sizeof(c[8]));
 		rdoc_row(d, t, row);
 	}
 	sqlite3_finalize(q);

@@ -59,3 +59,15 @@ JOIN platforms p ON p.id = s.platform_id
 JOIN hosts h ON h.id = s.host_id
 JOIN trial_summary ts ON ts.trial_id = t.id
 WHERE t.status = 'done' AND t.kernel = 'sched';
+
+-- The newest sweep that finished trials of each kernel, per platform and
+-- host, for their current fingerprint: what the ipa and sched tables show.
+CREATE VIEW newest_kernel_sweeps AS
+SELECT t.kernel, p.name AS platform, h.hostname AS host, s.fingerprint, MAX(s.id) AS sweep_id
+FROM trials t
+JOIN sweeps s ON s.id = t.sweep_id
+JOIN platforms p ON p.id = s.platform_id
+JOIN hosts h ON h.id = s.host_id
+JOIN current_fingerprints c ON c.platform = p.name AND c.host = h.hostname AND c.fingerprint = s.fingerprint
+WHERE t.status = 'done'
+GROUP BY t.kernel, p.name, h.hostname, s.fingerprint;
