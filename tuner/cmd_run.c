@@ -168,7 +168,7 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 			node_names[i] = nodes[i];
 		hosts = node_names;
 	}
-	if (!(runs = calloc(nhosts, sizeof(*runs)))) {
+	if (!(runs = calloc(nhosts ? nhosts : 1, sizeof(*runs)))) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		goto out;
 	}

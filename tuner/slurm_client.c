@@ -308,7 +308,7 @@ int slurm_client_facts(struct slurm_client *c, struct host_facts *facts, struct 
 	o = res.exited && res.status == 0 ? json_loads(res.out, 0, NULL) : NULL;
 	rc = o && hostinfo_from_json(o, facts) == 0 ? 0
 		: tune_fail(err, TUNE_ERR_HOST, "node '%s': 'tune facts' did not run there (is '%s' on a file system "
-			    "the node shares?): %.300s", c->node, c->tune_path, res.errout[0] ? res.errout : res.out);
+			    "the node shares?): %.300s", c->node, c->tune_path, res.errout && res.errout[0] ? res.errout : res.out ? res.out : "");
 	json_decref(o);
 	run_result_free(&res);
 	return rc;
