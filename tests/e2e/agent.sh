@@ -132,6 +132,26 @@ check "agent 2 complete after the resume ($want samples)" test "$(q "$db" "SELEC
 check "still no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
 check "same trials as uninterrupted" test "$(q "$db" "SELECT group_concat(k) FROM (SELECT h.hostname || t.trial_key || t.status k FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id ORDER BY 1)")" = "$(q "$TMP/ref.db" "SELECT group_concat(k) FROM (SELECT h.hostname || t.trial_key || t.status k FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id ORDER BY 1)")"
 
+# TLS: an agent with a certificate, reached over https with the CA the platform names.
+if command -v openssl > /dev/null; then
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/key.pem" -out "$TMP/cert.pem" -days 1 \
+		-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 > /dev/null 2>&1
+	TUNE_CACHE_DIR=$TMP/cache-agent3 "$tune" agent --listen 127.0.0.1:$((base + 3)) --token-file "$TMP/token" \
+		--platform $plat --name agent3 --tls-cert "$TMP/cert.pem" --tls-key "$TMP/key.pem" 2>> "$TMP/agent3.log" &
+	pids[3]=$!
+	sleep 1
+	check "the TLS agent says https" grep -q "listening on https://127.0.0.1:$((base + 3))" "$TMP/agent3.log"
+	sed -e "s|^hosts:.*|hosts: [https://127.0.0.1:$((base + 3))]|" "$TMP/fleet.yaml" > "$TMP/tls.yaml"
+	echo "ca_file: $TMP/cert.pem" >> "$TMP/tls.yaml"
+	"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/tls.yaml" --db "$TMP/tls.db" > /dev/null 2> "$TMP/tls.err"
+	check "a sweep over TLS exits 0 ($(tail -1 "$TMP/tls.err"))" test $? = 0
+	check "a sweep over TLS recorded its samples" test "$(q "$TMP/tls.db" "SELECT count(*) FROM samples")" = 96
+	grep -v '^ca_file:' "$TMP/tls.yaml" > "$TMP/tls-noca.yaml"
+	"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/tls-noca.yaml" --db "$TMP/tls2.db" > /dev/null 2> "$TMP/tls2.err"
+	check "an unknown certificate: exit 3" test $? = 3
+	check "an unknown certificate: says to check the CA file" grep -q "check the URL, and the CA file for https" "$TMP/tls2.err"
+fi
+
 # Start-up refusals.
 "$tune" agent --listen 127.0.0.1:$((base + 1)) --token-file "$TMP/token" --platform $plat > /dev/null 2> "$TMP/inuse"
 check "port in use: exit 6 and says so" sh -c "test $? = 6 && grep -q 'cannot listen on 127.0.0.1:$((base + 1))' '$TMP/inuse'"
