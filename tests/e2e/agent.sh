@@ -111,14 +111,17 @@ want=$(q "$TMP/ref.db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s
 db=$TMP/kill.db
 "$tune" run $slow --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/kill.err" &
 run=$!
-for _ in $(seq 100); do
-	[ "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'" 2>/dev/null || echo 0)" -gt 0 ] && break
-	sleep 0.1
+agent2_samples() { q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'" 2>/dev/null || echo 0; }
+for _ in $(seq 400); do
+	[ "$(agent2_samples)" -gt 0 ] && break
+	sleep 0.05
 done
 kill -9 "${pids[2]}"
+at_kill=$(agent2_samples)
 wait "${pids[2]}" 2>/dev/null
 wait $run
-check "a host down: exit 8" test $? = 8
+rc=$?
+check "a host down: exit 8 (exit $rc; agent2 had $at_kill of $want samples at the kill)" test $rc = 8
 check "it names the host and says what to do" grep -q "host '$(url 2 "")' stopped answering.*run the same command to resume" "$TMP/kill.err"
 check "the other hosts finished" test "$(q "$db" "SELECT count(*) FROM sweeps WHERE status = 'done'")" = 2
 check "no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
