@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "store.h"
@@ -113,8 +114,20 @@ int store_open(const char *path, struct store **out, struct tune_error *err)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 10000);
-	if ((rc = exec_sql(st, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
-			   err, "cannot set WAL mode")) != 0)
+	/* Switching a new file to WAL takes a lock the busy handler does not wait
+	 * for: several tunes (or hosts) opening it at once retry for a while. */
+	for (int tries = 0;; tries++) {
+		struct timespec nap = { 0, 20000000 };
+
+		if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK)
+			break;
+		if ((sqlite3_errcode(st->db) != SQLITE_BUSY && sqlite3_errcode(st->db) != SQLITE_LOCKED) || tries == 500) {
+			rc = exec_sql(st, "PRAGMA journal_mode = WAL", err, "cannot set WAL mode");
+			goto fail;
+		}
+		nanosleep(&nap, NULL);
+	}
+	if ((rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err, "cannot set WAL mode")) != 0)
 		goto fail;
 	if ((rc = migrate(st, err)) != 0)
 		goto fail;

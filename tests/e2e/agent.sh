@@ -106,7 +106,10 @@ check "tune hosts: all up" test "$(grep -c ' up ' "$TMP/hosts")" = 3
 
 # An agent killed in the middle of a sweep: its host is marked down, the others finish.
 slow=tests/data/sweeps/slow.yaml
-"$tune" run $slow --platform "$TMP/fleet.yaml" --db "$TMP/ref.db" > /dev/null 2>&1
+"$tune" run $slow --platform "$TMP/fleet.yaml" --db "$TMP/ref.db" > /dev/null 2> "$TMP/ref.err"
+rc=$?
+check "the reference sweep exits 0 ($(grep -v '^slow\|^final' "$TMP/ref.err" | tail -3))" test $rc = 0
+[ $rc = 0 ] || { echo "--- agent2.log"; cat "$TMP/agent2.log"; echo "--- ref.err"; cat "$TMP/ref.err"; }
 want=$(q "$TMP/ref.db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")
 db=$TMP/kill.db
 "$tune" run $slow --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/kill.err" &

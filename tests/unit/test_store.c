@@ -2,6 +2,7 @@
  * trials survive a reopen with their status (resume); a writer killed with
  * SIGKILL in the middle of batches leaves a database that passes
  * integrity_check with every batch either whole or absent. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -102,6 +103,38 @@ static int record(struct store *st, struct plan *pl, size_t i)
 	return store_record_batch(st, &out, 1, s, 4, NULL, &err);
 }
 
+/* Several hosts of one sweep open the same new database at once. */
+static void *open_close(void *path)
+{
+	struct store *st = NULL;
+	struct tune_error err;
+	long failed = store_open(path, &st, &err) != 0;
+
+	store_close(st);
+	return (void *)failed;
+}
+
+static void concurrent_open(const char *dir)
+{
+	char path[256];
+	int failed = 0;
+
+	for (int round = 0; round < 40; round++) {
+		pthread_t t[3];
+
+		snprintf(path, sizeof(path), "%s/race%d.db", dir, round);
+		for (int i = 0; i < 3; i++)
+			pthread_create(&t[i], NULL, open_close, path);
+		for (int i = 0; i < 3; i++) {
+			void *r;
+
+			pthread_join(t[i], &r);
+			failed += r != NULL;
+		}
+	}
+	CHECK(failed == 0, "%d of 120 concurrent opens of a new database failed", failed);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/tune-test-store-XXXXXX", path[256], buf[256];
@@ -121,6 +154,8 @@ int main(void)
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM sqlite_master WHERE name IN ('hosts','platforms','builds',"
 				   "'sweeps','trials','samples','trial_stats','latest_results','best_per_size')") == 9,
 	      "schema objects");
+
+	concurrent_open(dir);
 
 	/* Resume: trials and their statuses survive a reopen. */
 	CHECK(open_sweep(st, &pl, 5, &sweep_id) == 0, "sweep");
