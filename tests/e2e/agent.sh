@@ -82,17 +82,11 @@ wait %%
 check "the first trial finished" grep -q '"built":true' "$TMP/long.out"
 
 # A sweep across this host and both agents.
-cat > "$TMP/fleet.yaml" <<YAML
-name: fleet
-arch: auto
-compiler: cc
-cflags: [-O2]
-hints: [pldl1keep, pldl1strm]
-sizes_mb: [1, 4]
-group_sizes: [1, 4, 16]
-hosts: [local, $(url 1 ""), $(url 2 "")]
-token_file: $TMP/token
-YAML
+{
+	tiny_platform fleet
+	echo "hosts: [local, $(url 1 ""), $(url 2 "")]"
+	echo "token_file: $TMP/token"
+} > "$TMP/fleet.yaml"
 db=$TMP/fleet.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/fleet.err"
 check "fleet sweep exits 0 ($(tail -2 "$TMP/fleet.err"))" test $? = 0

@@ -14,5 +14,11 @@ pass=0 fail=0
 # check DESCRIPTION COMMAND...: counts a pass when COMMAND succeeds.
 check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
 q() { sqlite3 "$1" "$2"; }
+# tiny_platform NAME: the lines of a platform like tests/data/platforms/tiny.yaml
+# named NAME, without sweeps; callers add where it runs (hosts, executor).
+tiny_platform() {
+	printf 'name: %s\narch: auto\ncompiler: cc\ncflags: [-O2]\nhints: [pldl1keep, pldl1strm]\n' "$1"
+	printf 'sizes_mb: [1, 4]\ngroup_sizes: [1, 4, 16]\n'
+}
 # e2e_done NAME [EXTRA_RC]: the summary line; exits non-zero on any failure.
 e2e_done() { echo "$1: $pass passed, $fail failed"; [ "$fail" = 0 ] && [ "${2:-0}" = 0 ]; }

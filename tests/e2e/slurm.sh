@@ -26,21 +26,10 @@ export PATH=$PATH:/usr/sbin
 shared=$TMP/shared
 mkdir -p "$shared" && chmod 777 "$shared"
 platform() { # platform NAME URL PARTITION
-	cat > "$TMP/$1.yaml" <<YAML
-name: $1
-arch: auto
-compiler: cc
-cflags: [-O2]
-hints: [pldl1keep, pldl1strm]
-sizes_mb: [1, 4]
-group_sizes: [1, 4, 16]
-executor: slurm
-slurm:
-  url: $2
-  partition: $3
-  user: root
-  shared_dir: $shared
-YAML
+	{
+		tiny_platform "$1"
+		printf 'executor: slurm\nslurm:\n  url: %s\n  partition: %s\n  user: root\n  shared_dir: %s\n' "$2" "$3" "$shared"
+	} > "$TMP/$1.yaml"
 }
 platform cluster "$SLURM_URL" bench
 db=$TMP/cluster.db
