@@ -219,14 +219,6 @@ static const struct optimum_row *primary(const struct platform_optima *po)
 	return p;
 }
 
-static int index_of(const char *const *names, const char *name)
-{
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -1;
-}
-
 static void macro_name(const char *name, char *out, size_t len)
 {
 	size_t i = 0;
@@ -248,8 +240,8 @@ static void now_utc(char *out, size_t len)
 static void chase_block(FILE *out, const struct platform_optima *po)
 {
 	const struct optimum_row *p = primary(po);
-	int variant = index_of(chase_variant_names, p->variant);
-	int hint = p->hint[0] ? index_of(chase_hint_names, p->hint) : CHASE_HINT_PLDL1KEEP;
+	int variant = tune_name_index(chase_variant_names, p->variant);
+	int hint = p->hint[0] ? tune_name_index(chase_hint_names, p->hint) : CHASE_HINT_PLDL1KEEP;
 
 	fprintf(out, "/* %lld MB (%s): %s%s%s, g=%lld (fastest g=%lld), median %.1f ns/lookup [%.1f, %.1f],\n"
 		     " * decided on host %s at %s by tune %s */\n",
@@ -315,8 +307,8 @@ static const struct sched_row *sched_primary(const struct platform_optima *po)
 
 		for (size_t k = 0; k < po->nsched; k++)
 			n += !strcmp(po->sched[k].policy, po->sched[i].policy);
-		if (n > best_n || (n == best_n && index_of(sched_policy_names, po->sched[i].policy) <
-						     index_of(sched_policy_names, best->policy))) {
+		if (n > best_n || (n == best_n && tune_name_index(sched_policy_names, po->sched[i].policy) <
+						     tune_name_index(sched_policy_names, best->policy))) {
 			best = &po->sched[i];
 			best_n = n;
 		}
@@ -343,7 +335,7 @@ static void sched_block(FILE *out, const struct platform_optima *po)
 			r->decided);
 	}
 	fprintf(out, "#define TUNED_SCHED_POLICY %d /* %s */\n#define TUNED_SCHED_POLICY_NAME \"%s\"\n",
-		index_of(sched_policy_names, p->policy), p->policy, p->policy);
+		tune_name_index(sched_policy_names, p->policy), p->policy, p->policy);
 	fprintf(out, "#define TUNED_SCHED_DISPATCH_INLINE %d\n", !strcmp(p->dispatch, "inline"));
 	fprintf(out, "#define TUNED_SCHED_TABLE_LEN %zu\n#define TUNED_SCHED_TABLE_SPEEDUPS {", po->nsched);
 	for (size_t i = 0; i < po->nsched; i++)
@@ -353,7 +345,7 @@ static void sched_block(FILE *out, const struct platform_optima *po)
 		fprintf(out, "%s%lld", i ? ", " : " ", po->sched[i].apps);
 	fprintf(out, " }\n#define TUNED_SCHED_TABLE_POLICIES {");
 	for (size_t i = 0; i < po->nsched; i++)
-		fprintf(out, "%s%d", i ? ", " : " ", index_of(sched_policy_names, po->sched[i].policy));
+		fprintf(out, "%s%d", i ? ", " : " ", tune_name_index(sched_policy_names, po->sched[i].policy));
 	fprintf(out, " }\n");
 }
 

@@ -47,14 +47,8 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	p->device_cpu = agent->device_cpu;
 	p->pin = agent->pin;
-	if ((rc = store_host(st, &agent->facts, &ctx->host_id, err)) != 0 ||
-	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
-		return rc;
 	ctx->agent = agent;
-	ctx->store = st;
-	ctx->facts = &agent->facts;
-	ctx->platform = p;
-	return 0;
+	return exec_context_bind(ctx, st, &agent->facts, p, err);
 }
 
 /* The context of a Slurm node: its facts from a job on it. */
@@ -67,14 +61,10 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 	if ((rc = slurm_client_facts(c, facts, err)) != 0)
 		return rc;
 	c->node_cpus = facts->pus;
-	if ((rc = platform_resolve(p, facts, err)) != 0 || (rc = store_host(st, facts, &ctx->host_id, err)) != 0 ||
-	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
+	if ((rc = platform_resolve(p, facts, err)) != 0)
 		return rc;
 	ctx->slurm = c;
-	ctx->store = st;
-	ctx->facts = facts;
-	ctx->platform = p;
-	return 0;
+	return exec_context_bind(ctx, st, facts, p, err);
 }
 
 static void *run_host(void *arg)

@@ -62,14 +62,10 @@ static int parse_bool(struct ctx *c, const struct conf_key *k, const struct ynod
 	static const char *const yes[] = { "true", "yes", "on", NULL };
 	static const char *const no[] = { "false", "no", "off", NULL };
 
-	if (n->kind == YNODE_SCALAR) {
-		for (int i = 0; yes[i]; i++)
-			if (!strcmp(n->value, yes[i]))
-				return *out = 1, 0;
-		for (int i = 0; no[i]; i++)
-			if (!strcmp(n->value, no[i]))
-				return *out = 0, 0;
-	}
+	if (n->kind == YNODE_SCALAR && tune_name_index(yes, n->value) >= 0)
+		return *out = 1, 0;
+	if (n->kind == YNODE_SCALAR && tune_name_index(no, n->value) >= 0)
+		return *out = 0, 0;
 	return at(c, n, "key '%s': expected true or false, got %s", k->name,
 		  n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
 }
@@ -79,19 +75,17 @@ static int parse_enum(struct ctx *c, const struct conf_key *k, const struct ynod
 	char detail[512];
 	size_t len = 0;
 	const char *hint;
+	int i = n->kind == YNODE_SCALAR ? tune_name_index(k->choices, n->value) : -1;
 
-	if (n->kind == YNODE_SCALAR) {
-		for (int i = 0; k->choices[i]; i++)
-			if (!strcmp(n->value, k->choices[i]))
-				return *out = i, 0;
-	}
+	if (i >= 0)
+		return *out = i, 0;
 	hint = n->kind == YNODE_SCALAR ? tune_suggest(n->value, k->choices) : NULL;
 	len += (size_t)snprintf(detail + len, sizeof(detail) - len, "unknown value '%.64s'",
 				n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
 	if (hint)
 		len += (size_t)snprintf(detail + len, sizeof(detail) - len, " (did you mean '%s'?)", hint);
 	len += (size_t)snprintf(detail + len, sizeof(detail) - len, "; one of:");
-	for (int i = 0; k->choices[i] && len < sizeof(detail) - 1; i++)
+	for (i = 0; k->choices[i] && len < sizeof(detail) - 1; i++)
 		len += (size_t)snprintf(detail + len, sizeof(detail) - len, " %s", k->choices[i]);
 	return at(c, n, "key '%s': %s", k->name, detail);
 }

@@ -49,6 +49,14 @@ int tune_exit_code(int code)
 	return TUNE_EXIT_SYSTEM;
 }
 
+int tune_name_index(const char *const *names, const char *name)
+{
+	for (int i = 0; name && names[i]; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
 static size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

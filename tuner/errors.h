@@ -45,6 +45,9 @@ int tune_fail(struct tune_error *err, int code, const char *fmt, ...)
 const char *tune_strerror(int code);
 int tune_exit_code(int code);
 
+/* The index of name among the NULL-terminated names, or -1 (also for NULL). */
+int tune_name_index(const char *const *names, const char *name);
+
 /* The best match for word among the NULL-terminated names, or NULL when none
  * is close enough to suggest. */
 const char *tune_suggest(const char *word, const char *const *names);

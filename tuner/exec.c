@@ -66,9 +66,16 @@ int exec_context_open(struct exec_context *ctx, struct store *st, struct host_fa
 		return rc;
 	if ((rc = platform_resolve(p, facts, err)) != 0)
 		return rc;
-	if ((rc = store_host(st, facts, &ctx->host_id, err)) != 0)
-		return rc;
-	if ((rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
+	return exec_context_bind(ctx, st, facts, p, err);
+}
+
+int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+		      struct tune_error *err)
+{
+	int rc;
+
+	if ((rc = store_host(st, facts, &ctx->host_id, err)) != 0 ||
+	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
 		return rc;
 	ctx->store = st;
 	ctx->facts = facts;
@@ -149,6 +156,19 @@ static char *env_json(const struct sweep_run *r)
 	return out;
 }
 
+/* Records b's build (made here, or by an agent at where) with the sweep's builds. */
+static int record_build(struct sweep_run *r, struct built *b, const char *compiler, const char *where,
+			struct tune_error *err)
+{
+	const struct kernel_info *k = &kernel_table[b->kernel];
+	struct store_build sb = { b->res.hash, k->name, b->kernel == KERNEL_CHASE ? chase_variant_names[b->variant]
+										  : k->name,
+				  b->hint >= 0 ? chase_hint_names[b->hint] : NULL, compiler, b->res.compiler_version,
+				  b->res.cflags, b->res.defines, where };
+
+	return store_build(r->ctx->store, &sb, &b->build_id, err);
+}
+
 static struct built *get_build(struct sweep_run *r, const struct trial *t)
 {
 	struct built *b;
@@ -173,15 +193,8 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 	if (r->ctx->agent)
 		return b;
 	b->rc = build_kernel(&spec, &b->res, &err);
-	if (b->rc == 0) {
-		struct store_build sb = { b->res.hash, kernel_table[t->kernel].name,
-					  t->kernel == KERNEL_CHASE ? chase_variant_names[t->variant]
-								    : kernel_table[t->kernel].name,
-					  t->hint >= 0 ? chase_hint_names[t->hint] : NULL, spec.compiler,
-					  b->res.compiler_version, b->res.cflags, b->res.defines, b->res.path };
-
-		b->rc = store_build(r->ctx->store, &sb, &b->build_id, &err);
-	}
+	if (b->rc == 0)
+		b->rc = record_build(r, b, spec.compiler, b->res.path, &err);
 	if (b->rc) {
 		fprintf(stderr, "tune: %s\n", err.msg);
 		snprintf(b->reason, sizeof(b->reason), "build failed: %.*s", (int)strcspn(err.msg, "\n"), err.msg);
@@ -214,14 +227,6 @@ static long long trial_point(const struct trial *t)
 	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
 }
 
-static long long index_of_name(const char *const *names, const char *name)
-{
-	for (long long i = 0; name && names[i]; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -1;
-}
-
 /* One output line's values. chase reports ns per lookup; ipa and sched
  * report the run's wall time (sched: the makespan), stored as ns per call or
  * task so that the statistics and the rankings read the same for all.
@@ -229,31 +234,21 @@ static long long index_of_name(const char *const *names, const char *name)
 static int sample_values(int kernel, json_t *o, long long *point, double *ns_total, double *per_op, double *ops_s,
 			 double *cpu)
 {
-	double v, apps, calls;
+	double v, apps, each;
 
-	if (kernel == KERNEL_IPA) {
+	if (kernel != KERNEL_CHASE) {
+		/* ipa tells its runs apart by T, sched by the policy. */
 		json_t *thr = json_object_get(o, "threshold_ns");
 
-		if (!json_is_integer(thr) || json_get_num(o, "run", &v) || json_get_num(o, "wall_ns", ns_total) ||
-		    json_get_num(o, "apps", &apps) || json_get_num(o, "calls", &calls) || apps * calls <= 0 ||
-		    *ns_total <= 0)
+		*point = kernel == KERNEL_IPA ? (json_is_integer(thr) ? (long long)json_integer_value(thr) : -1)
+			 : tune_name_index(sched_policy_names, json_string_value(json_object_get(o, "policy")));
+		if (*point < 0 || json_get_num(o, "run", &v) || json_get_num(o, "wall_ns", ns_total) ||
+		    json_get_num(o, "apps", &apps) || json_get_num(o, kernel == KERNEL_IPA ? "calls" : "tasks", &each) ||
+		    apps * each <= 0 || *ns_total <= 0)
 			return -1;
-		*point = (long long)json_integer_value(thr);
-		*per_op = *ns_total / (apps * calls);
+		*per_op = *ns_total / (apps * each);
 		*ops_s = 1e9 / *per_op;
 		*cpu = -1; /* the apps and the device each pin themselves */
-		return 0;
-	}
-	if (kernel == KERNEL_SCHED) {
-		double apps, tasks;
-
-		if (json_get_num(o, "run", &v) || json_get_num(o, "wall_ns", ns_total) || json_get_num(o, "apps", &apps) ||
-		    json_get_num(o, "tasks", &tasks) || apps * tasks <= 0 || *ns_total <= 0 ||
-		    (*point = index_of_name(sched_policy_names, json_string_value(json_object_get(o, "policy")))) < 0)
-			return -1;
-		*per_op = *ns_total / (apps * tasks);
-		*ops_s = 1e9 / *per_op;
-		*cpu = -1;
 		return 0;
 	}
 	if (json_get_num(o, "group_size", &v) || json_get_num(o, "run", ns_total) ||
@@ -477,14 +472,8 @@ static int execute(struct sweep_run *r, struct built *bin, const struct run_spec
 	}
 	/* The agent's build, recorded once with this sweep's builds. */
 	if (!bin->build_id) {
-		struct store_build sb = { ao.build.hash, kernel_table[spec->kernel].name,
-					  spec->kernel == KERNEL_CHASE ? chase_variant_names[spec->variant]
-								       : kernel_table[spec->kernel].name,
-					  spec->hint >= 0 ? chase_hint_names[spec->hint] : NULL, ao.compiler,
-					  ao.build.compiler_version, ao.build.cflags, ao.build.defines, agent->url };
-
 		bin->res = ao.build;
-		if ((rc = store_build(r->ctx->store, &sb, &bin->build_id, err)) != 0) {
+		if ((rc = record_build(r, bin, ao.compiler, agent->url, err)) != 0) {
 			run_result_free(&ao.run);
 			return rc;
 		}

@@ -51,5 +51,9 @@ int exec_fingerprint(const struct platform *p, const struct host_facts *facts, c
  * resolved for this host, and their rows in the store. */
 int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
 		      struct platform *p, const char *platform_name, struct tune_error *err);
+/* The rows of a host (this one or a remote one) and its resolved platform in
+ * the store, and the context that points at them; the executor stays as set. */
+int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+		      struct tune_error *err);
 
 #endif

@@ -187,12 +187,12 @@ static long long get_int(struct decoder *d, const char *field, long long lo, lon
 /* The index of value v of field among names (allow_null: null gives -1). */
 static int name_of(struct decoder *d, const char *field, json_t *v, const char *const *names, int allow_null)
 {
+	int i = tune_name_index(names, json_string_value(v));
+
 	if (allow_null && json_is_null(v))
 		return -1;
-	if (json_is_string(v))
-		for (int i = 0; names[i]; i++)
-			if (!strcmp(names[i], json_string_value(v)))
-				return i;
+	if (i >= 0)
+		return i;
 	if (!d->bad) {
 		size_t used = (size_t)snprintf(d->why, d->whylen, "field '%s' must be one of", field);
 
