@@ -11,19 +11,14 @@
 /* The SVG element of a gnuplot file, without its XML prolog; free() it. */
 static char *read_svg(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *start;
-	long len;
+	char *buf = paths_read_file(path, (size_t)-1 / 2), *start;
 
-	if (!f)
+	if (buf && !*buf) {
+		free(buf);
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)len + 1)) != NULL) {
-		buf[fread(buf, 1, (size_t)len, f)] = '\0';
-		if ((start = strstr(buf, "<svg")) != NULL)
-			memmove(buf, start, strlen(start) + 1);
 	}
-	fclose(f);
+	if (buf && (start = strstr(buf, "<svg")) != NULL)
+		memmove(buf, start, strlen(start) + 1);
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 #include "exec.h"
 #include "hostinfo.h"
 #include "kernel.h"
+#include "paths.h"
 #include "platform.h"
 #include "runner.h"
 #include "runspec.h"
@@ -248,20 +249,17 @@ static int parse_listen(const char *listen, struct sockaddr_in *sa, struct tune_
 
 static char *read_file(const char *path, struct tune_error *err)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long len;
+	char *buf = paths_read_file(path, (1 << 20) - 1);
 
-	if (!f) {
+	if (!buf && errno != EFBIG && errno != ENOMEM) {
 		tune_fail(err, TUNE_ERR_CONFIG, "cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && len < (1 << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)len + 1)) != NULL)
-		buf[fread(buf, 1, (size_t)len, f)] = '\0';
-	fclose(f);
-	if (!buf)
+	if (!buf || !*buf) {
+		free(buf);
 		tune_fail(err, TUNE_ERR_CONFIG, "cannot read '%s': empty or over 1 MiB", path);
+		return NULL;
+	}
 	return buf;
 }
 

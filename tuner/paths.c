@@ -105,3 +105,21 @@ int paths_mkdirs(const char *path)
 		return -1;
 	return 0;
 }
+
+char *paths_read_file(const char *path, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+		errno = errno ? errno : EIO;
+	else if ((size_t)len > max)
+		errno = EFBIG;
+	else if ((buf = malloc((size_t)len + 1)) != NULL)
+		buf[fread(buf, 1, (size_t)len, f)] = '\0';
+	fclose(f);
+	return buf;
+}

@@ -20,6 +20,10 @@ void paths_list(const char *dir, char *out, size_t len);
 /* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */
 void paths_cache_dir(char *out, size_t len);
 
+/* The whole file, NUL-terminated (free() it), when it holds at most max
+ * bytes; NULL with errno set otherwise (EFBIG: larger than max). */
+char *paths_read_file(const char *path, size_t max);
+
 /* mkdir -p; returns 0 or -1 with errno set. */
 int paths_mkdirs(const char *path);
 

@@ -175,17 +175,9 @@ static size_t quote(char *out, size_t len, const char *s)
 /* A job's output file, whole; "" when it is not there. */
 static char *read_all(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long len;
+	char *buf = paths_read_file(path, (64u << 20) - 1);
 
-	if (!f)
-		return strdup("");
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (64L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)len + 1)) != NULL)
-		buf[fread(buf, 1, (size_t)len, f)] = '\0';
-	fclose(f);
-	return buf;
+	return buf || errno == EFBIG || errno == ENOMEM ? buf : strdup("");
 }
 
 static int terminal(const char *state)
