@@ -74,11 +74,15 @@ check "the agent built it in its own cache" test -d "$TMP/cache-agent1/builds"
 # One trial at a time: a second request while one runs is told the host is busy.
 long='{"api":1,"kernel":"sched","runs":3,"warmup":0,"seed":1,"timeout_s":60,"dispatch":"inline","cost_dist":"fixed","completion":"ipa","apps":2,"tasks":4000,"accels":1,"speedup":1,"cost_a_ns":100000,"cost_b_ns":100000,"threshold_ns":30000,"points":["co"]}'
 post 1 /v1/run "$long" "${auth[@]}" > "$TMP/long.out" &
-sleep 0.5
-out=$(post 1 /v1/run "$good" "${auth[@]}")
+# Ask until the long trial holds the host (a short one may still slip in first).
+for _ in $(seq 100); do
+	out=$(post 1 /v1/run "$good" "${auth[@]}")
+	[ "$(tail -1 <<< "$out")" = 503 ] && break
+	sleep 0.05
+done
 check "a second trial meanwhile: 503" test "$(tail -1 <<< "$out")" = 503
-check "a second trial meanwhile: says busy" grep -q "busy: a trial is running on this host" <<< "$out"
 wait %%
+check "a second trial meanwhile: says busy" grep -q "busy: a trial is running on this host" <<< "$out"
 check "the first trial finished" grep -q '"built":true' "$TMP/long.out"
 
 # A sweep across this host and both agents.
