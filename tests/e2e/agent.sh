@@ -73,12 +73,21 @@ check "the agent built it in its own cache" test -d "$TMP/cache-agent1/builds"
 
 # One trial at a time: a second request while one runs is told the host is busy.
 long='{"api":1,"kernel":"sched","runs":3,"warmup":0,"seed":1,"timeout_s":60,"dispatch":"inline","cost_dist":"fixed","completion":"ipa","apps":2,"tasks":4000,"accels":1,"speedup":1,"cost_a_ns":100000,"cost_b_ns":100000,"threshold_ns":30000,"points":["co"]}'
-post 1 /v1/run "$long" "${auth[@]}" > "$TMP/long.out" &
-# Ask until the long trial holds the host (a short one may still slip in first).
+# The long trial retries while a short one holds the host; the short ones are
+# asked for until the long one holds it.
+(
+	for _ in $(seq 200); do
+		out=$(post 1 /v1/run "$long" "${auth[@]}")
+		[ "$(tail -1 <<< "$out")" != 503 ] && break
+		sleep 0.02
+	done
+	echo "$out" > "$TMP/long.out"
+) &
+sleep 0.5
 for _ in $(seq 100); do
 	out=$(post 1 /v1/run "$good" "${auth[@]}")
 	[ "$(tail -1 <<< "$out")" = 503 ] && break
-	sleep 0.05
+	sleep 0.1
 done
 check "a second trial meanwhile: 503" test "$(tail -1 <<< "$out")" = 503
 wait %%
