@@ -11,7 +11,7 @@ rounds=${2:-5}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'kill $agent 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
-head -c 24 /dev/urandom | base64 > "$tmp/token"
+(umask 077; head -c 24 /dev/urandom | base64 > "$tmp/token")
 port=$((20000 + RANDOM % 20000))
 TUNE_CACHE_DIR=$tmp/cache-agent "$tune" agent --listen 127.0.0.1:$port --token-file "$tmp/token" \
 	--platform tests/data/platforms/tiny.yaml 2> "$tmp/agent.log" &

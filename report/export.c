@@ -9,6 +9,7 @@
 #include "../kernels/chase/chase.h"
 #include "../kernels/sched/sched.h"
 #include "../tuner/version.h"
+#include "escape.h"
 #include "report.h"
 
 struct optimum_row {
@@ -34,7 +35,8 @@ struct sched_row {
 };
 
 struct platform_optima {
-	char name[64], arch[16], host[256], fingerprint[32], decided[32];
+	const char *name; /* borrowed from the caller's list: whole, whatever its length */
+	char arch[16], host[256], fingerprint[32], decided[32];
 	struct optimum_row *rows; /* chase, by working set */
 	size_t n;
 	struct ipa_optimum ipa;
@@ -145,7 +147,7 @@ static int load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 			       " LIMIT 1) ORDER BY o.size_mb", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	snprintf(po->name, sizeof(po->name), "%s", platform);
+	po->name = platform;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct optimum_row *nr = realloc(po->rows, (po->n + 1) * sizeof(*nr)), *r;
 
@@ -237,6 +239,25 @@ static void now_utc(char *out, size_t len)
 	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Text from the database made safe for the header: cm() inside a comment,
+ * cs() as a string literal. Up to 8 results live at once (one fprintf's
+ * worth); the export runs on one thread. */
+static const char *cm(const char *s)
+{
+	static char ring[8][600];
+	static unsigned next;
+
+	return escape_c_comment(s, ring[next++ % 8], sizeof(ring[0]));
+}
+
+static const char *cs(const char *s)
+{
+	static char ring[4][1200];
+	static unsigned next;
+
+	return escape_c_string(s, ring[next++ % 4], sizeof(ring[0]));
+}
+
 static void chase_block(FILE *out, const struct platform_optima *po)
 {
 	const struct optimum_row *p = primary(po);
@@ -245,10 +266,10 @@ static void chase_block(FILE *out, const struct platform_optima *po)
 
 	fprintf(out, "/* %lld MB (%s): %s%s%s, g=%lld (fastest g=%lld), median %.1f ns/lookup [%.1f, %.1f],\n"
 		     " * decided on host %s at %s by tune %s */\n",
-		p->size_mb, p->size_class, p->variant, p->hint[0] ? " " : "", p->hint, p->group_size,
-		p->best_group_size, p->median, p->ci_low, p->ci_high, po->host, p->decided, TUNE_VERSION);
+		p->size_mb, cm(p->size_class), cm(p->variant), p->hint[0] ? " " : "", cm(p->hint), p->group_size,
+		p->best_group_size, p->median, p->ci_low, p->ci_high, cm(po->host), cm(p->decided), TUNE_VERSION);
 	fprintf(out, "#define TUNED_CHASE_VARIANT %d /* %s */\n", variant < 0 ? CHASE_VARIANT_INTERLEAVED_PREFETCH : variant,
-		p->variant);
+		cm(p->variant));
 	fprintf(out, "#define TUNED_CHASE_GROUP_SIZE %lld\n", p->group_size);
 	fprintf(out, "#define TUNED_CHASE_PREFETCH_HINT %d /* %s: prfm %s on AArch64, %s on x86-64%s */\n",
 		hint < 0 ? 0 : hint, chase_hint_names[hint < 0 ? 0 : hint], chase_hint_names[hint < 0 ? 0 : hint],
@@ -260,8 +281,8 @@ static void chase_block(FILE *out, const struct platform_optima *po)
 		const struct optimum_row *r = &po->rows[i];
 
 		fprintf(out, " *   %6lld MB %-5s %s%s%s g=%lld, median %.1f ns/lookup [%.1f, %.1f], %lld trials, %s\n",
-			r->size_mb, r->size_class, r->variant, r->hint[0] ? " " : "", r->hint, r->group_size, r->median,
-			r->ci_low, r->ci_high, r->trials, r->decided);
+			r->size_mb, cm(r->size_class), cm(r->variant), r->hint[0] ? " " : "", cm(r->hint), r->group_size,
+			r->median, r->ci_low, r->ci_high, r->trials, cm(r->decided));
 	}
 	fprintf(out, " */\n#define TUNED_CHASE_TABLE_LEN %zu\n#define TUNED_CHASE_TABLE_SIZES_MB {", po->n);
 	for (size_t i = 0; i < po->n; i++)
@@ -281,7 +302,7 @@ static void ipa_block(FILE *out, const struct ipa_optimum *o)
 	}
 	fprintf(out, "/* IPA: poll for a call predicted to take less than this, block otherwise.\n"
 		     " * Median %.1f ns per call [%.1f, %.1f], decided at %s", o->median, o->ci_low, o->ci_high,
-		o->decided);
+		cm(o->decided));
 	if (o->wakeup_cross_ns >= 0)
 		fprintf(out, ";\n * this host's wake-up cost: %.0f ns across CPUs, %.0f ns on one CPU */\n",
 			o->wakeup_cross_ns, o->wakeup_same_ns);
@@ -331,11 +352,11 @@ static void sched_block(FILE *out, const struct platform_optima *po)
 		const struct sched_row *r = &po->sched[i];
 
 		fprintf(out, "/*   %lldx, %lld apps (%s): %s %s, median %.1f ns per task [%.1f, %.1f], decided at %s */\n",
-			r->speedup, r->apps, r->size_class, r->policy, r->dispatch, r->median, r->ci_low, r->ci_high,
-			r->decided);
+			r->speedup, r->apps, cm(r->size_class), cm(r->policy), cm(r->dispatch), r->median, r->ci_low,
+			r->ci_high, cm(r->decided));
 	}
-	fprintf(out, "#define TUNED_SCHED_POLICY %d /* %s */\n#define TUNED_SCHED_POLICY_NAME \"%s\"\n",
-		tune_name_index(sched_policy_names, p->policy), p->policy, p->policy);
+	fprintf(out, "#define TUNED_SCHED_POLICY %d /* %s */\n#define TUNED_SCHED_POLICY_NAME %s\n",
+		tune_name_index(sched_policy_names, p->policy), cm(p->policy), cs(p->policy));
 	fprintf(out, "#define TUNED_SCHED_DISPATCH_INLINE %d\n", !strcmp(p->dispatch, "inline"));
 	fprintf(out, "#define TUNED_SCHED_TABLE_LEN %zu\n#define TUNED_SCHED_TABLE_SPEEDUPS {", po->nsched);
 	for (size_t i = 0; i < po->nsched; i++)
@@ -355,9 +376,9 @@ static void header_block(FILE *out, const struct platform_optima *po)
 
 	macro_name(po->name, m, sizeof(m));
 	fprintf(out, "#if defined(TUNED_SELECTED_%s)\n", m);
-	fprintf(out, "#define TUNED_PLATFORM_NAME \"%s\"\n#define TUNED_HOST \"%s\"\n", po->name, po->host);
-	fprintf(out, "#define TUNED_HOST_FINGERPRINT \"%s\"\n#define TUNED_DECIDED_AT \"%s\"\n\n", po->fingerprint,
-		po->decided);
+	fprintf(out, "#define TUNED_PLATFORM_NAME %s\n#define TUNED_HOST %s\n", cs(po->name), cs(po->host));
+	fprintf(out, "#define TUNED_HOST_FINGERPRINT %s\n#define TUNED_DECIDED_AT %s\n\n", cs(po->fingerprint),
+		cs(po->decided));
 	if (po->n)
 		chase_block(out, po);
 	else
@@ -380,7 +401,7 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 	fprintf(out, "/* tuned_config.h: generated by tune %s at %s. Do not edit: regenerate with\n"
 		     " *   tune export header", TUNE_VERSION, now);
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, " --platform %s", platforms[i]);
+		fprintf(out, " --platform %s", cm(platforms[i]));
 	fprintf(out, " -o FILE\n *\n * Select a platform with -DTUNED_PLATFORM_<NAME> (");
 	for (size_t i = 0; i < n; i++) {
 		macro_name(platforms[i], m, sizeof(m));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../tuner/paths.h"
+#include "../tuner/strbuf.h"
 #include "report.h"
 
 /* The SVG element of a gnuplot file, without its XML prolog; free() it. */
@@ -65,8 +66,8 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 					    "speedup" },
 	};
 	struct rdoc *d = rdoc_new();
-	char path[4200], title[512];
-	size_t used = 0;
+	char path[4200], file[200];
+	struct strbuf title = STRBUF_INIT;
 	FILE *out = NULL;
 	int rc = 0;
 
@@ -76,7 +77,7 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	used = (size_t)snprintf(title, sizeof(title), "tune report:");
+	strbuf_add(&title, "tune report:");
 	for (size_t p = 0; p < np && !rc; p++) {
 		size_t nmade = 0, rows;
 		const char *made[REPORT_MAX_CHARTS];
@@ -93,7 +94,7 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 				       "%s' first)", platforms[p], platforms[p]);
 			break;
 		}
-		used += (size_t)snprintf(title + used, sizeof(title) - used, " %s", platforms[p]);
+		strbuf_addf(&title, " %s", platforms[p]);
 		rdoc_section(d, platforms[p], "", "", -1);
 		if ((rc = add_facts(d, db, platforms[p], err)) != 0 ||
 		    (rc = report_charts(db, platforms[p], dir, made, &nmade, err)) != 0)
@@ -104,7 +105,8 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 
 				if (strcmp(made[m], captions[c][0]) != 0)
 					continue;
-				snprintf(path, sizeof(path), "%s/%s-%s.svg", dir, platforms[p], captions[c][0]);
+				report_chart_file(platforms[p], captions[c][0], file, sizeof(file));
+				snprintf(path, sizeof(path), "%s/%s.svg", dir, file);
 				if ((svg = read_svg(path)) != NULL) {
 					rdoc_figure(d, captions[c][1], svg);
 					free(svg);
@@ -120,12 +122,14 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	rc = rdoc_render(d, REPORT_HTML, title, out, err);
+	rc = title.oom ? tune_fail(err, TUNE_ERR_SYSTEM, "out of memory")
+		       : rdoc_render(d, REPORT_HTML, strbuf_str(&title), out, err);
 	if (fclose(out) != 0 && !rc)
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot write '%s': %s", path, strerror(errno));
 	if (!rc)
 		printf("%s\n", path);
 out:
+	strbuf_release(&title);
 	rdoc_free(d);
 	return rc;
 }

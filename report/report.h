@@ -119,6 +119,9 @@ int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struc
  * names drawn (without platform and extension; static strings). Needs
  * gnuplot: TUNE_ERR_BUILD with a message saying so when it is missing. */
 #define REPORT_MAX_CHARTS 8
+/* The file name (without extension) of platform's chart: "<platform>-<chart>",
+ * the platform escaped as a file name. */
+void report_chart_file(const char *platform, const char *chart, char *out, size_t len);
 int report_charts(sqlite3 *db, const char *platform, const char *dir, const char *made[REPORT_MAX_CHARTS],
 		  size_t *charts, struct tune_error *err);
 /* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */

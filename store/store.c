@@ -229,8 +229,16 @@ static char *join_strs(const struct conf_strs *l)
 		len += strlen(l->v[i]) + 1;
 	if (!(s = calloc(1, len)))
 		return NULL;
-	for (size_t i = 0; i < l->n; i++)
-		used += (size_t)snprintf(s + used, len - used, "%s%s", i ? " " : "", l->v[i]);
+	/* len counts every byte, so each copy fits. */
+	for (size_t i = 0; i < l->n; i++) {
+		size_t n = strlen(l->v[i]);
+
+		if (i)
+			s[used++] = ' ';
+		memcpy(s + used, l->v[i], n);
+		used += n;
+	}
+	s[used] = '\0';
 	return s;
 }
 

@@ -3,29 +3,50 @@
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "../kernels/common/timing.h"
 #include "../kernels/chase/chase.h"
 #include "agent.h"
 #include "build.h"
 #include "exec.h"
 #include "hostinfo.h"
 #include "kernel.h"
+#include "names.h"
 #include "paths.h"
 #include "platform.h"
 #include "runner.h"
 #include "runspec.h"
 #include "version.h"
 
+/* One connection, with a duplicate of its socket: the deadline cuts it with
+ * shutdown() on the duplicate, which can never be a descriptor MHD has
+ * closed and the system has handed to someone else. */
+struct conn {
+	int fd;        /* ours; closed when MHD closes the connection */
+	double since;  /* when its current request began to arrive */
+	int serving;   /* the request is whole: a trial's time is not the client's */
+	int cut;
+	struct conn *prev, *next;
+};
+
 struct agent {
-	char token[512];
+	char token[AGENT_MAX_TOKEN + 2]; /* and the newline fgets keeps */
+	long long max_timeout_s;  /* the longest timeout_s a run spec may ask */
+	pthread_mutex_t conns_lock;
+	struct conn *conns;
+	unsigned long cut;        /* connections cut at the deadline */
 	struct platform platform; /* resolved for this host */
 	struct host_facts facts;
-	char fingerprint[17], compiler_version[256], cflags[1024];
+	char fingerprint[17], compiler_version[256], cflags[PLATFORM_MAX_CFLAGS];
 	pthread_mutex_t trial;    /* one trial at a time on this host */
 	volatile sig_atomic_t *stop;
 };
@@ -51,19 +72,32 @@ int agent_token_equal(const char *presented, const char *expected)
 int agent_read_token(const char *path, char *out, size_t len, struct tune_error *err)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	size_t n;
+	int whole;
 
 	if (!f)
 		return tune_fail(err, TUNE_ERR_CONFIG, "cannot read token file '%s': %s (write a secret of 16 or more "
 				 "characters into it)", path, strerror(errno));
+	/* Like ssh with a private key: a secret others can read is no secret. */
+	if (fstat(fileno(f), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+		fclose(f);
+		return tune_fail(err, TUNE_ERR_CONFIG, "token file '%s' is accessible by others (mode %04o): refused "
+				 "(chmod 600 %s)", path, (unsigned)(st.st_mode & 07777), path);
+	}
 	if (!fgets(out, (int)len, f))
 		out[0] = '\0';
+	/* A line that does not fit is an error, not a token silently cut. */
+	whole = strchr(out, '\n') || fgetc(f) == EOF;
 	fclose(f);
+	if (!whole)
+		return tune_fail(err, TUNE_ERR_CONFIG, "token file '%s' holds a token over %zu characters (use a "
+				 "shorter one, e.g. head -c 24 /dev/urandom | base64)", path, len - 2);
 	n = strcspn(out, "\r\n");
 	out[n] = '\0';
 	if (n < 16)
 		return tune_fail(err, TUNE_ERR_CONFIG, "token file '%s' holds %zu characters; a token needs 16 or more "
-				 "(e.g. head -c 24 /dev/urandom | base64 > %s)", path, n, path);
+				 "(e.g. umask 077; head -c 24 /dev/urandom | base64 > %s)", path, n, path);
 	return 0;
 }
 
@@ -90,6 +124,127 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, json_t
 static enum MHD_Result fail(struct MHD_Connection *c, unsigned status, const char *msg)
 {
 	return respond(c, status, json_pack("{s:s}", "error", msg));
+}
+
+/* A refusal sent as soon as the headers are read: no 100 Continue, no body
+ * read, and the connection closed after it. */
+static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const char *msg)
+{
+	char *text;
+	json_t *body = json_pack("{s:s, s:i}", "error", msg, "api", AGENT_API);
+	struct MHD_Response *r;
+	enum MHD_Result ok;
+
+	text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	json_decref(body);
+	if (!text)
+		return MHD_NO;
+	r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+	ok = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+static void conn_serving(struct agent *a, struct conn *k, int serving)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&a->conns_lock);
+	k->serving = serving;
+	k->since = timing_now_s();
+	pthread_mutex_unlock(&a->conns_lock);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct agent *a = cls;
+	struct conn *k = *socket_context;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		if (!(k = calloc(1, sizeof(*k))))
+			return;
+		k->fd = i ? dup(i->connect_fd) : -1;
+		k->since = timing_now_s();
+		pthread_mutex_lock(&a->conns_lock);
+		k->next = a->conns;
+		if (a->conns)
+			a->conns->prev = k;
+		a->conns = k;
+		pthread_mutex_unlock(&a->conns_lock);
+		*socket_context = k;
+	} else if (k) {
+		pthread_mutex_lock(&a->conns_lock);
+		if (k->prev)
+			k->prev->next = k->next;
+		else
+			a->conns = k->next;
+		if (k->next)
+			k->next->prev = k->prev;
+		pthread_mutex_unlock(&a->conns_lock);
+		if (k->fd >= 0)
+			close(k->fd);
+		free(k);
+		*socket_context = NULL;
+	}
+}
+
+/* Cuts every connection whose request has taken longer than the deadline
+ * to arrive, however slowly it trickles in. */
+static void cut_late(struct agent *a)
+{
+	double now = timing_now_s();
+
+	pthread_mutex_lock(&a->conns_lock);
+	for (struct conn *k = a->conns; k; k = k->next)
+		if (!k->serving && !k->cut && k->fd >= 0 && now - k->since > AGENT_REQUEST_DEADLINE_S) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->cut = 1;
+			a->cut++;
+		}
+	pthread_mutex_unlock(&a->conns_lock);
+}
+
+/* Watches a trial's client: when it hangs up, *gone is set and the trial
+ * stops (the agent stopping stops it too). */
+struct client_watch {
+	int fd;
+	volatile sig_atomic_t *agent_stop;
+	volatile sig_atomic_t gone;
+	volatile int done;
+};
+
+static void *watch_client(void *p)
+{
+	struct client_watch *w = p;
+
+	while (!w->done) {
+		struct pollfd pf = { w->fd, POLLRDHUP, 0 };
+
+		if (w->agent_stop && *w->agent_stop)
+			w->gone = 1;
+		if (w->fd >= 0 && poll(&pf, 1, 100) > 0 && (pf.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			w->gone = 1;
+		if (w->fd < 0) {
+			struct timespec nap = { 0, 100000000 };
+
+			nanosleep(&nap, NULL);
+		}
+		if (w->gone)
+			break;
+	}
+	return NULL;
 }
 
 static json_t *facts_json(const struct agent *a)
@@ -126,6 +281,17 @@ static enum MHD_Result run_trial(struct agent *a, struct MHD_Connection *c, cons
 	if (spec.kernel != KERNEL_CHASE && a->platform.device_cpu < 0)
 		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "this host has one CPU: the emulated accelerator needs "
 			    "its own");
+	/* Checked against this host, as a local sweep checks against its own. */
+	if (spec.kernel == KERNEL_CHASE && spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {
+		snprintf(why, sizeof(why), "field 'size_mb': %lld MB is over half of this host's memory (%lld MB)",
+			 spec.size_mb, (a->facts.memory_bytes >> 20));
+		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	}
+	if (spec.timeout_s > a->max_timeout_s) {
+		snprintf(why, sizeof(why), "field 'timeout_s': %lld s is over this agent's --max-timeout of %lld s",
+			 spec.timeout_s, a->max_timeout_s);
+		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	}
 	if (pthread_mutex_trylock(&a->trial) != 0)
 		return fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
 	bs = (struct build_spec){ spec.kernel, spec.kernel == KERNEL_CHASE ? spec.variant : 0,
@@ -136,11 +302,23 @@ static enum MHD_Result run_trial(struct agent *a, struct MHD_Connection *c, cons
 							 "reason", err.msg));
 	}
 	runspec_args(&spec, br.path, &place, &args, &cpu);
-	if (runner_exec(args.argv, cpu, (double)spec.timeout_s, a->stop, &res, &err) != 0) {
+	{
+		struct conn *k = conn_of(c);
+		struct client_watch w = { k ? k->fd : -1, a->stop, 0, 0 };
+		pthread_t th;
+		int watching = pthread_create(&th, NULL, watch_client, &w) == 0;
+		int rc = runner_exec(args.argv, cpu, (double)spec.timeout_s, watching ? &w.gone : a->stop, &res, &err);
+
+		w.done = 1;
+		if (watching)
+			pthread_join(th, NULL);
 		pthread_mutex_unlock(&a->trial);
-		return fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
+		if (rc != 0)
+			return fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
+		if (w.gone && !(a->stop && *a->stop))
+			fprintf(stderr, "tune agent: the client of a %s trial hung up: trial stopped\n",
+				kernel_names[spec.kernel]);
 	}
-	pthread_mutex_unlock(&a->trial);
 	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:s, s:s}", "host",
 			a->facts.hostname, "built", 1, "build", "hash", br.hash, "compiler", a->platform.compiler,
 			"compiler_version", br.compiler_version, "cflags", br.cflags, "defines", br.defines, "exited",
@@ -165,9 +343,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		if (!(rq = calloc(1, sizeof(*rq))))
 			return MHD_NO;
 		*con_cls = rq;
-		/* Decided before the body is read, so that a refused body is never buffered. */
+		/* Answered as soon as the headers are read: a refused body is never
+		 * waited for, nor buffered, and the connection closes. */
 		rq->unauthorized = !auth || strncmp(auth, "Bearer ", 7) != 0 || !agent_token_equal(auth + 7, a->token);
 		rq->too_big = clen && strtoull(clen, NULL, 10) > AGENT_MAX_BODY;
+		if (rq->unauthorized)
+			return refuse(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer "
+				      "TOKEN' with the token of the agent's --token-file)");
+		if (rq->too_big) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
+			return refuse(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
+		}
 		return MHD_YES;
 	}
 	if (*data_size) {
@@ -186,15 +374,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*data_size = 0;
 		return MHD_YES;
 	}
-	if (rq->unauthorized)
-		return fail(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer TOKEN' "
-			    "with the token of the agent's --token-file)");
 	if (rq->too_big) {
 		char msg[128];
 
 		snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
-		return fail(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
+		return refuse(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
 	}
+	conn_serving(a, conn_of(c), 1);
 	if (!strcmp(url, "/v1/facts")) {
 		if (strcmp(method, "GET") != 0)
 			return fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET /v1/facts");
@@ -212,9 +398,9 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 {
 	struct request *rq = *con_cls;
 
-	(void)cls;
-	(void)c;
 	(void)code;
+	/* The next request on this connection has the deadline from now. */
+	conn_serving(cls, conn_of(c), 0);
 	if (rq) {
 		free(rq->body);
 		free(rq);
@@ -266,10 +452,10 @@ static char *read_file(const char *path, struct tune_error *err)
 /* Several agents on one machine (containers, tests) tell themselves apart. */
 static int set_name(struct host_facts *f, const char *name, struct tune_error *err)
 {
-	if (!*name || strlen(name) >= sizeof(f->hostname) || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-								    "0123456789.-_") != strlen(name))
-		return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--name': '%s' is not a host name (letters, digits, "
-				 "'.', '-', '_')", name);
+	char why[200];
+
+	if (names_check(name, why, sizeof(why)) != 0)
+		return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--name': %s (a name is %s)", why, NAMES_RULE);
 	snprintf(f->hostname, sizeof(f->hostname), "%s", name);
 	return 0;
 }
@@ -286,7 +472,9 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 	if (!a)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	pthread_mutex_init(&a->trial, NULL);
+	pthread_mutex_init(&a->conns_lock, NULL);
 	a->stop = o->stop;
+	a->max_timeout_s = o->max_timeout_s > 0 ? o->max_timeout_s : AGENT_DEFAULT_MAX_TIMEOUT_S;
 	if ((rc = parse_listen(listen, &sa, err)) != 0 ||
 	    (rc = agent_read_token(o->token_file, a->token, sizeof(a->token), err)) != 0 ||
 	    (rc = hostinfo_read(&a->facts, err)) != 0 ||
@@ -297,9 +485,7 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 					 err)) != 0 ||
 	    (rc = exec_fingerprint(&a->platform, &a->facts, a->fingerprint, err)) != 0)
 		goto out;
-	for (size_t i = 0, used = 0; i < a->platform.cflags.n && used < sizeof(a->cflags); i++)
-		used += (size_t)snprintf(a->cflags + used, sizeof(a->cflags) - used, "%s%s", i ? " " : "",
-					 a->platform.cflags.v[i]);
+	conf_strs_join(&a->platform.cflags, " ", a->cflags, sizeof(a->cflags));
 	if (!!o->tls_cert != !!o->tls_key) {
 		rc = tune_fail(err, TUNE_ERR_USAGE, "agent: give both --tls-cert and --tls-key, or neither");
 		goto out;
@@ -311,17 +497,24 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 	if (sa.sin_addr.s_addr != htonl(INADDR_LOOPBACK) && !cert)
 		fprintf(stderr, "tune agent: warning: listening on %s without TLS: the token and the results cross the "
 			"network in clear (give --tls-cert and --tls-key)\n", listen);
+	/* An idle limit, a total deadline per request (cut_late), a cap per
+	 * client address and in all: slow or many clients cannot hold it. */
 	if (cert)
 		d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_TLS, 0,
 				     NULL, NULL, handle, a, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
-				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_HTTPS_MEM_CERT, cert,
-				     MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)AGENT_REQUEST_DEADLINE_S,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned)AGENT_MAX_CONNECTIONS,
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)AGENT_MAX_PER_CLIENT,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, a, MHD_OPTION_NOTIFY_CONNECTION, on_connection, a,
+				     MHD_OPTION_HTTPS_MEM_CERT, cert, MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
 	else
 		d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL,
 				     handle, a, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)16,
-				     MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)AGENT_REQUEST_DEADLINE_S,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned)AGENT_MAX_CONNECTIONS,
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)AGENT_MAX_PER_CLIENT,
+				     MHD_OPTION_NOTIFY_COMPLETED, completed, a, MHD_OPTION_NOTIFY_CONNECTION, on_connection, a,
+				     MHD_OPTION_END);
 	if (!d) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "agent: cannot listen on %s (port in use, or the address is not "
 			       "this host's%s)", listen, cert ? ", or the TLS certificate and key do not match" : "");
@@ -333,8 +526,10 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 		struct timespec nap = { 0, 100000000 };
 
 		nanosleep(&nap, NULL);
+		cut_late(a);
 	}
-	fprintf(stderr, "tune agent: stopping\n");
+	fprintf(stderr, "tune agent: stopping (%lu connections cut at the %d s request deadline)\n", a->cut,
+		AGENT_REQUEST_DEADLINE_S);
 	MHD_stop_daemon(d);
 	rc = 0;
 out:
@@ -342,6 +537,7 @@ out:
 	free(key);
 	platform_free(&a->platform);
 	pthread_mutex_destroy(&a->trial);
+	pthread_mutex_destroy(&a->conns_lock);
 	free(a);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include "agent.h"
 #include "agent_client.h"
 #include "http.h"
+#include "names.h"
 
 /* A request to the agent; the answer as JSON. */
 static int call(struct agent_client *c, const char *path, const char *body, double timeout_s,
@@ -45,9 +46,10 @@ static int refused(const struct agent_client *c, long status, json_t *a, struct 
 }
 
 int agent_client_open(struct agent_client *c, const char *url, const char *token_file, const char *ca_file,
-		      struct tune_error *err)
+		      int require_tls, struct tune_error *err)
 {
 	json_t *a = NULL, *cpus, *v;
+	char why[300];
 	long status = 0;
 	size_t i;
 	int rc;
@@ -56,6 +58,8 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
 		return tune_fail(err, TUNE_ERR_CONFIG, "host '%s' is not 'local' or an agent URL (http://HOST:PORT or "
 				 "https://HOST:PORT)", url);
+	if ((rc = http_check_link(url, require_tls, "host", err)) != 0)
+		return rc;
 	snprintf(c->url, sizeof(c->url), "%s", url);
 	if (c->url[0] && c->url[strlen(c->url) - 1] == '/')
 		c->url[strlen(c->url) - 1] = '\0';
@@ -72,7 +76,11 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 		json_decref(a);
 		return rc;
 	}
-	hostinfo_from_json(json_object_get(a, "facts"), &c->facts);
+	if (hostinfo_from_json(json_object_get(a, "facts"), &c->facts, why, sizeof(why)) != 0) {
+		json_decref(a);
+		return tune_fail(err, TUNE_ERR_HOST, "host '%s' sent facts that are refused: %s (is it a tune agent of "
+				 "this version, and is the link to it private? use https:// with a CA file)", url, why);
+	}
 	copy_str(a, "platform", c->platform, sizeof(c->platform));
 	copy_str(a, "fingerprint", c->fingerprint, sizeof(c->fingerprint));
 	copy_str(a, "compiler", c->compiler, sizeof(c->compiler));
@@ -89,6 +97,11 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 	if (!c->facts.hostname[0] || strlen(c->fingerprint) != 16 || !c->ncpus)
 		return tune_fail(err, TUNE_ERR_HOST, "host '%s' answered without its facts (is it a tune agent of this "
 				 "version?)", url);
+	if (strspn(c->fingerprint, "0123456789abcdef") != 16 || names_check(c->platform, why, sizeof(why)) != 0 ||
+	    !names_printable(c->compiler) || !names_printable(c->compiler_version) || !names_printable(c->cflags))
+		return tune_fail(err, TUNE_ERR_HOST, "host '%s' sent facts that are refused: a fingerprint that is not 16 "
+				 "hex digits, a platform that is not a name, or a control character in its compiler or "
+				 "flags", url);
 	return 0;
 }
 
@@ -121,6 +134,14 @@ int agent_client_run(struct agent_client *c, const struct run_spec *spec, volati
 	copy_str(b, "compiler_version", out->build.compiler_version, sizeof(out->build.compiler_version));
 	copy_str(b, "cflags", out->build.cflags, sizeof(out->build.cflags));
 	copy_str(b, "defines", out->build.defines, sizeof(out->build.defines));
+	/* Recorded with the trial: text, no control characters; the hash is hex. */
+	if (strspn(out->build.hash, "0123456789abcdef") != strlen(out->build.hash) ||
+	    !names_printable(out->build.compiler_version) || !names_printable(out->build.cflags) ||
+	    !names_printable(out->build.defines) || !names_printable(out->compiler)) {
+		json_decref(a);
+		return tune_fail(err, TUNE_ERR_HOST, "host '%s' described its build with a control character or a "
+				 "hash that is not hex: refused", c->url);
+	}
 	if (out->built) {
 		const char *o = json_string_value(json_object_get(a, "stdout"));
 		const char *e = json_string_value(json_object_get(a, "stderr"));

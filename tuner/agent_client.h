@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include "agent.h"
 #include "build.h"
 #include "errors.h"
 #include "hostinfo.h"
@@ -15,11 +16,11 @@
 
 struct agent_client {
 	char url[512];             /* http://host:port, no trailing slash */
-	char token[512];
+	char token[AGENT_MAX_TOKEN + 2];
 	char ca_file[1024];        /* https: the CA to trust; empty: the system's */
 	/* From GET /v1/facts: */
 	struct host_facts facts;
-	char platform[64], fingerprint[17], compiler[256], compiler_version[256], cflags[1024];
+	char platform[64], fingerprint[17], compiler[256], compiler_version[256], cflags[PLATFORM_MAX_CFLAGS];
 	long long cpus[64];
 	size_t ncpus;
 	long long device_cpu;
@@ -36,9 +37,11 @@ struct agent_output {
 };
 
 /* Reads the token and the host's facts. TUNE_ERR_HOST when it does not
- * answer; TUNE_ERR_CONFIG for a bad URL, token file or a refused token. */
+ * answer or its facts are refused (a host name that is not a name...);
+ * TUNE_ERR_CONFIG for a bad URL, token file or a refused token, or plain
+ * http:// off loopback with require_tls (without it, a warning). */
 int agent_client_open(struct agent_client *c, const char *url, const char *token_file, const char *ca_file,
-		      struct tune_error *err);
+		      int require_tls, struct tune_error *err);
 /* Runs spec on the host, waiting while it is busy with another trial. */
 int agent_client_run(struct agent_client *c, const struct run_spec *spec, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err);

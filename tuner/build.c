@@ -98,8 +98,8 @@ int build_compiler_version(const char *compiler, char *out, size_t len, struct t
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
 {
 	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600];
-	char *argv[96];
-	size_t argc = 0, used = 0;
+	char **argv = NULL;
+	size_t argc = 0, flags_len = 0;
 	uint64_t h = HASH_INIT;
 	const struct kernel_info *k = &kernel_table[spec->kernel];
 	struct run_result res;
@@ -119,9 +119,13 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 			 spec->hint);
 	else
 		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d", spec->variant);
+	/* Whole, or not at all: the hash and the command line carry every flag. */
 	for (size_t i = 0; i < spec->cflags->n; i++)
-		used += (size_t)snprintf(out->cflags + used, sizeof(out->cflags) - used, "%s%s", i ? " " : "",
-					 spec->cflags->v[i]);
+		flags_len += strlen(spec->cflags->v[i]) + (i ? 1 : 0);
+	if (flags_len >= sizeof(out->cflags))
+		return tune_fail(err, TUNE_ERR_CONFIG, "platform key 'cflags': the flags are %zu bytes, over the limit "
+				 "of %zu (shorten them)", flags_len, sizeof(out->cflags) - 1);
+	conf_strs_join(spec->cflags, " ", out->cflags, sizeof(out->cflags));
 	h = fnv_str(h, spec->compiler);
 	h = fnv_str(h, out->compiler_version);
 	h = fnv_str(h, out->cflags);
@@ -143,10 +147,16 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
 
 	char vdef[48], hdef[48];
+	size_t nlink = 0;
 
+	while (k->link_flags[nlink])
+		nlink++;
+	/* compiler, -std, the flags, two defines, -I, -o tmp, src, link flags, NULL */
+	if (!(argv = calloc(spec->cflags->n + nlink + 10, sizeof(*argv))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	argv[argc++] = (char *)spec->compiler;
 	argv[argc++] = "-std=c11";
-	for (size_t i = 0; i < spec->cflags->n && argc < 80; i++)
+	for (size_t i = 0; i < spec->cflags->n; i++)
 		argv[argc++] = spec->cflags->v[i];
 	snprintf(vdef, sizeof(vdef), "-DCHASE_VARIANT=%d", spec->variant);
 	if (spec->kernel == KERNEL_CHASE)
@@ -162,7 +172,9 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	for (int i = 0; k->link_flags[i]; i++)
 		argv[argc++] = (char *)k->link_flags[i];
 	argv[argc] = NULL;
-	if ((rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, NULL, &res, err)) != 0)
+	rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, NULL, &res, err);
+	free(argv);
+	if (rc)
 		return rc;
 	if (!res.exited || res.status != 0) {
 		char why[128];

@@ -8,6 +8,7 @@
 
 #include "conf.h"
 #include "errors.h"
+#include "platform.h"
 
 struct build_spec {
 	int kernel;           /* enum kernel_id */
@@ -21,7 +22,7 @@ struct build_result {
 	char hash[17];
 	char path[4096];
 	char compiler_version[256];
-	char cflags[1024];
+	char cflags[PLATFORM_MAX_CFLAGS];
 	char defines[256];
 	int cached; /* found in the cache, not compiled now */
 };

@@ -1,6 +1,7 @@
 /* tune agent --listen ADDR:PORT --token-file F [--tls-cert C --tls-key K]
- * [--platform P] [--name HOST]: serve this host to an orchestrator (see agent.h). */
+ * [--platform P] [--name HOST] [--max-timeout S]: serve this host to an orchestrator (see agent.h). */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -16,6 +17,7 @@ int cmd_agent(int argc, char **argv, struct tune_error *err)
 		{ "tls-key", required_argument, NULL, 'k' },
 		{ "platform", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "max-timeout", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct agent_options o;
@@ -32,6 +34,15 @@ int cmd_agent(int argc, char **argv, struct tune_error *err)
 		case 'k': o.tls_key = optarg; break;
 		case 'p': o.platform = optarg; break;
 		case 'n': o.name = optarg; break;
+		case 'm': {
+			char *end = NULL;
+
+			o.max_timeout_s = strtoll(optarg, &end, 10);
+			if (!*optarg || *end || o.max_timeout_s < 1 || o.max_timeout_s > 86400)
+				return tune_fail(err, TUNE_ERR_USAGE, "agent: option '--max-timeout': '%s' is not a number "
+						 "of seconds in 1..86400", optarg);
+			break;
+		}
 		default:
 			return tune_fail(err, TUNE_ERR_USAGE, "agent: %s option '%s' (see 'tune help agent')",
 					 c == ':' || (optopt && optopt != '?') ? "missing value of" : "unknown",

@@ -12,6 +12,7 @@
 #include "exec.h"
 #include "hostinfo.h"
 #include "platform.h"
+#include "strbuf.h"
 
 /* The platforms that have optima, when none is named. */
 static size_t platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][64])
@@ -98,19 +99,18 @@ static int check_header(sqlite3 *db, const char *path, struct tune_error *err)
 		if (platform_load(platform_path(db, names[i]), &p, &perr) == 0 &&
 		    platform_resolve(&p, &facts, &perr) == 0) {
 			if (exec_fingerprint(&p, &facts, fp, &perr) == 0 && strcmp(fp, fps[i]) != 0)
-				used += (size_t)snprintf(why + used, sizeof(why) - used,
-							 "\n  platform '%s': this host's fingerprint is %s, the header's %s "
-							 "(CPU, microcode, kernel, governor, SMT, THP, compiler, flags or "
-							 "kernel sources changed)", names[i], fp, fps[i]);
+				str_appendf(why, sizeof(why), &used,
+					    "\n  platform '%s': this host's fingerprint is %s, the header's %s (CPU, "
+					    "microcode, kernel, governor, SMT, THP, compiler, flags or kernel sources "
+					    "changed)", names[i], fp, fps[i]);
 		} else {
 			printf("platform '%s': fingerprint not checked here (%s)\n", names[i], perr.msg);
 		}
 		platform_free(&p);
 		if (report_header_newest(db, names[i], newest, sizeof(newest), &perr) == 0 &&
-		    strcmp(newest, decided[i]) > 0 && used < sizeof(why))
-			used += (size_t)snprintf(why + used, sizeof(why) - used,
-						 "\n  platform '%s': newer optima exist (decided %s, the header has %s)",
-						 names[i], newest, decided[i]);
+		    strcmp(newest, decided[i]) > 0)
+			str_appendf(why, sizeof(why), &used, "\n  platform '%s': newer optima exist (decided %s, the "
+				    "header has %s)", names[i], newest, decided[i]);
 	}
 	if (used)
 		return tune_fail(err, TUNE_ERR_STALE, "'%s' is stale:%s\n(re-tune if the host changed, then 'tune "

@@ -28,7 +28,7 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 	size_t n;
 	int rc, down = 0;
 
-	if ((rc = cmd_parse_options("hosts", argc, argv, "p", &o, err)) != 0)
+	if ((rc = cmd_parse_options("hosts", argc, argv, "pT", &o, err)) != 0)
 		return rc;
 	names = o.nplatforms ? o.platforms : all;
 	n = o.nplatforms ? o.nplatforms : sizeof(all) / sizeof(all[0]);
@@ -50,7 +50,7 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 			char nodes[256][256];
 			size_t nn = 0;
 
-			if (slurm_client_open(&sc, &p.slurm, &herr) != 0 ||
+			if (slurm_client_open(&sc, &p.slurm, p.require_tls || o.require_tls, &herr) != 0 ||
 			    slurm_client_nodes(&sc, &p.slurm, nodes, 256, &nn, &herr) != 0) {
 				show(p.name, p.slurm.url, "down", NULL, NULL, herr.msg);
 				down++;
@@ -79,7 +79,8 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 			} else {
 				struct agent_client c;
 
-				if (agent_client_open(&c, hosts[h], p.token_file, p.ca_file, &herr) != 0) {
+				if (agent_client_open(&c, hosts[h], p.token_file, p.ca_file, p.require_tls || o.require_tls,
+						      &herr) != 0) {
 					show(p.name, hosts[h], "down", NULL, NULL, herr.msg);
 					down++;
 				} else {

@@ -37,6 +37,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "require-tls", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -72,6 +73,9 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 			break;
 		case 'f':
 			o->fresh = 1;
+			break;
+		case 'T':
+			o->require_tls = 1;
 			break;
 		case 'o':
 			o->output = optarg;

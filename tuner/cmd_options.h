@@ -13,6 +13,7 @@ struct cmd_options {
 	const char *platforms[CMD_MAX_PLATFORMS];
 	size_t nplatforms;
 	int quick, fresh;
+	int require_tls; /* --require-tls */
 	const char *output;
 	const char *check;
 	int format;      /* enum report_format, from --format */
@@ -22,7 +23,7 @@ struct cmd_options {
 
 /* accepted lists the options the command takes, by letter: d (--db),
  * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check),
- * F (--format table|md|csv|json). */
+ * F (--format table|md|csv|json), T (--require-tls). */
 int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
 		      struct tune_error *err);
 

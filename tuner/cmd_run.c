@@ -35,7 +35,7 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 	int rc;
 
 	memset(ctx, 0, sizeof(*ctx));
-	if ((rc = agent_client_open(agent, url, p->token_file, p->ca_file, err)) != 0)
+	if ((rc = agent_client_open(agent, url, p->token_file, p->ca_file, p->require_tls, err)) != 0)
 		return rc;
 	agent->facts.last_core_pu = (int)agent->cpus[0];
 	if ((rc = platform_resolve(p, &agent->facts, err)) != 0)
@@ -89,6 +89,7 @@ static void *run_host(void *arg)
 	} else if (!strcmp(h->host, "local")) {
 		h->rc = exec_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
 	} else if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0) {
+		p.require_tls |= h->o->require_tls;
 		h->rc = open_remote(&ctx, st, &agent, &p, h->host, &h->err);
 	}
 	if (h->rc)
@@ -145,13 +146,14 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 	memset(&p, 0, sizeof(p));
 	if ((rc = platform_load(platform, &p, err)) != 0)
 		goto out;
+	p.require_tls |= o->require_tls;
 	if (p.hosts.n) {
 		hosts = p.hosts.v;
 		nhosts = p.hosts.n;
 	}
 	/* A Slurm platform's hosts are the nodes of its partition. */
 	if (p.executor == EXECUTOR_SLURM) {
-		if ((rc = slurm_client_open(&slurm, &p.slurm, err)) != 0 ||
+		if ((rc = slurm_client_open(&slurm, &p.slurm, p.require_tls, err)) != 0 ||
 		    (rc = slurm_client_nodes(&slurm, &p.slurm, nodes, 256, &nhosts, err)) != 0)
 			goto out;
 		for (size_t i = 0; i < nhosts; i++)
@@ -207,7 +209,7 @@ int cmd_run(int argc, char **argv, struct tune_error *err)
 	struct cmd_options o;
 	int rc;
 
-	if ((rc = cmd_parse_options("run", argc, argv, "dpqf", &o, err)) != 0)
+	if ((rc = cmd_parse_options("run", argc, argv, "dpqfT", &o, err)) != 0)
 		return rc;
 	if (o.nargs < 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "run: which sweep? (tune run SWEEP --platform P; sweeps are "

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "conf.h"
+#include "names.h"
 #include "paths.h"
+#include "strbuf.h"
 
 struct ctx {
 	const char *path;
@@ -80,13 +82,13 @@ static int parse_enum(struct ctx *c, const struct conf_key *k, const struct ynod
 	if (i >= 0)
 		return *out = i, 0;
 	hint = n->kind == YNODE_SCALAR ? tune_suggest(n->value, k->choices) : NULL;
-	len += (size_t)snprintf(detail + len, sizeof(detail) - len, "unknown value '%.64s'",
-				n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
+	str_appendf(detail, sizeof(detail), &len, "unknown value '%.64s'",
+		    n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
 	if (hint)
-		len += (size_t)snprintf(detail + len, sizeof(detail) - len, " (did you mean '%s'?)", hint);
-	len += (size_t)snprintf(detail + len, sizeof(detail) - len, "; one of:");
-	for (i = 0; k->choices[i] && len < sizeof(detail) - 1; i++)
-		len += (size_t)snprintf(detail + len, sizeof(detail) - len, " %s", k->choices[i]);
+		str_appendf(detail, sizeof(detail), &len, " (did you mean '%s'?)", hint);
+	str_appendf(detail, sizeof(detail), &len, "; one of:");
+	for (i = 0; k->choices[i]; i++)
+		str_appendf(detail, sizeof(detail), &len, " %s", k->choices[i]);
 	return at(c, n, "key '%s': %s", k->name, detail);
 }
 
@@ -119,11 +121,32 @@ int conf_ints_contains(const struct conf_ints *l, long long v)
 	return 0;
 }
 
+/* A string value against its key's rules: a name (CONF_NAME), a length in
+ * bytes (max; for a list, of the items joined by spaces, total so far). */
+static int check_string(struct ctx *c, const struct conf_key *k, const struct ynode *n, size_t *total)
+{
+	char why[256];
+
+	if ((k->flags & CONF_NAME) && names_check(n->value, why, sizeof(why)) != 0) {
+		size_t used = strlen(why);
+
+		str_appendf(why, sizeof(why), &used, "; a name is %s", NAMES_RULE);
+		return at(c, n, "key '%s': %s", k->name, why);
+	}
+	*total += strlen(n->value) + (*total ? 1 : 0);
+	if (k->max > 0 && *total > (size_t)k->max) {
+		snprintf(why, sizeof(why), "%zu bytes, over the limit of %lld (shorten %s)", *total, k->max,
+			 k->type == CONF_STRING_LIST ? "the list" : "it");
+		return at(c, n, "key '%s': %s", k->name, why);
+	}
+	return 0;
+}
+
 static int decode_list(struct ctx *c, const struct conf_key *k, const struct ynode *n, void *field)
 {
 	const struct ynode *one[1] = { n };
 	const struct ynode *const *items = one;
-	size_t count = 1;
+	size_t count = 1, total = 0;
 
 	/* A single scalar is taken as a list of one. */
 	if (n->kind == YNODE_SEQ) {
@@ -146,6 +169,8 @@ static int decode_list(struct ctx *c, const struct conf_key *k, const struct yno
 
 			if (it->kind != YNODE_SCALAR)
 				return at(c, it, "key '%s': expected a string, got %s", k->name, ynode_kind_name(it->kind));
+			if ((rc = check_string(c, k, it, &total)) != 0)
+				return rc;
 			nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
 			if (!nv || !(nv[l->n] = strdup(it->value))) {
 				if (nv)
@@ -184,6 +209,8 @@ static int decode_value(struct ctx *c, const struct conf_key *k, const struct yn
 	case CONF_STRING:
 		if (v->kind != YNODE_SCALAR)
 			return at(c, v, "key '%s': expected a string, got %s", k->name, ynode_kind_name(v->kind));
+		if (check_string(c, k, v, &(size_t){ 0 }) != 0)
+			return TUNE_ERR_CONFIG;
 		free(*(char **)field);
 		if (!(*(char **)field = strdup(v->value)))
 			return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
@@ -361,4 +388,14 @@ int conf_load(const char *dir, const char *what, const char *name, const struct 
 	if (!rc && !(*path_out = realpath(path, NULL)) && !(*path_out = strdup(path)))
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	return rc;
+}
+
+void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		out[0] = '\0';
+	for (size_t i = 0; i < l->n; i++)
+		str_appendf(out, len, &used, "%s%s", i ? sep : "", l->v[i]);
 }

@@ -31,6 +31,9 @@ enum conf_type {
 #define CONF_AUTO_VALUE (-1LL)
 #define CONF_INF 4u      /* an INT or INT_LIST key that also takes "inf" */
 #define CONF_INF_VALUE LLONG_MAX
+#define CONF_NAME 8u     /* a STRING or STRING_LIST key whose values are names (names.h) */
+/* A STRING key with max > 0 holds at most max bytes; a STRING_LIST key, at
+ * most max bytes when its items are joined by spaces. */
 
 struct conf_ints {
 	long long *v;
@@ -68,5 +71,7 @@ void conf_help(FILE *out, const struct conf_key *table, int indent);
 int conf_ints_push(struct conf_ints *l, long long v);
 int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src);
 int conf_ints_contains(const struct conf_ints *l, long long v);
+/* The items joined by sep into out (cut at len). */
+void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len);
 
 #endif

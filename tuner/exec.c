@@ -46,7 +46,7 @@ struct sweep_run {
 	long long sweep_id;
 	struct built builds[MAX_BUILDS];
 	size_t nbuilds;
-	char cflags[1024];
+	char cflags[PLATFORM_MAX_CFLAGS];
 	char compiler_version[256];
 	char fingerprint[17];
 	double t0;              /* for time_limit_s */
@@ -200,15 +200,6 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 		snprintf(b->reason, sizeof(b->reason), "build failed: %.*s", (int)strcspn(err.msg, "\n"), err.msg);
 	}
 	return b;
-}
-
-static void join_cflags(const struct conf_strs *l, char *out, size_t len)
-{
-	size_t used = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < l->n && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? " " : "", l->v[i]);
 }
 
 static int json_get_num(json_t *o, const char *key, double *out)
@@ -963,10 +954,10 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 
 int exec_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err)
 {
-	char version[256], cflags[1024], sources[17], extra[2048];
+	char version[256], cflags[PLATFORM_MAX_CFLAGS], sources[17], extra[PLATFORM_MAX_CFLAGS + 512];
 	int rc;
 
-	join_cflags(&p->cflags, cflags, sizeof(cflags));
+	conf_strs_join(&p->cflags, " ", cflags, sizeof(cflags));
 	if ((rc = build_compiler_version(p->compiler, version, sizeof(version), err)) != 0 ||
 	    (rc = build_sources_hash(sources, err)) != 0)
 		return rc;
@@ -1014,7 +1005,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		goto out;
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
-	join_cflags(&ctx->platform->cflags, r->cflags, sizeof(r->cflags));
+	conf_strs_join(&ctx->platform->cflags, " ", r->cflags, sizeof(r->cflags));
 	if (ctx->agent) {
 		snprintf(r->compiler_version, sizeof(r->compiler_version), "%s", ctx->agent->compiler_version);
 		snprintf(r->cflags, sizeof(r->cflags), "%s", ctx->agent->cflags);

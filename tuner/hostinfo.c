@@ -12,6 +12,7 @@
 
 #include "hash.h"
 #include "hostinfo.h"
+#include "names.h"
 
 static void read_line(const char *path, char *out, size_t len)
 {
@@ -82,6 +83,13 @@ int hostinfo_read(struct host_facts *f, struct tune_error *err)
 	snprintf(f->microcode, sizeof(f->microcode), "unknown");
 	if (gethostname(f->hostname, sizeof(f->hostname) - 1) != 0)
 		snprintf(f->hostname, sizeof(f->hostname), "localhost");
+	{
+		char why[200];
+
+		if (names_check(f->hostname, why, sizeof(why)) != 0)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "this host's name is not a name tune can record: %s (a name "
+					 "is %s; set one with hostname, or give an agent --name)", why, NAMES_RULE);
+	}
 	if (uname(&u) == 0) {
 		snprintf(f->arch, sizeof(f->arch), "%s", u.machine);
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
@@ -148,11 +156,16 @@ static void copy_str(const json_t *o, const char *key, char *out, size_t len)
 	snprintf(out, len, "%s", v ? v : "");
 }
 
-int hostinfo_from_json(const json_t *o, struct host_facts *f)
+int hostinfo_from_json(const json_t *o, struct host_facts *f, char *why, size_t len)
 {
+	const char *texts[] = { f->arch, f->cpu_model, f->microcode, f->kernel, f->governor, f->thp };
+	char name_why[200];
+
 	memset(f, 0, sizeof(*f));
-	if (!json_is_object(o))
+	if (!json_is_object(o)) {
+		snprintf(why, len, "the facts are not a JSON object");
 		return -1;
+	}
 	copy_str(o, "hostname", f->hostname, sizeof(f->hostname));
 	copy_str(o, "arch", f->arch, sizeof(f->arch));
 	copy_str(o, "cpu_model", f->cpu_model, sizeof(f->cpu_model));
@@ -167,7 +180,21 @@ int hostinfo_from_json(const json_t *o, struct host_facts *f)
 	f->memory_bytes = (long long)json_integer_value(json_object_get(o, "memory_bytes"));
 	f->loadavg1 = json_number_value(json_object_get(o, "loadavg1"));
 	f->last_core_pu = (int)json_integer_value(json_object_get(o, "last_core_pu"));
-	return f->hostname[0] && f->arch[0] && f->pus > 0 ? 0 : -1;
+	if (!f->hostname[0] || !f->arch[0] || f->pus <= 0) {
+		snprintf(why, len, "the facts lack the host name, the architecture or the CPU count");
+		return -1;
+	}
+	/* The host name becomes a row, a file name, a C string: it must be a name. */
+	if (names_check(f->hostname, name_why, sizeof(name_why)) != 0) {
+		snprintf(why, len, "its host name is not a name: %s (a name is %s)", name_why, NAMES_RULE);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (!names_printable(texts[i])) {
+			snprintf(why, len, "a text field of its facts holds a control character");
+			return -1;
+		}
+	return 0;
 }
 
 int hostinfo_busy_cpu(int cpu, char *who, size_t len)
@@ -224,9 +251,13 @@ int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 
 void hostinfo_fingerprint(const struct host_facts *f, const char *extra, char out[17])
 {
-	char buf[2048];
+	char smt[16];
+	const char *parts[] = { f->cpu_model, f->microcode, f->kernel, f->governor, smt, f->thp, extra };
+	uint64_t h = HASH_INIT;
 
-	snprintf(buf, sizeof(buf), "%s|%s|%s|%s|%d|%s|%s", f->cpu_model, f->microcode, f->kernel, f->governor, f->smt,
-		 f->thp, extra);
-	snprintf(out, 17, "%016llx", (unsigned long long)hash_str(HASH_INIT, buf));
+	/* Part by part, so that no length of extra (the compiler flags) is cut. */
+	snprintf(smt, sizeof(smt), "%d", f->smt);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		h = hash_str(h, i ? "|" : ""), h = hash_str(h, parts[i]);
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

@@ -37,8 +37,9 @@ void hostinfo_fingerprint(const struct host_facts *facts, const char *extra, cha
 /* A JSON object of the facts; the caller frees it with free(). */
 char *hostinfo_json(const struct host_facts *facts);
 /* The facts back from such an object (a remote host's); returns 0, or -1
- * when it is not one. */
+ * with what is wrong in why when it is not one: a field missing, a host name
+ * that is not a name (names.h), a control character in a text field. */
 struct json_t;
-int hostinfo_from_json(const struct json_t *o, struct host_facts *facts);
+int hostinfo_from_json(const struct json_t *o, struct host_facts *facts, char *why, size_t len);
 
 #endif

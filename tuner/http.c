@@ -1,4 +1,5 @@
 #include <curl/curl.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,4 +107,34 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 		if (nap(0.5 * (double)(1 << (tries - 1)), rq->stop))
 			return TUNE_ERR_INTERRUPTED;
 	}
+}
+
+int http_is_clear_remote(const char *url)
+{
+	const char *h = url + 7;
+	size_t n;
+
+	if (strncmp(url, "http://", 7) != 0)
+		return 0;
+	if (strchr(h, '@') && strchr(h, '@') < h + strcspn(h, "/"))
+		h = strchr(h, '@') + 1; /* user:password@ */
+	if (*h == '[')
+		return strncmp(h, "[::1]", 5) != 0;
+	n = strcspn(h, ":/");
+	if (n == 9 && !strncmp(h, "localhost", 9))
+		return 0;
+	return !(n >= 4 && !strncmp(h, "127.", 4) && strspn(h, "0123456789.") >= n);
+}
+
+int http_check_link(const char *url, int require_tls, const char *what, struct tune_error *err)
+{
+	if (!http_is_clear_remote(url))
+		return 0;
+	if (require_tls)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s '%s' is plain http:// off this host, and TLS is required "
+				 "(use https:// with ca_file, or drop --require-tls / require_tls)", what, url);
+	fprintf(stderr, "tune: warning: %s '%s' is plain http:// off this host: the token crosses the network in "
+		"clear and a proxy on the way can change the answers (use https:// with ca_file; --require-tls makes "
+		"this an error)\n", what, url);
+	return 0;
 }

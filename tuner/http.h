@@ -23,4 +23,12 @@ struct http_request {
  * it in the message: "host 'http://...'"), TUNE_ERR_CONFIG for a URL curl cannot use, TUNE_ERR_INTERRUPTED. */
 int http_call(const struct http_request *rq, const char *what, long *status, char **body, struct tune_error *err);
 
+/* Whether url is plain http:// to a host other than loopback (127.0.0.0/8,
+ * ::1, localhost): a token sent there crosses the network in clear, and a
+ * proxy on the way can rewrite what comes back. */
+int http_is_clear_remote(const char *url);
+/* For a link that carries a secret: with require_tls, such a url is
+ * TUNE_ERR_CONFIG; without, a warning on stderr naming what and the fix. */
+int http_check_link(const char *url, int require_tls, const char *what, struct tune_error *err);
+
 #endif

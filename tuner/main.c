@@ -8,19 +8,19 @@
 const struct cmd_entry tune_commands[] = {
 	{ "agent", cmd_agent,
 	  "tune agent --token-file F [--listen ADDR:PORT] [--tls-cert C --tls-key K] [--platform P]\n"
-	  "       [--name HOST]",
+	  "       [--name HOST] [--max-timeout S]",
 	  "serve this host to an orchestrator: its facts, and trials run with its own compiler and CPUs" },
 	{ "export", cmd_export,
 	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",
 	  "write samples as amaco2's CSV, or the optima as a C header or JSON" },
 	{ "facts", cmd_facts, "tune facts", "print this host's facts as JSON (what a Slurm node reports)" },
 	{ "help", cmd_help, "tune help [COMMAND|platform|sweep|exit-codes]", "show help" },
-	{ "hosts", cmd_hosts, "tune hosts [--platform P ...]", "list the platforms' hosts, whether they answer, and their facts" },
+	{ "hosts", cmd_hosts, "tune hosts [--platform P ...] [--require-tls]", "list the platforms' hosts, whether they answer, and their facts" },
 	{ "report", cmd_report, "tune report --platform P [--platform Q ...] [-o DIR] [--db F]",
 	  "charts (PNG, SVG) and a self-contained HTML report in DIR (default tune-report)" },
 	{ "results", cmd_results, "tune results [--platform P ...] [--format table|md|csv|json] [--db F]",
 	  "print the amaco2-style tables, the optima and the warnings" },
-	{ "run", cmd_run, "tune run SWEEP --platform P [--quick] [--fresh] [--db F]", "run one sweep" },
+	{ "run", cmd_run, "tune run SWEEP --platform P [--quick] [--fresh] [--require-tls] [--db F]", "run one sweep" },
 	{ "version", cmd_version, "tune version", "print tune's version" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -1,5 +1,6 @@
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "strbuf.h"
 
 #ifndef TUNE_SOURCE_DIR
 #define TUNE_SOURCE_DIR "."
@@ -61,9 +63,7 @@ void paths_list(const char *dir, char *out, size_t len)
 	for (int i = 0; i < n; i++) {
 		size_t len_i = strlen(names[i]->d_name) - 5;
 
-		if (used + len_i + 3 < len)
-			used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", (int)len_i,
-						 names[i]->d_name);
+		str_appendf(out, len, &used, "%s%.*s", used ? ", " : "", (int)len_i, names[i]->d_name);
 		free(names[i]);
 	}
 	free(names);
@@ -106,14 +106,18 @@ int paths_mkdirs(const char *path)
 	return 0;
 }
 
-char *paths_read_file(const char *path, size_t max)
+static char *read_file(const char *path, size_t max, int flags)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char *buf = NULL;
 	long len;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
 		errno = errno ? errno : EIO;
 	else if ((size_t)len > max)
@@ -122,4 +126,14 @@ char *paths_read_file(const char *path, size_t max)
 		buf[fread(buf, 1, (size_t)len, f)] = '\0';
 	fclose(f);
 	return buf;
+}
+
+char *paths_read_file(const char *path, size_t max)
+{
+	return read_file(path, max, 0);
+}
+
+char *paths_read_file_nofollow(const char *path, size_t max)
+{
+	return read_file(path, max, O_NOFOLLOW);
 }

@@ -23,6 +23,9 @@ void paths_cache_dir(char *out, size_t len);
 /* The whole file, NUL-terminated (free() it), when it holds at most max
  * bytes; NULL with errno set otherwise (EFBIG: larger than max). */
 char *paths_read_file(const char *path, size_t max);
+/* The same, but a symbolic link is refused (errno ELOOP): for files in a
+ * directory others can write to. */
+char *paths_read_file_nofollow(const char *path, size_t max);
 
 /* mkdir -p; returns 0 or -1 with errno set. */
 int paths_mkdirs(const char *path);

@@ -6,6 +6,7 @@
 #include "../kernels/ipa/ipa.h"
 #include "../kernels/sched/sched.h"
 #include "plan.h"
+#include "strbuf.h"
 
 static int is_interleaved(int v)
 {
@@ -265,14 +266,14 @@ void plan_trial_label(const struct trial *t, char *out, size_t len)
 			snprintf(out, len, "ipa T=%lld ns", t->threshold_ns);
 		return;
 	}
-	int n = snprintf(out, len, "%s", chase_variant_names[t->variant]);
+	size_t used = 0;
 
-	if (t->hint >= 0 && n > 0 && (size_t)n < len)
-		n += snprintf(out + n, len - (size_t)n, " %s", chase_hint_names[t->hint]);
-	if (n > 0 && (size_t)n < len)
-		n += snprintf(out + n, len - (size_t)n, " %lld MB", t->size_mb);
-	if (is_interleaved(t->variant) && n > 0 && (size_t)n < len)
-		n += snprintf(out + n, len - (size_t)n, " g=%lld", t->group_size);
-	if (t->hugepages && n > 0 && (size_t)n < len)
-		snprintf(out + n, len - (size_t)n, " hugepages");
+	str_appendf(out, len, &used, "%s", chase_variant_names[t->variant]);
+	if (t->hint >= 0)
+		str_appendf(out, len, &used, " %s", chase_hint_names[t->hint]);
+	str_appendf(out, len, &used, " %lld MB", t->size_mb);
+	if (is_interleaved(t->variant))
+		str_appendf(out, len, &used, " g=%lld", t->group_size);
+	if (t->hugepages)
+		str_appendf(out, len, &used, " hugepages");
 }

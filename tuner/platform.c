@@ -16,18 +16,18 @@ static const struct conf_key slurm_keys[] = {
 	{ "token_env", CONF_STRING, SL(token_env), 0, 0, NULL, NULL, 0, "environment variable holding the JWT (default SLURM_JWT)" },
 	{ "token_file", CONF_STRING, SL(token_file), 0, 0, NULL, NULL, 0, "file holding the JWT, instead of token_env" },
 	{ "shared_dir", CONF_STRING, SL(shared_dir), 0, 0, NULL, NULL, CONF_REQUIRED, "a directory the nodes and this host share: job outputs (the build cache and tune must be shared too)" },
-	{ "nodes", CONF_STRING_LIST, SL(nodes), 0, 0, NULL, NULL, 0, "nodes to tune (default: every node of the partition)" },
+	{ "nodes", CONF_STRING_LIST, SL(nodes), 0, 0, NULL, NULL, CONF_NAME, "nodes to tune (default: every node of the partition)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef SL
 
 #define P(field) offsetof(struct platform, field)
 const struct conf_key platform_keys[] = {
-	{ "name", CONF_STRING, P(name), 0, 0, NULL, NULL, CONF_REQUIRED, "the platform's name, as given to --platform" },
+	{ "name", CONF_STRING, P(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the platform's name, as given to --platform" },
 	{ "description", CONF_STRING, P(description), 0, 0, NULL, NULL, 0, "one line about the machine" },
 	{ "arch", CONF_ENUM, P(arch), 0, 0, platform_arch_names, NULL, 0, "instruction set; auto = this host's" },
 	{ "compiler", CONF_STRING, P(compiler), 0, 0, NULL, NULL, 0, "C compiler for the kernels (default cc)" },
-	{ "cflags", CONF_STRING_LIST, P(cflags), 0, 0, NULL, NULL, 0, "compiler flags for the kernels" },
+	{ "cflags", CONF_STRING_LIST, P(cflags), 0, PLATFORM_MAX_CFLAGS - 1, NULL, NULL, 0, "compiler flags for the kernels" },
 	{ "pin", CONF_BOOL, P(pin), 0, 0, NULL, NULL, 0, "pin measured threads to cpus (default true)" },
 	{ "cpus", CONF_INT_LIST, P(cpus), 0, 4095, NULL, NULL, CONF_AUTO, "CPUs to pin to; auto = a PU of the last core" },
 	{ "device_cpu", CONF_INT, P(device_cpu), 0, 4095, NULL, NULL, CONF_AUTO, "ipa: the emulated accelerator's CPU (the apps run on cpus); auto = CPU 0, or 1 when cpus is 0" },
@@ -40,6 +40,7 @@ const struct conf_key platform_keys[] = {
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
 	{ "executor", CONF_ENUM, P(executor), 0, 0, platform_executor_names, NULL, 0, "local (this host and agents) or slurm (every node of a partition, through slurmrestd)" },
 	{ "slurm", CONF_SECTION, P(slurm), 0, 0, NULL, slurm_keys, 0, "executor slurm: where and how" },
+	{ "require_tls", CONF_BOOL, P(require_tls), 0, 0, NULL, NULL, 0, "refuse plain http:// agents and slurmrestd off loopback (default: warn); --require-tls sets it" },
 	{ "ca_file", CONF_STRING, P(ca_file), 0, 0, NULL, NULL, 0, "https agents: the CA certificate to trust (default the system's)" },
 	{ "memory_mb", CONF_INT, P(memory_mb), 1, 1LL << 40, NULL, NULL, CONF_AUTO, "memory of the machine; auto = this host's" },
 	{ "llc_kb", CONF_INT, P(llc_kb), 1, 1LL << 32, NULL, NULL, CONF_AUTO, "last-level cache; auto = this host's" },

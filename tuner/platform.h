@@ -9,6 +9,10 @@
 #include "errors.h"
 #include "hostinfo.h"
 
+/* Bytes of the compiler flags joined by spaces, with the terminator: what
+ * the build, its hash and the fingerprint carry whole. */
+#define PLATFORM_MAX_CFLAGS 8192
+
 enum platform_arch { ARCH_AUTO, ARCH_X86_64, ARCH_AARCH64 };
 enum platform_executor { EXECUTOR_LOCAL, EXECUTOR_SLURM };
 
@@ -40,6 +44,7 @@ struct platform {
 	struct conf_strs hosts;  /* where: "local", or agent URLs; empty: local */
 	char *token_file;        /* the agents' token */
 	char *ca_file;           /* https agents: the CA to trust */
+	int require_tls;         /* plain http:// off loopback is an error, not a warning */
 	int executor;            /* enum platform_executor */
 	struct platform_slurm slurm;
 	long long memory_mb;     /* auto = this host's */

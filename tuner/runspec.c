@@ -9,6 +9,7 @@
 #include "../kernels/sched/sched.h"
 #include "kernel.h"
 #include "runspec.h"
+#include "strbuf.h"
 #include "sweep.h"
 
 static void arg_num(struct runspec_argv *a, const char *flag, long long v)
@@ -30,13 +31,13 @@ static char *list_of(char *out, size_t len, const struct run_spec *s, const stru
 	size_t used = 0, n = cpus ? cpus->n : s->npoints;
 
 	out[0] = '\0';
-	for (size_t i = 0; i < n && used < len; i++) {
+	for (size_t i = 0; i < n; i++) {
 		long long v = cpus ? cpus->v[i] : s->points[i];
 
 		if (!cpus && s->kernel == KERNEL_SCHED)
-			used += (size_t)snprintf(out + used, len - used, "%s%s", i ? "," : "", sched_policy_names[v]);
+			str_appendf(out, len, &used, "%s%s", i ? "," : "", sched_policy_names[v]);
 		else
-			used += (size_t)snprintf(out + used, len - used, "%s%lld", i ? "," : "", v);
+			str_appendf(out, len, &used, "%s%lld", i ? "," : "", v);
 	}
 	return out;
 }
@@ -194,10 +195,11 @@ static int name_of(struct decoder *d, const char *field, json_t *v, const char *
 	if (i >= 0)
 		return i;
 	if (!d->bad) {
-		size_t used = (size_t)snprintf(d->why, d->whylen, "field '%s' must be one of", field);
+		size_t used = 0;
 
-		for (int i = 0; names[i] && used < d->whylen; i++)
-			used += (size_t)snprintf(d->why + used, d->whylen - used, " %s", names[i]);
+		str_appendf(d->why, d->whylen, &used, "field '%s' must be one of", field);
+		for (int i = 0; names[i]; i++)
+			str_appendf(d->why, d->whylen, &used, " %s", names[i]);
 		d->bad = 1;
 	}
 	return 0;
@@ -227,6 +229,30 @@ static void get_points(struct decoder *d, struct run_spec *s, long long lo, long
 			s->points[i] = (long long)json_integer_value(v);
 	}
 	s->npoints = json_array_size(a);
+}
+
+/* Every field of the object is one of the kernel's: an agent never ignores
+ * what it is sent (a compiler, flags or a binary would otherwise pass). */
+static void check_fields(struct decoder *d, int kernel)
+{
+	static const char *const common[] = { "api", "kernel", "runs", "warmup", "seed", "timeout_s", "points", NULL };
+	static const char *const chase[] = { "variant", "hint", "size_mb", "depth", "queries", "hugepages", NULL };
+	static const char *const ipa[] = { "mode", "dist", "lat_a_ns", "lat_b_ns", "work_ns", "apps", "calls", "wakeups",
+					   NULL };
+	static const char *const sched[] = { "dispatch", "cost_dist", "completion", "apps", "tasks", "accels", "speedup",
+					     "cost_a_ns", "cost_b_ns", "threshold_ns", NULL };
+	const char *const *own = kernel == KERNEL_CHASE ? chase : kernel == KERNEL_IPA ? ipa : sched;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(d->o, key, v) {
+		(void)v;
+		if (tune_name_index(common, key) < 0 && tune_name_index(own, key) < 0) {
+			fail(d, "unknown field '%.64s' in a %s run spec (a run spec names no compiler, flags, path or "
+			     "command: the agent builds and runs with its own)", key, kernel_names[kernel]);
+			return;
+		}
+	}
 }
 
 int runspec_from_json(const char *text, size_t len, struct run_spec *s, char *why, size_t whylen)
@@ -290,6 +316,8 @@ int runspec_from_json(const char *text, size_t len, struct run_spec *s, char *wh
 		s->threshold_ns = get_int(&d, "threshold_ns", 0, LLONG_MAX);
 		get_points(&d, s, 0, SCHED_POLICIES - 1);
 	}
+	if (!d.bad)
+		check_fields(&d, s->kernel);
 	json_decref(d.o);
 	return d.bad ? -1 : 0;
 }

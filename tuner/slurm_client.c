@@ -8,8 +8,10 @@
 
 #include "../kernels/common/timing.h"
 #include "http.h"
+#include "names.h"
 #include "paths.h"
 #include "slurm_client.h"
+#include "strbuf.h"
 
 /* A request to slurmrestd; its answer as JSON, its "errors" as a failure. */
 static int call(struct slurm_client *c, const char *method, const char *path, const char *body, json_t **answer,
@@ -84,7 +86,7 @@ static int read_token(const struct platform_slurm *cfg, char *out, size_t len, s
 	return 0;
 }
 
-int slurm_client_open(struct slurm_client *c, const struct platform_slurm *cfg, struct tune_error *err)
+int slurm_client_open(struct slurm_client *c, const struct platform_slurm *cfg, int require_tls, struct tune_error *err)
 {
 	json_t *a = NULL, *ping;
 	const char *user = cfg->user ? cfg->user : getenv("USER");
@@ -94,10 +96,17 @@ int slurm_client_open(struct slurm_client *c, const struct platform_slurm *cfg, 
 	memset(c, 0, sizeof(*c));
 	if (strncmp(cfg->url, "http://", 7) != 0 && strncmp(cfg->url, "https://", 8) != 0)
 		return tune_fail(err, TUNE_ERR_CONFIG, "slurm url '%s' is not http://HOST:PORT of slurmrestd", cfg->url);
+	if ((rc = http_check_link(cfg->url, require_tls, "slurm url (it carries the JWT)", err)) != 0)
+		return rc;
 	snprintf(c->url, sizeof(c->url), "%s", cfg->url);
 	if (c->url[strlen(c->url) - 1] == '/')
 		c->url[strlen(c->url) - 1] = '\0';
 	snprintf(c->user, sizeof(c->user), "%s", user ? user : "root");
+	/* It becomes an HTTP header: a CR or LF in it would add headers of its own. */
+	if (!names_printable(c->user) || strlen(c->user) != strlen(user ? user : "root"))
+		return tune_fail(err, TUNE_ERR_CONFIG, "slurm user '%.64s' has a control character or is over %zu "
+				 "bytes (check slurm.user in the platform, or $USER)", names_printable(c->user) ? c->user : "?",
+				 sizeof(c->user) - 1);
 	snprintf(c->partition, sizeof(c->partition), "%s", cfg->partition);
 	snprintf(c->shared_dir, sizeof(c->shared_dir), "%s", cfg->shared_dir);
 	if (access(c->shared_dir, W_OK) != 0)
@@ -130,6 +139,7 @@ int slurm_client_nodes(struct slurm_client *c, const struct platform_slurm *cfg,
 		       size_t *n, struct tune_error *err)
 {
 	json_t *a = NULL, *node;
+	char why[256];
 	size_t i;
 	int rc;
 
@@ -145,6 +155,11 @@ int slurm_client_nodes(struct slurm_client *c, const struct platform_slurm *cfg,
 		json_array_foreach(parts, k, p) in |= json_is_string(p) && !strcmp(json_string_value(p), c->partition);
 		for (k = 0; k < cfg->nodes.n && name; k++)
 			wanted |= !strcmp(cfg->nodes.v[k], name);
+		if (name && in && wanted && names_check(name, why, sizeof(why)) != 0) {
+			json_decref(a);
+			return tune_fail(err, TUNE_ERR_HOST, "slurmrestd '%s' listed a node whose name is not a name: %s "
+					 "(a name is %s)", c->url, why, NAMES_RULE);
+		}
 		if (name && in && wanted && *n < max)
 			snprintf(names[(*n)++], 256, "%s", name);
 	}
@@ -158,26 +173,42 @@ int slurm_client_nodes(struct slurm_client *c, const struct platform_slurm *cfg,
 	return 0;
 }
 
-/* 'text' for bash, with ' as '\''. */
-static size_t quote(char *out, size_t len, const char *s)
+/* ' text' for bash, with ' as '\''. */
+static void quote(struct strbuf *b, const char *s)
 {
-	size_t used = 0;
-
-	used += (size_t)snprintf(out + used, len - used, "'");
-	for (; *s && used < len; s++)
-		used += *s == '\'' ? (size_t)snprintf(out + used, len - used, "'\\''")
-				   : (size_t)snprintf(out + used, len - used, "%c", *s);
-	if (used < len)
-		used += (size_t)snprintf(out + used, len - used, "' ");
-	return used;
+	strbuf_add(b, " '");
+	for (; *s; s++)
+		if (*s == '\'')
+			strbuf_add(b, "'\\''");
+		else
+			strbuf_addf(b, "%c", *s);
+	strbuf_add(b, "'");
 }
 
-/* A job's output file, whole; "" when it is not there. */
+/* A job's output file, whole; "" when it is not there. A symbolic link
+ * there is not followed: the directory is shared with others. */
 static char *read_all(const char *path)
 {
-	char *buf = paths_read_file(path, (64u << 20) - 1);
+	char *buf = paths_read_file_nofollow(path, (64u << 20) - 1);
 
 	return buf || errno == EFBIG || errno == ENOMEM ? buf : strdup("");
+}
+
+/* Names nobody can guess before the job runs, so that no one can place a
+ * file or link there first. */
+static int random_tag(char *out, size_t len, struct tune_error *err)
+{
+	unsigned char r[12];
+	FILE *f = fopen("/dev/urandom", "rb");
+	size_t got = f ? fread(r, 1, sizeof(r), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(r))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot read /dev/urandom");
+	for (size_t i = 0; i < sizeof(r) && 2 * i + 2 < len; i++)
+		snprintf(out + 2 * i, len - 2 * i, "%02x", r[i]);
+	return 0;
 }
 
 static int terminal(const char *state)
@@ -194,8 +225,8 @@ static int terminal(const char *state)
 int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bind, const char *name,
 		     double timeout_s, volatile sig_atomic_t *stop, struct run_result *res, struct tune_error *err)
 {
-	char script[16384], out_pat[1100], err_pat[1100], path[1200], jpath[64], state[32] = "PENDING";
-	size_t used;
+	char out_pat[1100], err_pat[1100], path[1200], jpath[64], state[32] = "PENDING", tag[32];
+	struct strbuf script = STRBUF_INIT;
 	json_t *job, *a = NULL;
 	char *body;
 	long long id;
@@ -203,23 +234,27 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 	int rc, exit_code = 0;
 
 	memset(res, 0, sizeof(*res));
-	used = (size_t)snprintf(script, sizeof(script), "#!/bin/bash\nexec srun --ntasks=1 --cpus-per-task=%d ",
-				c->node_cpus > 0 ? c->node_cpus : 1);
-	for (int i = 0; argv[i] && used < sizeof(script); i++)
-		used += quote(script + used, sizeof(script) - used, argv[i]);
-	if (used + 2 >= sizeof(script))
-		return tune_fail(err, TUNE_ERR_SYSTEM, "slurm: the job's command line is too long");
-	script[used - 1] = '\n';
-	snprintf(out_pat, sizeof(out_pat), "%s/tune-%%j.out", c->shared_dir);
-	snprintf(err_pat, sizeof(err_pat), "%s/tune-%%j.err", c->shared_dir);
+	if ((rc = random_tag(tag, sizeof(tag), err)) != 0)
+		return rc;
+	strbuf_addf(&script, "#!/bin/bash\nexec srun --ntasks=1 --cpus-per-task=%d", c->node_cpus > 0 ? c->node_cpus : 1);
+	for (int i = 0; argv[i]; i++)
+		quote(&script, argv[i]);
+	strbuf_add(&script, "\n");
+	if (script.oom) {
+		strbuf_release(&script);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	snprintf(out_pat, sizeof(out_pat), "%s/tune-%%j-%s.out", c->shared_dir, tag);
+	snprintf(err_pat, sizeof(err_pat), "%s/tune-%%j-%s.err", c->shared_dir, tag);
 	job = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:s, s:s, s:s, s:{s:s, s:s, s:s}}}", "script",
-			script, "job", "name", name, "partition", c->partition, "node_list", c->node, "exclusive",
+			strbuf_str(&script), "job", "name", name, "partition", c->partition, "node_list", c->node, "exclusive",
 			"exclusive", "tasks", 1, "cpus_per_task", c->node_cpus > 0 ? c->node_cpus : 1, "time_limit",
 			(json_int_t)(timeout_s / 60.0) + 2, "current_working_directory", c->shared_dir,
 			"standard_output", out_pat, "standard_error", err_pat, "environment", "PATH",
 			"/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "SLURM_CPU_BIND", bind, "TUNE_HOME", paths_home());
 	body = job ? json_dumps(job, JSON_COMPACT) : NULL;
 	json_decref(job);
+	strbuf_release(&script);
 	if (!body)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	rc = call(c, "POST", "/job/submit", body, &a, err);
@@ -251,18 +286,25 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 		}
 		nanosleep(&ts, NULL);
 		wait = wait < 0.5 ? wait * 1.5 : 0.5;
-		if ((rc = call(c, "GET", jpath, NULL, &a, err)) != 0)
+		if ((rc = call(c, "GET", jpath, NULL, &a, err)) != 0) {
+			/* Not left running where no one waits for it. */
+			json_t *ignored = NULL;
+			struct tune_error cerr;
+
+			call(c, "DELETE", jpath, NULL, &ignored, &cerr);
+			json_decref(ignored);
 			return rc;
+		}
 		j = json_array_get(json_object_get(a, "jobs"), 0);
 		snprintf(state, sizeof(state), "%s", json_string_value(json_object_get(j, "job_state")) ?
 			 json_string_value(json_object_get(j, "job_state")) : "UNKNOWN");
 		exit_code = (int)json_integer_value(json_object_get(j, "exit_code"));
 		json_decref(a);
 	}
-	snprintf(path, sizeof(path), "%s/tune-%lld.out", c->shared_dir, id);
+	snprintf(path, sizeof(path), "%s/tune-%lld-%s.out", c->shared_dir, id, tag);
 	res->out = read_all(path);
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/tune-%lld.err", c->shared_dir, id);
+	snprintf(path, sizeof(path), "%s/tune-%lld-%s.err", c->shared_dir, id, tag);
 	res->errout = read_all(path);
 	unlink(path);
 	if (!res->out || !res->errout) {
@@ -292,15 +334,18 @@ int slurm_client_facts(struct slurm_client *c, struct host_facts *facts, struct 
 {
 	char *argv[] = { c->tune_path, "facts", NULL };
 	struct run_result res;
+	char why[300] = "no JSON";
 	json_t *o;
 	int rc = slurm_client_run(c, argv, "none", "tune-facts", 60.0, NULL, &res, err);
 
 	if (rc)
 		return rc;
 	o = res.exited && res.status == 0 ? json_loads(res.out, 0, NULL) : NULL;
-	rc = o && hostinfo_from_json(o, facts) == 0 ? 0
+
+	rc = o && hostinfo_from_json(o, facts, why, sizeof(why)) == 0 ? 0
 		: tune_fail(err, TUNE_ERR_HOST, "node '%s': 'tune facts' did not run there (is '%s' on a file system "
-			    "the node shares?): %.300s", c->node, c->tune_path, res.errout && res.errout[0] ? res.errout : res.out ? res.out : "");
+			    "the node shares?): %s: %.300s", c->node, c->tune_path, why,
+			    res.errout && res.errout[0] ? res.errout : res.out ? res.out : "");
 	json_decref(o);
 	run_result_free(&res);
 	return rc;

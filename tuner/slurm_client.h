@@ -25,7 +25,7 @@ struct slurm_client {
 };
 
 /* Reads the token and checks that slurmrestd answers and takes it. */
-int slurm_client_open(struct slurm_client *c, const struct platform_slurm *cfg, struct tune_error *err);
+int slurm_client_open(struct slurm_client *c, const struct platform_slurm *cfg, int require_tls, struct tune_error *err);
 /* The nodes of the partition (or cfg->nodes), up to max; names[i] holds 256. */
 int slurm_client_nodes(struct slurm_client *c, const struct platform_slurm *cfg, char (*names)[256], size_t max,
 		       size_t *n, struct tune_error *err);

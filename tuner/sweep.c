@@ -60,7 +60,7 @@ static const struct conf_key sched_keys[] = {
 
 #define S(field) offsetof(struct sweep, field)
 const struct conf_key sweep_keys[] = {
-	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED, "the sweep's name, as stored" },
+	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the sweep's name, as stored" },
 	{ "description", CONF_STRING, S(description), 0, 0, NULL, NULL, 0, "what the sweep answers" },
 	{ "kernel", CONF_ENUM, S(kernel), 0, 0, kernel_names, NULL, CONF_REQUIRED, "kernel to measure" },
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },

@@ -72,14 +72,15 @@ static inline int flags_ranged(const struct flag_spec *f, const char *text, uint
 /* The index of val among f's choices. */
 static inline int flags_choice(const struct flag_spec *f, const char *val, uint64_t *index, char *err, size_t errlen)
 {
-	size_t used = 0;
+	size_t used;
 
 	for (int i = 0; f->choices[i]; i++)
 		if (!strcmp(val, f->choices[i]))
 			return *index = (uint64_t)i, FLAGS_OK;
-	used += (size_t)snprintf(err, errlen, "option '--%s': '%.64s' is not one of", f->name, val);
-	for (int i = 0; f->choices[i] && used < errlen; i++)
-		used += (size_t)snprintf(err + used, errlen - used, " %s", f->choices[i]);
+	snprintf(err, errlen, "option '--%s': '%.64s' is not one of", f->name, val);
+	/* Appended one by one, each bounded by what is left. */
+	for (int i = 0; f->choices[i] && (used = strlen(err)) + 1 < errlen; i++)
+		snprintf(err + used, errlen - used, " %s", f->choices[i]);
 	return FLAGS_ERROR;
 }
 

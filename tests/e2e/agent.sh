@@ -9,7 +9,7 @@
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
-head -c 24 /dev/urandom | base64 > "$TMP/token"
+(umask 077; head -c 24 /dev/urandom | base64 > "$TMP/token")
 token=$(cat "$TMP/token")
 base=$((20000 + RANDOM % 20000))
 pids=()
@@ -168,7 +168,7 @@ fi
 # Start-up refusals.
 "$tune" agent --listen 127.0.0.1:$((base + 1)) --token-file "$TMP/token" --platform $plat > /dev/null 2> "$TMP/inuse"
 check "port in use: exit 6 and says so" sh -c "test $? = 6 && grep -q 'cannot listen on 127.0.0.1:$((base + 1))' '$TMP/inuse'"
-echo short > "$TMP/short"
+(umask 077; echo short > "$TMP/short")
 "$tune" agent --listen 127.0.0.1:$((base + 5)) --token-file "$TMP/short" > /dev/null 2> "$TMP/short.err"
 check "short token: exit 3" sh -c "test $? = 3 && grep -q 'a token needs 16 or more' '$TMP/short.err'"
 "$tune" agent --listen 127.0.0.1 --token-file "$TMP/token" > /dev/null 2> "$TMP/listen.err"

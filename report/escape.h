@@ -1,0 +1,33 @@
+/* escape: text from the database written into another language. Each sink
+ * escapes for its own syntax, whatever the store holds (names are checked
+ * where they enter, see tuner/names.h, but a database may be older than
+ * that check, or edited by hand):
+ *  - a C string literal: escape_c_string();
+ *  - a C block comment: escape_c_comment();
+ *  - a file name: escape_file_name();
+ *  - HTML: doc.c's html_text();
+ *  - gnuplot: names never enter a script's text; they are passed as the
+ *    script's arguments (ARG1...), which gnuplot holds as string data. */
+#ifndef REPORT_ESCAPE_H
+#define REPORT_ESCAPE_H
+
+#include <stddef.h>
+
+/* s between double quotes, as a C string literal, into out: quotes,
+ * backslashes and '?' (trigraphs) escaped, every byte outside printable
+ * ASCII as three octal digits. Cut between escapes to fit len (at least 3),
+ * always closed. Returns out. */
+const char *escape_c_string(const char *s, char *out, size_t len);
+
+/* s for the inside of a C block comment, into out: printable ASCII only
+ * (others become '?'), a space after a '*' that a '/' follows or that ends
+ * s, before a leading '/', and between a '/' and a '*', so the comment
+ * cannot end early and no comment seems to start in it. Cut to fit len.
+ * Returns out. */
+const char *escape_c_comment(const char *s, char *out, size_t len);
+
+/* s as one file name component: letters, digits, '.', '-', '_' kept, every
+ * other byte '_', a leading '.' '_', cut to fit len; never empty. */
+void escape_file_name(const char *s, char *out, size_t len);
+
+#endif

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The agent against hostile clients, and the orchestrator against a hostile
+# agent, over loopback: a catalogue of hostile requests is refused (none
+# served without the token, no hostile run spec run, the agent alive); a
+# refusal comes as soon as the headers are read, with no 100 Continue; 20
+# slow unauthenticated clients are cut at the request deadline while a real
+# sweep through the agent completes; a trial whose client hangs up stops;
+# run specs over this host's memory or the agent's --max-timeout are
+# refused; a token file others can read, or a token too long, is refused; an
+# agent reporting a host name that is not a name is refused; plain http://
+# off loopback warns, and --require-tls makes it an error.
+tune=$1
+hostile=$2
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+(umask 077; head -c 24 /dev/urandom | base64 > "$TMP/token")
+token=$(cat "$TMP/token")
+port=$((20000 + RANDOM % 20000))
+pids=()
+stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap 'stop_all; e2e_cleanup' EXIT
+TUNE_CACHE_DIR=$TMP/cache-agent "$tune" agent --listen 127.0.0.1:$port --token-file "$TMP/token" --platform $plat \
+	--name hostile-test --max-timeout 60 2>> "$TMP/agent.log" &
+pids+=($!)
+for _ in $(seq 50); do
+	curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/facts" && break
+	sleep 0.1
+done
+url=http://127.0.0.1:$port
+post() { curl -s -w '\n%{http_code}' -H "Authorization: Bearer $token" -d "$1" "$url/v1/run"; }
+# answered CODE TEXT ANSWER: the answer's last line is CODE and it holds TEXT.
+answered() { test "$(tail -1 <<< "$3")" = "$1" && grep -qF -- "$2" <<< "$3"; }
+# says RC WANT TEXT OUT: the exit status is WANT and OUT holds TEXT.
+says() { test "$1" = "$2" && grep -qF -- "$3" <<< "$4"; }
+
+out=$("$hostile" catalogue $port "$TMP/token" 2>&1)
+check "catalogue: nothing served without the token, nothing hostile run ($out)" test $? = 0
+echo "$out"
+out=$("$hostile" early $port 2>&1)
+check "a refusal comes after the headers, no 100 Continue, closed ($out)" test $? = 0
+echo "$out"
+
+spec='{"api":1,"kernel":"chase","runs":1,"warmup":0,"seed":1,"variant":"interleaved-prefetch","hint":"pldl1keep","depth":0,"hugepages":false,"points":[4]'
+out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1,\"queries\":100,\"compiler\":\"/bin/sh\"}")
+check "unknown field: 400 naming it ($out)" answered 400 "unknown field 'compiler'" "$out"
+out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1048576,\"queries\":100}")
+check "size over half the host's memory: 422 ($out)" answered 422 "over half of this host's memory" "$out"
+out=$(post "$spec,\"timeout_s\":600,\"size_mb\":1,\"queries\":100}")
+check "timeout over --max-timeout: 422 ($out)" answered 422 "over this agent's --max-timeout of 60 s" "$out"
+
+# A client that hangs up: its trial stops, and the host is free at once.
+long="$spec,\"timeout_s\":60,\"size_mb\":64,\"queries\":2000000000}"
+t0=$(date +%s.%N)
+curl -s -o /dev/null --max-time 2 -H "Authorization: Bearer $token" -d "$long" "$url/v1/run"
+for _ in $(seq 40); do
+	out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1,\"queries\":100}")
+	[ "$(tail -1 <<< "$out")" = 503 ] || break
+	sleep 0.5
+done
+t1=$(date +%s.%N)
+check "after a hang-up the next trial runs ($(tail -1 <<< "$out"))" test "$(tail -1 <<< "$out")" = 200
+check "after a hang-up the host is free within 20 s, not after the long trial" test "$(echo "$t1 - $t0 < 20" | bc)" = 1
+for _ in $(seq 20); do grep -q "hung up: trial stopped" "$TMP/agent.log" && break; sleep 0.2; done
+check "the agent says it stopped the trial" grep -q "hung up: trial stopped" "$TMP/agent.log"
+
+# A sweep through the agent, undisturbed and then beside 20 slow clients.
+{
+	tiny_platform remote
+	echo "hosts: [$url]"
+	echo "token_file: $TMP/token"
+} > "$TMP/remote.yaml"
+"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/warm.db" > /dev/null 2>&1
+t0=$(date +%s.%N)
+"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/quiet.db" > /dev/null 2> "$TMP/quiet.err"
+check "undisturbed sweep exits 0 ($(tail -1 "$TMP/quiet.err"))" test $? = 0
+t1=$(date +%s.%N)
+"$hostile" slow $port 20 25 > "$TMP/slow.out" 2>&1 &
+slow_pid=$!
+sleep 3
+"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/busy.db" > /dev/null 2> "$TMP/busy.err"
+check "sweep beside 20 slow clients exits 0 ($(tail -2 "$TMP/busy.err"))" test $? = 0
+t2=$(date +%s.%N)
+check "the sweep finished while the slow clients still held on" kill -0 $slow_pid
+wait $slow_pid
+cat "$TMP/slow.out"
+check "every slow client was cut at the deadline" grep -qE 'longest lived (9|1[0-9]) s' "$TMP/slow.out"
+check "both sweeps measured every trial" test "$(q "$TMP/busy.db" "SELECT count(*) FROM trials WHERE status = 'done'")" = "$(q "$TMP/quiet.db" "SELECT count(*) FROM trials WHERE status = 'done'")"
+printf 'slow clients: the sweep took %.1f s beside 20 slow clients, %.1f s undisturbed\n' "$(echo "$t2 - $t1 - 3" | bc)" "$(echo "$t1 - $t0" | bc)"
+
+# Token files.
+(umask 022; cp "$TMP/token" "$TMP/open-token"; chmod 644 "$TMP/open-token")
+out=$("$tune" agent --listen 127.0.0.1:$((port + 1)) --token-file "$TMP/open-token" 2>&1)
+check "a token file others can read: exit 3, chmod 600 ($out)" says $? 3 "accessible by others (mode 0644): refused (chmod 600" "$out"
+sed "s|token_file: .*|token_file: $TMP/open-token|" "$TMP/remote.yaml" > "$TMP/open.yaml"
+out=$("$tune" hosts --platform "$TMP/open.yaml" 2>&1)
+check "the orchestrator refuses it too" grep -q "accessible by others" <<< "$out"
+(umask 077; head -c 600 /dev/zero | tr '\0' a > "$TMP/long-token")
+out=$("$tune" agent --listen 127.0.0.1:$((port + 1)) --token-file "$TMP/long-token" 2>&1)
+check "a token over the limit: exit 3, not cut ($out)" says $? 3 "holds a token over 510 characters" "$out"
+
+# A hostile agent (or a proxy on a plain link) sends a host name that is code.
+printf '{"api":1,"facts":{"hostname":"x\\"; system(\\"id\\") #","arch":"x86_64","pus":2,"cores":2},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0]}' > "$TMP/facts.json"
+"$hostile" serve $((port + 2)) "$TMP/facts.json" &
+pids+=($!)
+sleep 0.3
+sed "s|hosts: .*|hosts: [http://127.0.0.1:$((port + 2))]|" "$TMP/remote.yaml" > "$TMP/evil.yaml"
+out=$("$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/evil.yaml" --db "$TMP/evil.db" 2>&1)
+rc=$?
+check "a host name that is not a name: exit 8 ($out)" test $rc = 8
+check "a host name that is not a name: says so, naming the host" grep -q "host 'http://127.0.0.1:$((port + 2))' sent facts that are refused: its host name is not a name" <<< "$out"
+check "nothing of it recorded" test "$(q "$TMP/evil.db" "SELECT count(*) FROM hosts WHERE hostname LIKE 'x%'" 2>/dev/null || echo 0)" = 0
+
+# Plain http:// off loopback.
+sed "s|hosts: .*|hosts: [http://tune-test.invalid:7781]|" "$TMP/remote.yaml" > "$TMP/far.yaml"
+out=$("$tune" hosts --platform "$TMP/far.yaml" 2>&1)
+check "plain http off loopback warns" grep -q "warning: host 'http://tune-test.invalid:7781' is plain http:// off this host" <<< "$out"
+out=$("$tune" hosts --platform "$TMP/far.yaml" --require-tls 2>&1)
+check "--require-tls refuses it" grep -q "is plain http:// off this host, and TLS is required" <<< "$out"
+echo "require_tls: true" >> "$TMP/far.yaml"
+out=$("$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/far.yaml" --db "$TMP/far.db" 2>&1)
+check "require_tls in the platform: exit 3 ($out)" test $? = 3
+out=$("$tune" hosts --platform "$TMP/remote.yaml" 2>&1)
+check "loopback http does not warn" test -z "$(grep warning <<< "$out")"
+e2e_done agent_hostile

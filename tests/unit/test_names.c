@@ -1,0 +1,166 @@
+/* Names from outside and the sinks they reach: the name rule, the escapes
+ * for C strings, C comments and file names, the bounded appends, and which
+ * agent URLs send a token in clear. Table-driven. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../report/escape.h"
+#include "../../tuner/http.h"
+#include "../../tuner/names.h"
+#include "../../tuner/strbuf.h"
+#include "../check.h"
+
+static void test_names(void)
+{
+	static const struct {
+		const char *name;
+		int ok;
+		const char *why;
+	} cases[] = {
+		{ "epyc", 1, NULL },
+		{ "node-01.cluster_a", 1, NULL },
+		{ "0abc", 1, NULL },
+		{ "", 0, "cannot be empty" },
+		{ "../../x", 0, "'../../x' has '/' at character 3" },
+		{ ".x", 0, "'.x' starts with '.'" },
+		{ "a/b", 0, "has '/' at character 2" },
+		{ "a..b", 0, "holds '..'" },
+		{ "-rf", 0, "starts with '-'" },
+		{ "x\"y", 0, "has '\"' at character 2" },
+		{ "x'y", 0, "has ''' at character 2" },
+		{ "a b", 0, "has ' ' at character 2" },
+		{ "a\nb", 0, "byte 0x0a at character 2" },
+		{ "a\x1b[2Jb", 0, "byte 0x1b at character 2" },
+		{ "caf\xc3\xa9", 0, "byte 0xc3 at character 4" },
+		{ "x`id`", 0, "has '`'" },
+		{ "x$(id)", 0, "has '$'" },
+		{ "0123456789012345678901234567890123456789012345678901234567890123", 1, NULL },
+		{ "01234567890123456789012345678901234567890123456789012345678901234", 0, "65 characters long, over 64" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char why[256] = "";
+		int rc = names_check(cases[i].name, why, sizeof(why));
+
+		CHECK((rc == 0) == cases[i].ok, "name %zu: rc %d (%s)", i, rc, why);
+		if (cases[i].why)
+			CHECK_CONTAINS(why, cases[i].why);
+		CHECK(!strchr(why, '\n') && !strchr(why, '\x1b'), "the message echoes a control byte: %s", why);
+	}
+}
+
+static void test_c_string(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "local", "\"local\"" },
+		{ "a\"b", "\"a\\\"b\"" },
+		{ "a\\", "\"a\\\\\"" },
+		{ "?\?/", "\"\\?\\?/\"" },
+		{ "x\ny", "\"x\\012y\"" },
+		{ "\x01" "7", "\"\\0017\"" },
+		{ "\xff", "\"\\377\"" },
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		escape_c_string(cases[i].in, out, sizeof(out));
+		CHECK(!strcmp(out, cases[i].out), "c string %zu: got %s, want %s", i, out, cases[i].out);
+	}
+	/* Cut between escapes, always closed. */
+	escape_c_string("\"\"\"\"\"\"", out, 8);
+	CHECK(!strcmp(out, "\"\\\"\\\"\"") , "cut: %s", out);
+	escape_c_string("abc", out, 3);
+	CHECK(!strcmp(out, "\"\""), "tiny buffer: %s", out);
+}
+
+static void test_c_comment(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "local", "local" },
+		{ "x */ int evil; /*", "x * / int evil; / * " },
+		{ "x*", "x* " },
+		{ "/x", " /x" },
+		{ "a\nb\x1b", "a?b?" },
+		{ "**/", "** /" },
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		escape_c_comment(cases[i].in, out, sizeof(out));
+		CHECK(!strcmp(out, cases[i].out), "c comment %zu: got '%s', want '%s'", i, out, cases[i].out);
+	}
+	/* A cut right after a '*' still leaves no "*" "/" with what follows. */
+	escape_c_comment("aaaaaa*/", out, 8);
+	CHECK(out[strlen(out) - 1] != '*', "cut after '*': '%s'", out);
+}
+
+static void test_file_name(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "epyc", "epyc" }, { "../../x", "_._.._x" }, { "a/b", "a_b" }, { "", "_" }, { ".", "_" },
+		{ "x'$(id)", "x___id_" },
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		escape_file_name(cases[i].in, out, sizeof(out));
+		CHECK(!strcmp(out, cases[i].out), "file name %zu: got '%s', want '%s'", i, out, cases[i].out);
+	}
+}
+
+static void test_appends(void)
+{
+	char buf[16];
+	size_t used = 0;
+	struct strbuf b = STRBUF_INIT;
+	char *whole;
+
+	memset(buf, 'X', sizeof(buf));
+	/* Far past the end: *used stays inside, nothing is written out of bounds. */
+	for (int i = 0; i < 100; i++)
+		str_appendf(buf, sizeof(buf) - 4, &used, "%s", "0123456789");
+	CHECK(used == sizeof(buf) - 5, "used %zu", used);
+	CHECK(strlen(buf) == sizeof(buf) - 5, "len %zu", strlen(buf));
+	CHECK(!memcmp(buf + sizeof(buf) - 4, "XXXX", 4), "wrote past the given size");
+	for (int i = 0; i < 200; i++)
+		strbuf_addf(&b, "-DFLAG_%d=%d ", i, i);
+	strbuf_add(&b, "end");
+	whole = strbuf_detach(&b);
+	CHECK(whole && strstr(whole, "-DFLAG_199=199 end"), "the strbuf kept everything");
+	CHECK(whole && strlen(whole) > 2500, "length %zu", whole ? strlen(whole) : 0);
+	free(whole);
+	CHECK(!strcmp(strbuf_str(&b), ""), "detached strbuf is empty");
+}
+
+static void test_clear_remote(void)
+{
+	static const struct {
+		const char *url;
+		int clear;
+	} cases[] = {
+		{ "http://127.0.0.1:7781", 0 }, { "http://127.0.0.2:7781/", 0 }, { "http://localhost:7781", 0 },
+		{ "http://[::1]:7781", 0 }, { "https://epyc1:7781", 0 }, { "http://epyc1:7781", 1 },
+		{ "http://10.0.0.5:7781", 1 }, { "http://127.0.0.1.evil.com:7781", 1 }, { "http://localhost.evil:1", 1 },
+		{ "http://[fe80::1]:7781", 1 }, { "http://u:p@epyc:7781", 1 }, { "http://u:p@127.0.0.1:7781", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(http_is_clear_remote(cases[i].url) == cases[i].clear, "url %s", cases[i].url);
+}
+
+int main(void)
+{
+	test_names();
+	test_c_string();
+	test_c_comment();
+	test_file_name();
+	test_appends();
+	test_clear_remote();
+	return check_done("test_names");
+}
