@@ -5,17 +5,13 @@
 #include <time.h>
 
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
+#include "internal.h"
 #include "store.h"
 #include "../kernels/chase/chase.h"
 #include "../kernels/sched/sched.h"
 #include "../tuner/kernel.h"
 
-struct store {
-	sqlite3 *db;
-	char *path;
-};
-
-#define NOW "strftime('%Y-%m-%dT%H:%M:%SZ','now')"
+#define NOW STORE_NOW
 
 /* What to do about a failed database call, by SQLite's error code. */
 static const char *db_advice(int code)
@@ -30,13 +26,13 @@ static const char *db_advice(int code)
 	return "check the file, or use another --db";
 }
 
-static int db_fail(struct store *st, struct tune_error *err, const char *what)
+int store_db_fail(struct store *st, struct tune_error *err, const char *what)
 {
 	return tune_fail(err, TUNE_ERR_STORE, "database '%s': %s: %s (%s)", st->path, what, sqlite3_errmsg(st->db),
 			 db_advice(sqlite3_extended_errcode(st->db)));
 }
 
-static int exec_sql(struct store *st, const char *sql, struct tune_error *err, const char *what)
+int store_exec(struct store *st, const char *sql, struct tune_error *err, const char *what)
 {
 	char *msg = NULL;
 
@@ -55,11 +51,11 @@ static int user_version(struct store *st, int *v, struct tune_error *err)
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK)
-		return db_fail(st, err, "cannot read the schema version");
+		return store_db_fail(st, err, "cannot read the schema version");
 	rc = sqlite3_step(q);
 	*v = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : db_fail(st, err, "cannot read the schema version");
+	return rc == SQLITE_ROW ? 0 : store_db_fail(st, err, "cannot read the schema version");
 }
 
 static int migrate(struct store *st, struct tune_error *err)
@@ -75,7 +71,7 @@ static int migrate(struct store *st, struct tune_error *err)
 	for (; v < STORE_SCHEMA_VERSION; v++) {
 		char setv[64];
 
-		if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start the migration")) != 0)
+		if ((rc = store_exec(st, "BEGIN IMMEDIATE", err, "cannot start the migration")) != 0)
 			return rc;
 		/* Another process may have migrated while this one waited for the lock. */
 		if ((rc = user_version(st, &v, err)) != 0) {
@@ -87,15 +83,92 @@ static int migrate(struct store *st, struct tune_error *err)
 			break;
 		}
 		snprintf(setv, sizeof(setv), "PRAGMA user_version = %d", v + 1);
-		if ((rc = exec_sql(st, store_migrations[v], err, "cannot migrate the schema")) != 0 ||
-		    (rc = exec_sql(st, setv, err, "cannot migrate the schema")) != 0) {
+		if ((rc = store_exec(st, store_migrations[v], err, "cannot migrate the schema")) != 0 ||
+		    (rc = store_exec(st, setv, err, "cannot migrate the schema")) != 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return rc;
 		}
-		if ((rc = exec_sql(st, "COMMIT", err, "cannot commit the migration")) != 0)
+		if ((rc = store_exec(st, "COMMIT", err, "cannot commit the migration")) != 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* path as a file: URI with the given query, every byte outside the
+ * unreserved set and '/' percent-encoded; free() it. */
+static char *file_uri(const char *path, const char *query)
+{
+	size_t n = strlen(path), used = 0;
+	char *uri = malloc(n * 3 + strlen(query) + 8);
+
+	if (!uri)
+		return NULL;
+	memcpy(uri, "file:", 5);
+	used = 5;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p))
+			uri[used++] = (char)*p;
+		else
+			used += (size_t)snprintf(uri + used, 4, "%%%02X", *p);
+	}
+	uri[used++] = '?';
+	memcpy(uri + used, query, strlen(query) + 1);
+	return uri;
+}
+
+/* Opens path read-only; in WAL mode SQLite needs to create the -shm file
+ * next to it, which a directory the user cannot write refuses: then the file
+ * is read as immutable (a snapshot; nothing here writes it). */
+static int open_readonly(struct store *st, int *v, struct tune_error *err)
+{
+	static const char *const queries[] = { "mode=ro", "mode=ro&immutable=1" };
+	int rc = TUNE_ERR_STORE;
+
+	for (int i = 0; i < 2; i++) {
+		char *uri = file_uri(st->path, queries[i]);
+
+		if (!uri)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK ? 0
+			: tune_fail(err, TUNE_ERR_STORE, "cannot open database '%s': %s (check the path and its "
+				    "permissions)", st->path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		free(uri);
+		if (rc)
+			return rc;
+		sqlite3_busy_timeout(st->db, 10000);
+		if ((rc = user_version(st, v, err)) == 0)
+			return 0;
+	}
+	return rc;
+}
+
+int store_open_readonly(const char *path, struct store **out, struct tune_error *err)
+{
+	struct store *st = calloc(1, sizeof(*st));
+	int v = 0, rc;
+
+	*out = NULL;
+	if (!st || !(st->path = strdup(path))) {
+		free(st);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	if ((rc = open_readonly(st, &v, err)) != 0)
+		goto fail;
+	if (v != STORE_SCHEMA_VERSION) {
+		/* Older: it needs migrating, which takes a writable open. */
+		rc = tune_fail(err, TUNE_ERR_STORE, "database '%s' has schema version %d and this tune reads %d%s", path,
+			       v, STORE_SCHEMA_VERSION, v > STORE_SCHEMA_VERSION ? " (upgrade tune, or use another --db)"
+			       : ": open it once writable to migrate it (any tune run), or use another --db");
+		goto fail;
+	}
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	return rc;
 }
 
 int store_open(const char *path, struct store **out, struct tune_error *err)
@@ -122,12 +195,12 @@ int store_open(const char *path, struct store **out, struct tune_error *err)
 		if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK)
 			break;
 		if ((sqlite3_errcode(st->db) != SQLITE_BUSY && sqlite3_errcode(st->db) != SQLITE_LOCKED) || tries == 500) {
-			rc = exec_sql(st, "PRAGMA journal_mode = WAL", err, "cannot set WAL mode");
+			rc = store_exec(st, "PRAGMA journal_mode = WAL", err, "cannot set WAL mode");
 			goto fail;
 		}
 		nanosleep(&nap, NULL);
 	}
-	if ((rc = exec_sql(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err, "cannot set WAL mode")) != 0)
+	if ((rc = store_exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err, "cannot set WAL mode")) != 0)
 		goto fail;
 	if ((rc = migrate(st, err)) != 0)
 		goto fail;
@@ -142,6 +215,7 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	store_heartbeat_stop(st);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
@@ -152,16 +226,14 @@ sqlite3 *store_db(struct store *st)
 	return st->db;
 }
 
-/* Prepares sql and binds the variadic arguments by the letters of types:
- * s = const char * (NULL binds NULL), i = long long, d = double. */
-static int prepare(struct store *st, sqlite3_stmt **q, struct tune_error *err, const char *sql,
+int store_prepare(struct store *st, sqlite3_stmt **q, struct tune_error *err, const char *sql,
 		   const char *types, ...)
 {
 	va_list ap;
 	int idx = 1;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
-		return db_fail(st, err, "cannot prepare a statement");
+		return store_db_fail(st, err, "cannot prepare a statement");
 	va_start(ap, types);
 	for (const char *t = types; *t; t++, idx++) {
 		if (*t == 's') {
@@ -181,8 +253,7 @@ static int prepare(struct store *st, sqlite3_stmt **q, struct tune_error *err, c
 	return 0;
 }
 
-/* Steps a statement to completion; with id, returns column 0 of the first row. */
-static int run_stmt(struct store *st, sqlite3_stmt *q, long long *id, struct tune_error *err, const char *what)
+int store_run(struct store *st, sqlite3_stmt *q, long long *id, struct tune_error *err, const char *what)
 {
 	int rc, found = 0;
 
@@ -192,7 +263,7 @@ static int run_stmt(struct store *st, sqlite3_stmt *q, long long *id, struct tun
 		found = 1;
 	}
 	if (rc != SQLITE_DONE) {
-		rc = db_fail(st, err, what);
+		rc = store_db_fail(st, err, what);
 		sqlite3_finalize(q);
 		return rc;
 	}
@@ -208,7 +279,7 @@ int store_host(struct store *st, const struct host_facts *f, long long *id, stru
 
 	if (!facts)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	rc = prepare(st, &q, err,
+	rc = store_prepare(st, &q, err,
 		     "INSERT INTO hosts (hostname, arch, cpu_model, cores, pus, llc_bytes, memory_bytes, kernel,"
 		     " facts_json, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " NOW ", " NOW ")"
 		     " ON CONFLICT (hostname, arch, cpu_model) DO UPDATE SET cores = ?4, pus = ?5, llc_bytes = ?6,"
@@ -216,7 +287,7 @@ int store_host(struct store *st, const struct host_facts *f, long long *id, stru
 		     "sssiiiiss", f->hostname, f->arch, f->cpu_model, (long long)f->cores, (long long)f->pus,
 		     f->llc_bytes, f->memory_bytes, f->kernel, facts);
 	free(facts);
-	return rc ? rc : run_stmt(st, q, id, err, "cannot record the host");
+	return rc ? rc : store_run(st, q, id, err, "cannot record the host");
 }
 
 /* The list joined by spaces; the caller frees it. */
@@ -250,36 +321,36 @@ int store_platform(struct store *st, const struct platform *p, long long *id, st
 
 	if (!cflags)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	rc = prepare(st, &q, err,
+	rc = store_prepare(st, &q, err,
 		     "INSERT INTO platforms (name, arch, path, compiler, cflags) VALUES (?1, ?2, ?3, ?4, ?5)"
 		     " ON CONFLICT (name) DO UPDATE SET arch = ?2, path = ?3, compiler = ?4, cflags = ?5 RETURNING id",
 		     "sssss", p->name, platform_arch_names[p->arch], p->path, p->compiler, cflags);
 	free(cflags);
-	return rc ? rc : run_stmt(st, q, id, err, "cannot record the platform");
+	return rc ? rc : store_run(st, q, id, err, "cannot record the platform");
 }
 
 int store_build(struct store *st, const struct store_build *b, long long *id, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err,
+	int rc = store_prepare(st, &q, err,
 			 "INSERT INTO builds (hash, kernel, variant, hint, compiler, compiler_version, cflags, defines,"
 			 " binary_path, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " NOW ")"
 			 " ON CONFLICT (hash) DO UPDATE SET binary_path = ?9 RETURNING id",
 			 "sssssssss", b->hash, b->kernel, b->variant, b->hint, b->compiler, b->compiler_version,
 			 b->cflags, b->defines, b->binary_path);
 
-	return rc ? rc : run_stmt(st, q, id, err, "cannot record the build");
+	return rc ? rc : store_run(st, q, id, err, "cannot record the build");
 }
 
-int store_sweep_open(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
-		     struct tune_error *err)
+/* The newest sweep of the same spec to resume, or a new generation. */
+static int sweep_find_or_add(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
+			     struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
 	long long gen = 0, id = 0;
 	int rc;
 
-	*resumed = 0;
-	rc = prepare(st, &q, err,
+	rc = store_prepare(st, &q, err,
 		     "SELECT id, generation FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND host_id = ?3"
 		     " AND spec_hash = ?4 ORDER BY generation DESC LIMIT 1",
 		     "siis", s->name, s->platform_id, s->host_id, s->spec_hash);
@@ -289,7 +360,7 @@ int store_sweep_open(struct store *st, const struct store_sweep *s, long long *s
 		id = sqlite3_column_int64(q, 0);
 		gen = sqlite3_column_int64(q, 1);
 	} else if (rc != SQLITE_DONE) {
-		rc = db_fail(st, err, "cannot look up the sweep");
+		rc = store_db_fail(st, err, "cannot look up the sweep");
 		sqlite3_finalize(q);
 		return rc;
 	}
@@ -297,11 +368,11 @@ int store_sweep_open(struct store *st, const struct store_sweep *s, long long *s
 	if (id && !s->fresh) {
 		*sweep_id = id;
 		*resumed = 1;
-		rc = prepare(st, &q, err, "UPDATE sweeps SET status = 'running', finished = NULL WHERE id = ?1",
+		rc = store_prepare(st, &q, err, "UPDATE sweeps SET status = 'running', finished = NULL WHERE id = ?1",
 			     "i", id);
-		return rc ? rc : run_stmt(st, q, NULL, err, "cannot reopen the sweep");
+		return rc ? rc : store_run(st, q, NULL, err, "cannot reopen the sweep");
 	}
-	rc = prepare(st, &q, err,
+	rc = store_prepare(st, &q, err,
 		     "INSERT INTO sweeps (name, platform_id, host_id, spec_hash, generation, quick, status, started,"
 		     " tune_version, compiler, cflags, governor, thp, loadavg, env_json, spec_json, fingerprint, strategy)"
 		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', " NOW ", ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
@@ -309,7 +380,25 @@ int store_sweep_open(struct store *st, const struct store_sweep *s, long long *s
 		     "siisiisssssdssss", s->name, s->platform_id, s->host_id, s->spec_hash, gen + 1, (long long)s->quick,
 		     s->tune_version, s->compiler, s->cflags, s->facts->governor, s->facts->thp, s->facts->loadavg1,
 		     s->env_json, s->spec_json, s->fingerprint, s->strategy);
-	return rc ? rc : run_stmt(st, q, sweep_id, err, "cannot record the sweep");
+	return rc ? rc : store_run(st, q, sweep_id, err, "cannot record the sweep");
+}
+
+/* Opens the sweep: claim, look-up and insert in one transaction, so that
+ * two tunes cannot both find no sweep and both start one. */
+int store_sweep_open(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
+		     struct tune_error *err)
+{
+	int rc;
+
+	*resumed = 0;
+	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
+		return rc;
+	if ((rc = store_lease_take(st, s->name, s->platform_id, s->host_id, err)) != 0 ||
+	    (rc = sweep_find_or_add(st, s, sweep_id, resumed, err)) != 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return store_exec(st, "COMMIT", err, "cannot commit the sweep");
 }
 
 int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,
@@ -318,15 +407,15 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 	sqlite3_stmt *ins = NULL, *sel = NULL;
 	int rc;
 
-	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
+	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
 		return rc;
-	rc = prepare(st, &ins, err,
+	rc = store_prepare(st, &ins, err,
 		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, size_mb, depth, queries,"
 		     " group_size, hugepages, seed, runs, warmup, phase, threshold_ns, apps, speedup, dispatch) VALUES"
 		     " (?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?16, ?17, ?18)"
 		     " ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
-		rc = prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
+		rc = store_prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct trial *t = trials[i];
 		int step;
@@ -365,7 +454,7 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 			sqlite3_bind_null(ins, 18);
 		}
 		if (sqlite3_step(ins) != SQLITE_DONE) {
-			rc = db_fail(st, err, "cannot record the trials");
+			rc = store_db_fail(st, err, "cannot record the trials");
 			break;
 		}
 read_back:
@@ -379,7 +468,7 @@ read_back:
 			continue;
 		}
 		if (step != SQLITE_ROW) {
-			rc = db_fail(st, err, "cannot read the trials back");
+			rc = store_db_fail(st, err, "cannot read the trials back");
 			break;
 		}
 		t->id = sqlite3_column_int64(sel, 0);
@@ -396,16 +485,16 @@ read_back:
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return exec_sql(st, "COMMIT", err, "cannot commit the trials");
+	return store_exec(st, "COMMIT", err, "cannot commit the trials");
 }
 
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err, "UPDATE sweeps SET status = ?1, finished = " NOW " WHERE id = ?2", "si",
+	int rc = store_prepare(st, &q, err, "UPDATE sweeps SET status = ?1, finished = " NOW " WHERE id = ?2", "si",
 			 status, sweep_id);
 
-	return rc ? rc : run_stmt(st, q, NULL, err, "cannot close the sweep");
+	return rc ? rc : store_run(st, q, NULL, err, "cannot close the sweep");
 }
 
 int store_record_batch(struct store *st, struct store_outcome *outs, size_t nouts,
@@ -415,21 +504,21 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 	sqlite3_stmt *ins = NULL, *upd = NULL, *sum = NULL, *swp = NULL;
 	int rc;
 
-	if ((rc = exec_sql(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
+	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err, "cannot start a transaction")) != 0)
 		return rc;
-	rc = prepare(st, &ins, err,
+	rc = store_prepare(st, &ins, err,
 		     "INSERT INTO samples (trial_id, run_id, warmup, ns_total, ns_per_lookup, lookups_per_sec,"
 		     " checksum, cpu, raw_json, outlier) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", "");
 	if (!rc)
-		rc = prepare(st, &sum, err,
+		rc = store_prepare(st, &sum, err,
 			     "INSERT OR REPLACE INTO trial_summary (trial_id, n, median, mad, ci_low, ci_high, outliers)"
 			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", "");
 	if (!rc && meta)
-		rc = prepare(st, &swp, err,
+		rc = store_prepare(st, &swp, err,
 			     "UPDATE sweeps SET measure_ns = measure_ns + ?1 WHERE id = ?2", "ii", meta->measure_ns,
 			     meta->sweep_id);
 	if (!rc)
-		rc = prepare(st, &upd, err,
+		rc = store_prepare(st, &upd, err,
 			     "UPDATE trials SET status = ?1, reason = ?2, build_id = ?3, cpu = ?4, finished = " NOW
 			     " WHERE id = ?5", "");
 	for (size_t i = 0; !rc && i < nsamples; i++) {
@@ -455,7 +544,7 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		sqlite3_bind_text(ins, 9, s->raw_json, -1, SQLITE_STATIC);
 		sqlite3_bind_int(ins, 10, s->outlier);
 		if (sqlite3_step(ins) != SQLITE_DONE)
-			rc = db_fail(st, err, "cannot record a sample");
+			rc = store_db_fail(st, err, "cannot record a sample");
 	}
 	for (size_t j = 0; !rc && j < nouts; j++) {
 		const struct store_outcome *o = &outs[j];
@@ -476,7 +565,7 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 			sqlite3_bind_null(upd, 4);
 		sqlite3_bind_int64(upd, 5, o->trial->id);
 		if (sqlite3_step(upd) != SQLITE_DONE) {
-			rc = db_fail(st, err, "cannot record a trial's status");
+			rc = store_db_fail(st, err, "cannot record a trial's status");
 			break;
 		}
 		if (!o->ok)
@@ -490,10 +579,10 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		sqlite3_bind_double(sum, 6, o->stats.ci_high);
 		sqlite3_bind_int64(sum, 7, (long long)o->stats.outliers);
 		if (sqlite3_step(sum) != SQLITE_DONE)
-			rc = db_fail(st, err, "cannot record a trial's statistics");
+			rc = store_db_fail(st, err, "cannot record a trial's statistics");
 	}
 	if (!rc && swp && sqlite3_step(swp) != SQLITE_DONE)
-		rc = db_fail(st, err, "cannot record the search state");
+		rc = store_db_fail(st, err, "cannot record the search state");
 	sqlite3_finalize(ins);
 	sqlite3_finalize(upd);
 	sqlite3_finalize(sum);
@@ -502,7 +591,7 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	if ((rc = exec_sql(st, "COMMIT", err, "cannot commit the samples")) != 0)
+	if ((rc = store_exec(st, "COMMIT", err, "cannot commit the samples")) != 0)
 		return rc;
 	for (size_t j = 0; j < nouts; j++)
 		outs[j].trial->status = outs[j].ok ? TRIAL_DONE : TRIAL_FAILED;
@@ -513,7 +602,7 @@ int store_reference_checksum(struct store *st, long long sweep_id, const struct 
 			     unsigned long long *sum, int *found, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err,
+	int rc = store_prepare(st, &q, err,
 			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
 			 " AND t.status = 'done' AND t.size_mb = ?2 AND t.depth = ?3 AND t.queries = ?4 AND t.seed = ?5"
 			 " AND t.kernel = ?6 LIMIT 1",
@@ -528,23 +617,23 @@ int store_reference_checksum(struct store *st, long long sweep_id, const struct 
 		*found = 1;
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read a checksum");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, err, "cannot read a checksum");
 }
 
 int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err,
+	int rc = store_prepare(st, &q, err,
 			 "UPDATE sweeps SET warnings = CASE WHEN warnings IS NULL THEN ?1 WHEN instr(warnings, ?1) THEN"
 			 " warnings ELSE warnings || char(10) || ?1 END WHERE id = ?2", "si", warning, sweep_id);
 
-	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record a warning");
+	return rc ? rc : store_run(st, q, NULL, err, "cannot record a warning");
 }
 
 int store_sweep_state(struct store *st, long long sweep_id, char **state, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err, "SELECT search_state FROM sweeps WHERE id = ?1", "i", sweep_id);
+	int rc = store_prepare(st, &q, err, "SELECT search_state FROM sweeps WHERE id = ?1", "i", sweep_id);
 
 	*state = NULL;
 	if (rc)
@@ -556,13 +645,13 @@ int store_sweep_state(struct store *st, long long sweep_id, char **state, struct
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read the search state");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, err, "cannot read the search state");
 }
 
 int store_optimum(struct store *st, const struct store_optimum *o, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err,
+	int rc = store_prepare(st, &q, err,
 			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
 			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
 			 " sweep_id, decided, threshold_ns, speedup, apps, dispatch) VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7,"
@@ -572,14 +661,14 @@ int store_optimum(struct store *st, const struct store_optimum *o, struct tune_e
 			 o->stats.ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id,
 			 o->kernel ? o->kernel : "chase", o->threshold_ns, o->speedup, o->apps, o->dispatch);
 
-	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record an optimum");
+	return rc ? rc : store_run(st, q, NULL, err, "cannot record an optimum");
 }
 
 int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
 			long long *threshold_ns, int *found, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err,
+	int rc = store_prepare(st, &q, err,
 			 "SELECT threshold_ns FROM optima WHERE kernel = 'ipa' AND platform = ?1 AND host = ?2 AND"
 			 " fingerprint = ?3 AND threshold_ns IS NOT NULL ORDER BY decided DESC, id DESC LIMIT 1",
 			 "sss", platform, host, fingerprint);
@@ -592,25 +681,25 @@ int store_ipa_threshold(struct store *st, const char *platform, const char *host
 		*found = 1;
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err, "cannot read the IPA optimum");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, err, "cannot read the IPA optimum");
 }
 
 int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err,
+	int rc = store_prepare(st, &q, err,
 			 "UPDATE hosts SET wakeup_cross_ns = ?1, wakeup_same_ns = ?2, wakeup_measured = " NOW
 			 " WHERE id = ?3", "ddi", cross_ns, same_ns, host_id);
 
-	return rc ? rc : run_stmt(st, q, NULL, err, "cannot record the wake-up cost");
+	return rc ? rc : store_run(st, q, NULL, err, "cannot record the wake-up cost");
 }
 
 int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(st, &q, err, "UPDATE sweeps SET search_state = ?1 WHERE id = ?2", "si", state, sweep_id);
+	int rc = store_prepare(st, &q, err, "UPDATE sweeps SET search_state = ?1 WHERE id = ?2", "si", state, sweep_id);
 
-	return rc ? rc : run_stmt(st, q, NULL, err, "cannot save the search state");
+	return rc ? rc : store_run(st, q, NULL, err, "cannot save the search state");
 }
 
 int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err)
@@ -618,7 +707,7 @@ int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, s
 	sqlite3_stmt *q = NULL;
 	double *v = NULL;
 	size_t cap = 0;
-	int rc = prepare(st, &q, err, "SELECT ns_per_lookup FROM samples WHERE trial_id = ?1 AND warmup = 0", "");
+	int rc = store_prepare(st, &q, err, "SELECT ns_per_lookup FROM samples WHERE trial_id = ?1 AND warmup = 0", "");
 
 	for (size_t i = 0; !rc && i < n; i++) {
 		size_t k = 0;
@@ -644,7 +733,7 @@ int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, s
 			v[k++] = sqlite3_column_double(q, 0);
 		}
 		if (!rc && step != SQLITE_DONE)
-			rc = db_fail(st, err, "cannot read samples");
+			rc = store_db_fail(st, err, "cannot read samples");
 		if (!rc)
 			stats_compute(v, k, (uint64_t)trials[i]->id, &trials[i]->stats, NULL);
 	}

@@ -17,11 +17,17 @@
 #include "../tuner/plan.h"
 #include "../tuner/platform.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
+#define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
+#define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 
 struct store;
 
 int store_open(const char *path, struct store **out, struct tune_error *err);
+/* For commands that only read: no migration, no WAL switch, nothing
+ * written, so a database the user can only read works. TUNE_ERR_STORE when
+ * its schema is not this tune's (an older one needs one writable open). */
+int store_open_readonly(const char *path, struct store **out, struct tune_error *err);
 void store_close(struct store *st);
 /* The connection, for read-only queries of the report module. */
 sqlite3 *store_db(struct store *st);
@@ -45,9 +51,17 @@ struct store_sweep {
 	int quick;
 	int fresh; /* start a new generation instead of resuming */
 };
-/* Opens the sweep to resume, or a new one; *resumed says which. */
+/* Claims the sweep (name, platform, host) for this process and opens it to
+ * resume, or a new one; *resumed says which. TUNE_ERR_BUSY when a live
+ * process holds it, here or on another machine sharing the file (its pid,
+ * host and since in the message); a claim whose process is gone (a dead pid
+ * on this machine, or no heartbeat for STORE_LEASE_STALE_S) is taken over.
+ * The claim, look-up and insert are one transaction. */
 int store_sweep_open(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
 		     struct tune_error *err);
+/* Gives up this process's claim on the sweep (see store_sweep_open). */
+int store_sweep_release(struct store *st, const char *sweep, long long platform_id, long long host_id,
+			struct tune_error *err);
 /* Adds the trials (those already there are kept; with insert 0, none) and
  * reads back the ids and statuses of those stored. */
 int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,

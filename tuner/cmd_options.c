@@ -23,6 +23,11 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err)
 	if (access(path, F_OK) != 0)
 		return tune_fail(err, TUNE_ERR_STORE, "database '%s' does not exist (run 'tune --platform local' "
 				 "first, or give --db)", path);
+	/* Reading needs no write access; an older schema is migrated where it can be. */
+	if (store_open_readonly(path, st, err) == 0)
+		return 0;
+	if (access(path, W_OK) != 0)
+		return TUNE_ERR_STORE;
 	return store_open(path, st, err);
 }
 

@@ -34,7 +34,8 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 		   struct tune_error *err);
 
 struct store;
-/* Opens a database that must exist already (for reading results). */
+/* Opens a database that must exist already, read-only (for reading results;
+ * a writable one of an older schema is migrated first). */
 int cmd_open_store(const char *path, struct store **st, struct tune_error *err);
 
 /* The database path: --db, else TUNE_DB, else ./tune.db. Borrowed. */

@@ -29,6 +29,7 @@ const char *tune_strerror(int code)
 	case TUNE_ERR_INTERRUPTED: return "interrupted";
 	case TUNE_ERR_STALE: return "stale header";
 	case TUNE_ERR_HOST: return "host down";
+	case TUNE_ERR_BUSY: return "sweep being measured by another tune";
 	}
 	return "unknown error";
 }
@@ -45,6 +46,7 @@ int tune_exit_code(int code)
 	case TUNE_ERR_INTERRUPTED: return TUNE_EXIT_INTERRUPTED;
 	case TUNE_ERR_STALE: return TUNE_EXIT_STALE;
 	case TUNE_ERR_HOST: return TUNE_EXIT_HOST;
+	case TUNE_ERR_BUSY: return TUNE_EXIT_BUSY;
 	}
 	return TUNE_EXIT_SYSTEM;
 }

@@ -18,6 +18,7 @@ enum tune_err {
 	TUNE_ERR_INTERRUPTED = -7,
 	TUNE_ERR_STALE = -8,    /* export header --check: the header is out of date */
 	TUNE_ERR_HOST = -9,     /* a remote host stopped answering */
+	TUNE_ERR_BUSY = -10,    /* another tune is measuring the same sweep into the database */
 };
 
 /* Exit codes, documented in README.md. */
@@ -31,6 +32,7 @@ enum tune_exit {
 	TUNE_EXIT_SYSTEM = 6,
 	TUNE_EXIT_STALE = 7,
 	TUNE_EXIT_HOST = 8,
+	TUNE_EXIT_BUSY = 9,
 	TUNE_EXIT_INTERRUPTED = 130,
 };
 

@@ -1116,6 +1116,9 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		rc = tune_fail(err, TUNE_ERR_TRIALS, "sweep '%s': %zu trials failed (see the reasons above, or in the "
 			       "trials table; re-run to retry them)", r->sweep.name, r->failed);
 out:
+	/* Whatever the outcome, the sweep is no longer this process's to measure. */
+	if (r->sweep_id)
+		store_sweep_release(ctx->store, r->sweep.name, ctx->platform_id, ctx->host_id, NULL);
 	search_free(&search);
 	free(spec);
 	free(env);
