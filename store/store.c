@@ -103,8 +103,7 @@ static char *file_uri(const char *path, const char *query)
 
 	if (!uri)
 		return NULL;
-	memcpy(uri, "file:", 5);
-	used = 5;
+	used = (size_t)snprintf(uri, 6, "file:");
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		    strchr("/-._~", *p))
@@ -200,7 +199,9 @@ int store_open(const char *path, struct store **out, struct tune_error *err)
 		}
 		nanosleep(&nap, NULL);
 	}
-	if ((rc = store_exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err, "cannot set WAL mode")) != 0)
+	/* FULL: a committed batch survives a power loss too, for about 0.2 ms
+	 * more per commit than NORMAL (README, "What tune guarantees"). */
+	if ((rc = store_exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", err, "cannot set WAL mode")) != 0)
 		goto fail;
 	if ((rc = migrate(st, err)) != 0)
 		goto fail;

@@ -13,7 +13,8 @@ static int call(struct agent_client *c, const char *path, const char *body, doub
 {
 	char url[1024], auth[600], what[600], *text = NULL;
 	const char *headers[] = { auth, "Content-Type: application/json", NULL };
-	struct http_request rq = { body ? "POST" : "GET", url, headers, body, c->ca_file, timeout_s, 1, stop };
+	struct http_request rq = { body ? "POST" : "GET", url, headers, body, c->ca_file, timeout_s, 1, stop,
+				   body != NULL };
 	int rc;
 
 	snprintf(url, sizeof(url), "%s%s", c->url, path);

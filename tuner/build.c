@@ -1,4 +1,7 @@
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +89,8 @@ int build_compiler_version(const char *compiler, char *out, size_t len, struct t
 	if (!res.exited || res.status != 0) {
 		rc = tune_fail(err, TUNE_ERR_BUILD, "compiler '%s' does not run: %s (install it, e.g. "
 			       "'apt-get install gcc', or set 'compiler:' in the platform file)",
-			       compiler, res.errout[0] ? strtok(res.errout, "\n") : "no output");
+			       compiler, res.errout[0] ? (res.errout[strcspn(res.errout, "\n")] = '\0', res.errout)
+			       : "no output");
 	} else {
 		res.out[strcspn(res.out, "\n")] = '\0';
 		snprintf(out, len, "%s", res.out);
@@ -95,8 +99,54 @@ int build_compiler_version(const char *compiler, char *out, size_t len, struct t
 	return rc;
 }
 
+static char stale_dir[2048];
+
+/* name is "<kernel>.tmp.<machine>.<pid>" of this machine and a dead pid. */
+static int stale_temp(const char *name, const char *machine)
+{
+	const char *tmp = strstr(name, ".tmp."), *dot;
+	char *end = NULL;
+	long pid;
+
+	if (!tmp || !(dot = strrchr(tmp + 5, '.')) || (size_t)(dot - (tmp + 5)) != strlen(machine) ||
+	    strncmp(tmp + 5, machine, strlen(machine)) != 0)
+		return 0;
+	pid = strtol(dot + 1, &end, 10);
+	return dot[1] && !*end && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the temporary binaries that builds killed on this machine left. */
+static void remove_stale_temps(void)
+{
+	char machine[256], path[4600];
+	DIR *top = opendir(stale_dir), *d;
+	struct dirent *e, *f;
+
+	if (gethostname(machine, sizeof(machine) - 1) != 0 || !top) {
+		if (top)
+			closedir(top);
+		return;
+	}
+	machine[sizeof(machine) - 1] = '\0';
+	while ((e = readdir(top)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", stale_dir, e->d_name);
+		if (!(d = opendir(path)))
+			continue;
+		while ((f = readdir(d)) != NULL)
+			if (stale_temp(f->d_name, machine)) {
+				snprintf(path, sizeof(path), "%s/%s/%s", stale_dir, e->d_name, f->d_name);
+				unlink(path);
+			}
+		closedir(d);
+	}
+	closedir(top);
+}
+
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
 {
+	static pthread_once_t cleaned = PTHREAD_ONCE_INIT;
 	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600];
 	char **argv = NULL;
 	size_t argc = 0, flags_len = 0;
@@ -142,7 +192,16 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	if (paths_mkdirs(dir) != 0)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot create build cache '%s': %s (set TUNE_CACHE_DIR to a "
 				 "writable directory)", dir, strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%ld", dir, k->name, (long)getpid());
+	{
+		char machine[256];
+
+		if (gethostname(machine, sizeof(machine) - 1) != 0)
+			snprintf(machine, sizeof(machine), "localhost");
+		machine[sizeof(machine) - 1] = '\0';
+		snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%s.%ld", dir, k->name, machine, (long)getpid());
+		snprintf(stale_dir, sizeof(stale_dir), "%s/builds", cache);
+		pthread_once(&cleaned, remove_stale_temps);
+	}
 	snprintf(src, sizeof(src), "%s/%s", kdir, k->main_source);
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
 
@@ -172,11 +231,14 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	for (int i = 0; k->link_flags[i]; i++)
 		argv[argc++] = (char *)k->link_flags[i];
 	argv[argc] = NULL;
-	rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, NULL, &res, err);
+	rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, spec->stop, &res, err);
 	free(argv);
 	if (rc)
 		return rc;
-	if (!res.exited || res.status != 0) {
+	if (res.interrupted) {
+		rc = tune_fail(err, TUNE_ERR_INTERRUPTED, "the compile of '%s' was interrupted", src);
+		unlink(tmp);
+	} else if (!res.exited || res.status != 0) {
 		char why[128];
 
 		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));

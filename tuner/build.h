@@ -6,6 +6,8 @@
 #ifndef TUNER_BUILD_H
 #define TUNER_BUILD_H
 
+#include <signal.h>
+
 #include "conf.h"
 #include "errors.h"
 #include "platform.h"
@@ -16,6 +18,7 @@ struct build_spec {
 	int hint;             /* CHASE_HINT_*, -1 for variants without prefetch */
 	const char *compiler; /* borrowed */
 	const struct conf_strs *cflags;
+	volatile sig_atomic_t *stop; /* set by a signal: the compile (its whole process group) is killed; may be NULL */
 };
 
 struct build_result {
@@ -27,7 +30,10 @@ struct build_result {
 	int cached; /* found in the cache, not compiled now */
 };
 
-/* Returns 0, or TUNE_ERR_BUILD with the compiler's output in err. */
+/* Returns 0, or TUNE_ERR_BUILD with the compiler's output in err, or
+ * TUNE_ERR_INTERRUPTED. The compile writes <kernel>.tmp.<machine>.<pid> and
+ * renames it into place; such files left by a killed tune of this machine
+ * are removed the first time a process builds. */
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err);
 
 /* A hash of every kernel's sources, as hex. */

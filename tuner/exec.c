@@ -174,7 +174,7 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 	struct built *b;
 	struct tune_error err;
 	struct build_spec spec = { t->kernel, t->variant, t->hint, r->ctx->platform->compiler,
-				   &r->ctx->platform->cflags };
+				   &r->ctx->platform->cflags, r->opt->stop };
 
 	/* Only chase compiles its variants apart; the others choose at run time. */
 	if (t->kernel != KERNEL_CHASE)

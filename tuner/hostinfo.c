@@ -208,12 +208,13 @@ int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		char path[300], line[1024], *close_p;
+		char path[300], line[1024], *close_p, *tok, *save = NULL, *end = NULL;
+		long pid = strtol(e->d_name, &end, 10);
 		int field = 0, on = -1;
 		char state = 0;
 		FILE *f;
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == (int)getpid())
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || *end || pid == (long)getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
 		if (!(f = fopen(path, "r")))
@@ -226,12 +227,13 @@ int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 		/* pid (comm) state ...: fields counted after the last ')'. */
 		if (!(close_p = strrchr(line, ')')))
 			continue;
-		for (char *tok = strtok(close_p + 1, " "); tok; tok = strtok(NULL, " ")) {
+		/* strtok_r: the host threads of a multi-host run call this at once. */
+		for (tok = strtok_r(close_p + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 			field++;
 			if (field == 1)
 				state = tok[0];
 			if (field == 37) {
-				on = atoi(tok);
+				on = (int)strtol(tok, NULL, 10);
 				break;
 			}
 		}

@@ -60,6 +60,7 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 		CURL *h = curl_easy_init();
 		struct curl_slist *hdr = NULL;
 		struct buffer b = { NULL, 0 };
+		long sent = 0;
 		CURLcode cc;
 
 		if (!h)
@@ -82,6 +83,7 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 		cc = curl_easy_perform(h);
 		*status = 0;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+		curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &sent);
 		curl_slist_free_all(hdr);
 		curl_easy_cleanup(h);
 		if (cc == CURLE_OK && !(rq->wait_busy && *status == 503)) {
@@ -101,6 +103,10 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 				return TUNE_ERR_INTERRUPTED;
 			continue;
 		}
+		if (rq->once && sent > 0)
+			return tune_fail(err, TUNE_ERR_HOST, "%s stopped answering a %s it may have started (%s): not "
+					 "sent again, marked down; its trials stay pending, run the same command to resume",
+					 what, rq->method, curl_easy_strerror(cc));
 		if (++tries >= CONNECT_TRIES)
 			return tune_fail(err, TUNE_ERR_HOST, "%s stopped answering (%s, %d tries): marked down; its "
 					 "trials stay pending, run the same command to resume", what, curl_easy_strerror(cc), tries);

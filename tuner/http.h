@@ -16,11 +16,14 @@ struct http_request {
 	double timeout_s;            /* of one attempt */
 	int wait_busy;               /* 503 means busy: wait a second and ask again, up to timeout_s */
 	volatile sig_atomic_t *stop; /* polled while waiting */
+	int once;                    /* it starts work (a run, a job): once any of it may have reached the
+				      * server, a failure is not followed by sending it again */
 };
 
 /* Returns 0 with the status and the body (NUL-terminated; free() it),
  * TUNE_ERR_HOST when the server does not answer after retries (what names
- * it in the message: "host 'http://...'"), TUNE_ERR_CONFIG for a URL curl cannot use, TUNE_ERR_INTERRUPTED. */
+ * it in the message: "host 'http://...'"), TUNE_ERR_CONFIG for a URL curl cannot use, TUNE_ERR_INTERRUPTED.
+ * A request marked once is retried only while none of it was sent. */
 int http_call(const struct http_request *rq, const char *what, long *status, char **body, struct tune_error *err);
 
 /* Whether url is plain http:// to a host other than loopback (127.0.0.0/8,

@@ -57,22 +57,97 @@ static int buf_read(struct buf *b, int fd)
 	return 1;
 }
 
+/* What failed in the child before its program ran: a step and errno, sent
+ * through a close-on-exec pipe, since a child of a threaded program may call
+ * only async-signal-safe functions between fork and exec (no stdio). */
+struct child_failure {
+	int step; /* 1: pinning, 2: exec */
+	int err;
+};
+
+/* Tells the parent what failed; nothing else is left to do if that fails. */
+static void report_failure(int status, int step, int err)
+{
+	struct child_failure f = { step, err };
+
+	if (write(status, &f, sizeof(f)) != (ssize_t)sizeof(f))
+		_exit(124);
+}
+
+static void child(char *const argv[], int cpu, int out, int errfd, int status)
+{
+	dup2(out, STDOUT_FILENO);
+	dup2(errfd, STDERR_FILENO);
+	/* Its own process group: Ctrl-C reaches tune, which stops the whole
+	 * group (a compiler's own children too); and it dies with tune. */
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(125);
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+			report_failure(status, 1, errno);
+			_exit(126);
+		}
+	}
+	execvp(argv[0], argv);
+	report_failure(status, 2, errno);
+	_exit(127);
+}
+
+/* Reaps pid with a deadline, since a child may close its pipes and go on
+ * running: past it (or on stop) its group is killed. Whatever remains of
+ * the group once the child has ended (a compiler's cc1) is killed before
+ * the child is reaped, while its pid cannot name another group yet. */
+static void reap(pid_t pid, double deadline, volatile sig_atomic_t *stop, struct run_result *res, int *wstatus)
+{
+	for (;;) {
+		siginfo_t info;
+		struct timespec nap = { 0, 10000000 };
+
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno != EINTR)
+			break;
+		if (info.si_pid == pid)
+			break;
+		if ((stop && *stop) || timing_now_s() > deadline) {
+			if (stop && *stop)
+				res->interrupted = 1;
+			else
+				res->timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+		;
+}
+
 int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atomic_t *stop,
 		struct run_result *res, struct tune_error *err)
 {
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, statp[2] = { -1, -1 };
 	struct buf out = { .max = RUNNER_MAX_OUT }, eb = { .max = RUNNER_MAX_ERR };
 	double deadline = timing_now_s() + timeout_s;
+	struct child_failure failure = { 0, 0 };
 	int open_fds = 2, wstatus = 0;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
-	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 || pipe2(statp, O_CLOEXEC) != 0) {
 		int e = errno;
 
-		if (outp[0] >= 0) {
-			close(outp[0]);
-			close(outp[1]);
+		for (int i = 0; i < 2; i++) {
+			if (outp[i] >= 0)
+				close(outp[i]);
+			if (errp[i] >= 0)
+				close(errp[i]);
 		}
 		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot create a pipe: %s", strerror(e));
 	}
@@ -80,34 +155,18 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 	if (pid < 0) {
 		int e = errno;
 
-		close(outp[0]); close(outp[1]); close(errp[0]); close(errp[1]);
+		close(outp[0]); close(outp[1]); close(errp[0]); close(errp[1]); close(statp[0]); close(statp[1]);
 		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot start '%s': %s", argv[0], strerror(e));
 	}
-	if (pid == 0) {
-		dup2(outp[1], STDOUT_FILENO);
-		dup2(errp[1], STDERR_FILENO);
-		/* Its own process group: Ctrl-C reaches tune, which stops it; and
-		 * it dies with tune, so a killed sweep leaves nothing running. */
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() == 1)
-			_exit(125);
-		if (cpu >= 0) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			CPU_SET(cpu, &set);
-			if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-				fprintf(stderr, "cannot pin to CPU %d: %s\n", cpu, strerror(errno));
-				_exit(126);
-			}
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	if (pid == 0)
+		child(argv, cpu, outp[1], errp[1], statp[1]);
 	close(outp[1]);
 	close(errp[1]);
+	close(statp[1]);
+	/* Closed by a successful exec: nothing to read. */
+	while (read(statp[0], &failure, sizeof(failure)) < 0 && errno == EINTR)
+		;
+	close(statp[0]);
 	{
 		struct pollfd fds[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
 
@@ -142,14 +201,24 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 			if (fds[i].fd >= 0)
 				close(fds[i].fd);
 	}
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
+	reap(pid, deadline, stop, res, &wstatus);
 	res->exited = WIFEXITED(wstatus);
 	res->status = res->exited ? WEXITSTATUS(wstatus) : 0;
 	res->signo = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
 	res->out = out.p ? out.p : strdup("");
 	res->out_len = out.len;
-	res->errout = eb.p ? eb.p : strdup("");
+	if (failure.step) {
+		char msg[300];
+
+		if (failure.step == 1)
+			snprintf(msg, sizeof(msg), "cannot pin to CPU %d: %s\n", cpu, strerror(failure.err));
+		else
+			snprintf(msg, sizeof(msg), "cannot run '%.200s': %s\n", argv[0], strerror(failure.err));
+		free(eb.p);
+		res->errout = strdup(msg);
+	} else {
+		res->errout = eb.p ? eb.p : strdup("");
+	}
 	return 0;
 }
 

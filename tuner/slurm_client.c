@@ -19,7 +19,7 @@ static int call(struct slurm_client *c, const char *method, const char *path, co
 {
 	char url[1024], user[200], token[4200], what[600], *text = NULL;
 	const char *headers[] = { user, token, "Content-Type: application/json", NULL };
-	struct http_request rq = { method, url, headers, body, NULL, 30.0, 0, NULL };
+	struct http_request rq = { method, url, headers, body, NULL, 30.0, 0, NULL, !strcmp(method, "POST") };
 	json_t *errors;
 	long status = 0;
 	int rc;

@@ -7,7 +7,8 @@
 # sweep through the agent completes; a trial whose client hangs up stops;
 # run specs over this host's memory or the agent's --max-timeout are
 # refused; a token file others can read, or a token too long, is refused; an
-# agent reporting a host name that is not a name is refused; plain http://
+# agent reporting a host name that is not a name is refused; a run an agent
+# hangs up on is not sent again; plain http://
 # off loopback warns, and --require-tls makes it an error.
 tune=$1
 hostile=$2
@@ -109,6 +110,19 @@ rc=$?
 check "a host name that is not a name: exit 8 ($out)" test $rc = 8
 check "a host name that is not a name: says so, naming the host" grep -q "host 'http://127.0.0.1:$((port + 2))' sent facts that are refused: its host name is not a name" <<< "$out"
 check "nothing of it recorded" test "$(q "$TMP/evil.db" "SELECT count(*) FROM hosts WHERE hostname LIKE 'x%'" 2>/dev/null || echo 0)" = 0
+
+# An agent that hangs up on a run: the run is not sent again.
+printf '{"api":1,"facts":{"hostname":"hangup","arch":"%s","pus":2,"cores":2,"memory_bytes":8589934592,"llc_bytes":33554432},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0],"device_cpu":1,"pin":true}' "$(uname -m)" > "$TMP/hangup.json"
+"$hostile" serve $((port + 3)) "$TMP/hangup.json" "$TMP/posts" &
+pids+=($!)
+sleep 0.3
+sed "s|hosts: .*|hosts: [http://127.0.0.1:$((port + 3))]|" "$TMP/remote.yaml" > "$TMP/hangup.yaml"
+out=$("$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/hangup.yaml" --db "$TMP/hangup.db" 2>&1)
+rc=$?
+check "a run the agent hung up on: exit 8 ($out)" test $rc = 8
+check "it says the run may have started and is not sent again" grep -q "stopped answering a POST it may have started (.*): not sent again" <<< "$out"
+check "the run was sent once ($(cat "$TMP/posts" 2>/dev/null))" test "$(cat "$TMP/posts" 2>/dev/null)" = 1
+check "its trials stay pending" test "$(q "$TMP/hangup.db" "SELECT count(*) FROM trials WHERE status = 'done'")" = 0
 
 # Plain http:// off loopback.
 sed "s|hosts: .*|hosts: [http://tune-test.invalid:7781]|" "$TMP/remote.yaml" > "$TMP/far.yaml"

@@ -18,9 +18,11 @@
  *     a request without the token one header byte per second, reconnecting
  *     whenever the agent cuts one; prints how many were cut and how long the
  *     longest lived.
- *   agent_hostile serve PORT FILE
+ *   agent_hostile serve PORT FILE [COUNT_FILE]
  *     plays an agent (or a proxy in front of one) that answers every request
- *     with 200 and the JSON of FILE, for the orchestrator's side. */
+ *     with 200 and the JSON of FILE, for the orchestrator's side; with
+ *     COUNT_FILE it answers only GETs, reads each POST and hangs up, and
+ *     writes how many POSTs it had to COUNT_FILE. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -313,8 +315,9 @@ static int slow(int port, int n, double seconds)
 	return 0;
 }
 
-static int serve(int port, const char *file)
+static int serve(int port, const char *file, const char *count_file)
 {
+	int posts = 0;
 	struct sockaddr_in sa = { 0 };
 	int one = 1, ls = socket(AF_INET, SOCK_STREAM, 0);
 	char body[65536], head[256], buf[65536];
@@ -338,6 +341,17 @@ static int serve(int port, const char *file)
 		if (c < 0)
 			continue;
 		read_answer(c, buf, sizeof(buf), 0.3, &closed);
+		if (count_file && !strncmp(buf, "POST ", 5)) {
+			FILE *cf = fopen(count_file, "w");
+
+			posts++;
+			if (cf) {
+				fprintf(cf, "%d\n", posts);
+				fclose(cf);
+			}
+			close(c);
+			continue;
+		}
 		n = snprintf(head, sizeof(head), "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu"
 			     "\r\nConnection: close\r\n\r\n", blen);
 		send(c, head, (size_t)n, MSG_NOSIGNAL);
@@ -361,8 +375,8 @@ static int port_arg(const char *s)
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
-	if (argc == 4 && !strcmp(argv[1], "serve"))
-		return serve(port_arg(argv[2]), argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "serve"))
+		return serve(port_arg(argv[2]), argv[3], argc == 5 ? argv[4] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "catalogue"))
 		return catalogue(port_arg(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "early"))
@@ -370,6 +384,6 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "slow"))
 		return slow(port_arg(argv[2]), (int)strtol(argv[3], NULL, 10), strtod(argv[4], NULL));
 	fprintf(stderr, "usage: agent_hostile catalogue PORT TOKEN_FILE | early PORT | slow PORT N SECONDS | serve PORT "
-		"FILE\n");
+		"FILE [COUNT_FILE]\n");
 	return 2;
 }

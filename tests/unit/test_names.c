@@ -7,6 +7,7 @@
 #include "../../report/escape.h"
 #include "../../tuner/http.h"
 #include "../../tuner/names.h"
+#include "../../tuner/slurm_client.h"
 #include "../../tuner/strbuf.h"
 #include "../check.h"
 
@@ -154,6 +155,23 @@ static void test_clear_remote(void)
 		CHECK(http_is_clear_remote(cases[i].url) == cases[i].clear, "url %s", cases[i].url);
 }
 
+/* The Slurm user becomes an HTTP header: a CR or LF in it is refused before
+ * anything is sent. */
+static void test_slurm_user(void)
+{
+	struct platform_slurm cfg;
+	struct slurm_client c;
+	struct tune_error err;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.url = "http://127.0.0.1:9";
+	cfg.partition = "p";
+	cfg.shared_dir = "/tmp";
+	cfg.user = "alice\r\nX-SLURM-USER-NAME: root";
+	CHECK(slurm_client_open(&c, &cfg, 0, &err) == TUNE_ERR_CONFIG, "a user with CR LF is refused");
+	CHECK_CONTAINS(err.msg, "slurm user '?' has a control character");
+}
+
 int main(void)
 {
 	test_names();
@@ -162,5 +180,6 @@ int main(void)
 	test_file_name();
 	test_appends();
 	test_clear_remote();
+	test_slurm_user();
 	return check_done("test_names");
 }

@@ -151,6 +151,9 @@ int main(void)
 	CHECK(store_open(path, &st, &err) == 0, "open: %s", err.msg);
 	CHECK(scalar(store_db(st), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "user_version");
 	CHECK(!strcmp(text(store_db(st), "PRAGMA journal_mode", buf, sizeof(buf)), "wal"), "journal %s", buf);
+	/* Each commit synced: a power loss keeps every committed batch. */
+	CHECK(scalar(store_db(st), "PRAGMA synchronous") == 2, "synchronous FULL (2), not %lld",
+	      (long long)scalar(store_db(st), "PRAGMA synchronous"));
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM sqlite_master WHERE name IN ('hosts','platforms','builds',"
 				   "'sweeps','trials','samples','trial_stats','latest_results','best_per_size')") == 9,
 	      "schema objects");
