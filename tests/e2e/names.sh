@@ -85,4 +85,13 @@ out=$("$tune" report "${args[@]}" --db "$TMP/ten.db" -o "$TMP/ten" 2>&1)
 check "ten long platforms: report exits 0 ($out)" test $? = 0
 title=$(grep -o '<title>[^<]*</title>' "$TMP/ten/report.html")
 check "ten long platforms: the title names all ten" test "$(grep -o 'platform-[0-9]-0*' <<< "$title" | wc -l)" = 10
+# Names of 200 characters, as an older database may hold: whole in the title too.
+pad=$(printf '%0136d' 0)
+q "$TMP/ten.db" "UPDATE platforms SET name = name || '$pad'; UPDATE optima SET platform = platform || '$pad'"
+long=()
+for i in $(seq 0 9); do long+=(--platform "$(printf 'platform-%d-%053d' "$i" 0)$pad"); done
+out=$("$tune" report "${long[@]}" --db "$TMP/ten.db" -o "$TMP/ten200" 2>&1)
+check "ten 200-character platforms: report exits 0 ($out)" test $? = 0
+title=$(grep -o '<title>[^<]*</title>' "$TMP/ten200/report.html")
+check "ten 200-character platforms: the title names all ten whole" test "$(grep -oE 'platform-[0-9]-0{189}' <<< "$title" | wc -l)" = 10
 e2e_done names

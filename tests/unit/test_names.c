@@ -3,10 +3,12 @@
  * agent URLs send a token in clear. Table-driven. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../report/escape.h"
 #include "../../tuner/http.h"
 #include "../../tuner/names.h"
+#include "../../tuner/paths.h"
 #include "../../tuner/slurm_client.h"
 #include "../../tuner/strbuf.h"
 #include "../check.h"
@@ -172,6 +174,34 @@ static void test_slurm_user(void)
 	CHECK_CONTAINS(err.msg, "slurm user '?' has a control character");
 }
 
+/* A job output file in a directory others share: a link there is refused. */
+static void test_nofollow(void)
+{
+	char dir[] = "/tmp/test_names.XXXXXX", real[64], link[64];
+	FILE *f;
+	char *text;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(real, sizeof(real), "%s/real", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	f = fopen(real, "w");
+	CHECK(f != NULL, "create %s", real);
+	if (f) {
+		fputs("secret", f);
+		fclose(f);
+	}
+	CHECK(symlink(real, link) == 0, "symlink");
+	text = paths_read_file_nofollow(link, 100);
+	CHECK(text == NULL, "a symbolic link is not followed");
+	free(text);
+	text = paths_read_file_nofollow(real, 100);
+	CHECK(text && !strcmp(text, "secret"), "a plain file is read");
+	free(text);
+	unlink(link);
+	unlink(real);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_names();
@@ -181,5 +211,6 @@ int main(void)
 	test_appends();
 	test_clear_remote();
 	test_slurm_user();
+	test_nofollow();
 	return check_done("test_names");
 }
