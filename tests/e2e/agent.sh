@@ -9,8 +9,7 @@
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
-(umask 077; head -c 24 /dev/urandom | base64 > "$TMP/token")
-token=$(cat "$TMP/token")
+agent_token
 base=$((20000 + RANDOM % 20000))
 pids=()
 # start_agent N: agent N on port base+N, its own build cache; waits until it answers.

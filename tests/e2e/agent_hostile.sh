@@ -14,8 +14,7 @@ tune=$1
 hostile=$2
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
-(umask 077; head -c 24 /dev/urandom | base64 > "$TMP/token")
-token=$(cat "$TMP/token")
+agent_token
 port=$((20000 + RANDOM % 20000))
 pids=()
 stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
@@ -99,12 +98,18 @@ check "the orchestrator refuses it too" grep -q "accessible by others" <<< "$out
 out=$("$tune" agent --listen 127.0.0.1:$((port + 1)) --token-file "$TMP/long-token" 2>&1)
 check "a token over the limit: exit 3, not cut ($out)" says $? 3 "holds a token over 510 characters" "$out"
 
+# fake_agent N NAME [COUNT_FILE]: agent_hostile serving $TMP/NAME.json on
+# port+N, and $TMP/NAME.yaml, a platform whose one host it is.
+fake_agent() {
+	"$hostile" serve $((port + $1)) "$TMP/$2.json" ${3:+"$3"} &
+	pids+=($!)
+	sleep 0.3
+	sed "s|hosts: .*|hosts: [http://127.0.0.1:$((port + $1))]|" "$TMP/remote.yaml" > "$TMP/$2.yaml"
+}
+
 # A hostile agent (or a proxy on a plain link) sends a host name that is code.
-printf '{"api":1,"facts":{"hostname":"x\\"; system(\\"id\\") #","arch":"x86_64","pus":2,"cores":2},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0]}' > "$TMP/facts.json"
-"$hostile" serve $((port + 2)) "$TMP/facts.json" &
-pids+=($!)
-sleep 0.3
-sed "s|hosts: .*|hosts: [http://127.0.0.1:$((port + 2))]|" "$TMP/remote.yaml" > "$TMP/evil.yaml"
+printf '{"api":1,"facts":{"hostname":"x\\"; system(\\"id\\") #","arch":"x86_64","pus":2,"cores":2},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0]}' > "$TMP/evil.json"
+fake_agent 2 evil
 out=$("$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/evil.yaml" --db "$TMP/evil.db" 2>&1)
 rc=$?
 check "a host name that is not a name: exit 8 ($out)" test $rc = 8
@@ -113,10 +118,7 @@ check "nothing of it recorded" test "$(q "$TMP/evil.db" "SELECT count(*) FROM ho
 
 # An agent that hangs up on a run: the run is not sent again.
 printf '{"api":1,"facts":{"hostname":"hangup","arch":"%s","pus":2,"cores":2,"memory_bytes":8589934592,"llc_bytes":33554432},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0],"device_cpu":1,"pin":true}' "$(uname -m)" > "$TMP/hangup.json"
-"$hostile" serve $((port + 3)) "$TMP/hangup.json" "$TMP/posts" &
-pids+=($!)
-sleep 0.3
-sed "s|hosts: .*|hosts: [http://127.0.0.1:$((port + 3))]|" "$TMP/remote.yaml" > "$TMP/hangup.yaml"
+fake_agent 3 hangup "$TMP/posts"
 out=$("$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/hangup.yaml" --db "$TMP/hangup.db" 2>&1)
 rc=$?
 check "a run the agent hung up on: exit 8 ($out)" test $rc = 8

@@ -20,5 +20,11 @@ tiny_platform() {
 	printf 'name: %s\narch: auto\ncompiler: cc\ncflags: [-O2]\nhints: [pldl1keep, pldl1strm]\n' "$1"
 	printf 'sizes_mb: [1, 4]\ngroup_sizes: [1, 4, 16]\n'
 }
+# agent_token: a token for agents and orchestrators in $TMP/token, mode 600
+# as both sides require; its text in $token.
+agent_token() {
+	(umask 077; head -c 24 /dev/urandom | base64 > "$TMP/token")
+	token=$(cat "$TMP/token")
+}
 # e2e_done NAME [EXTRA_RC]: the summary line; exits non-zero on any failure.
 e2e_done() { echo "$1: $pass passed, $fail failed"; [ "$fail" = 0 ] && [ "${2:-0}" = 0 ]; }

@@ -52,51 +52,39 @@ static void test_names(void)
 	}
 }
 
-static void test_c_string(void)
+/* One table for both C escapes: the escape, its input and what it writes. */
+static void test_c_escapes(void)
 {
 	static const struct {
+		const char *(*escape)(const char *, char *, size_t);
 		const char *in, *out;
 	} cases[] = {
-		{ "local", "\"local\"" },
-		{ "a\"b", "\"a\\\"b\"" },
-		{ "a\\", "\"a\\\\\"" },
-		{ "?\?/", "\"\\?\\?/\"" },
-		{ "x\ny", "\"x\\012y\"" },
-		{ "\x01" "7", "\"\\0017\"" },
-		{ "\xff", "\"\\377\"" },
+		{ escape_c_string, "local", "\"local\"" },
+		{ escape_c_string, "a\"b", "\"a\\\"b\"" },
+		{ escape_c_string, "a\\", "\"a\\\\\"" },
+		{ escape_c_string, "?\?/", "\"\\?\\?/\"" },
+		{ escape_c_string, "x\ny", "\"x\\012y\"" },
+		{ escape_c_string, "\x01" "7", "\"\\0017\"" },
+		{ escape_c_string, "\xff", "\"\\377\"" },
+		{ escape_c_comment, "local", "local" },
+		{ escape_c_comment, "x */ int evil; /*", "x * / int evil; / * " },
+		{ escape_c_comment, "x*", "x* " },
+		{ escape_c_comment, "/x", " /x" },
+		{ escape_c_comment, "a\nb\x1b", "a?b?" },
+		{ escape_c_comment, "**/", "** /" },
 	};
 	char out[64];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		escape_c_string(cases[i].in, out, sizeof(out));
-		CHECK(!strcmp(out, cases[i].out), "c string %zu: got %s, want %s", i, out, cases[i].out);
+		cases[i].escape(cases[i].in, out, sizeof(out));
+		CHECK(!strcmp(out, cases[i].out), "escape %zu: got '%s', want '%s'", i, out, cases[i].out);
 	}
-	/* Cut between escapes, always closed. */
+	/* A string literal is cut between escapes and always closed. */
 	escape_c_string("\"\"\"\"\"\"", out, 8);
-	CHECK(!strcmp(out, "\"\\\"\\\"\"") , "cut: %s", out);
+	CHECK(!strcmp(out, "\"\\\"\\\"\""), "cut: %s", out);
 	escape_c_string("abc", out, 3);
 	CHECK(!strcmp(out, "\"\""), "tiny buffer: %s", out);
-}
-
-static void test_c_comment(void)
-{
-	static const struct {
-		const char *in, *out;
-	} cases[] = {
-		{ "local", "local" },
-		{ "x */ int evil; /*", "x * / int evil; / * " },
-		{ "x*", "x* " },
-		{ "/x", " /x" },
-		{ "a\nb\x1b", "a?b?" },
-		{ "**/", "** /" },
-	};
-	char out[64];
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		escape_c_comment(cases[i].in, out, sizeof(out));
-		CHECK(!strcmp(out, cases[i].out), "c comment %zu: got '%s', want '%s'", i, out, cases[i].out);
-	}
-	/* A cut right after a '*' still leaves no "*" "/" with what follows. */
+	/* A comment cut right after a '*' leaves no "*" "/" with what follows. */
 	escape_c_comment("aaaaaa*/", out, 8);
 	CHECK(out[strlen(out) - 1] != '*', "cut after '*': '%s'", out);
 }
@@ -205,8 +193,7 @@ static void test_nofollow(void)
 int main(void)
 {
 	test_names();
-	test_c_string();
-	test_c_comment();
+	test_c_escapes();
 	test_file_name();
 	test_appends();
 	test_clear_remote();
