@@ -13,20 +13,11 @@
 #include "build.h"
 #include "hash.h"
 #include "kernel.h"
+#include "manifest.h"
 #include "paths.h"
 #include "runner.h"
 
 #define BUILD_TIMEOUT_S 120.0
-
-static void kernels_dir(char *out, size_t len)
-{
-	const char *v = getenv("TUNE_KERNELS_DIR");
-
-	if (v && *v)
-		snprintf(out, len, "%s", v);
-	else
-		snprintf(out, len, "%s/kernels", paths_home());
-}
 
 /* With the terminator, so that ("ab", "c") and ("a", "bc") differ. */
 static uint64_t fnv_str(uint64_t h, const char *s)
@@ -48,17 +39,18 @@ static int hash_file(uint64_t *h, const char *path)
 	return 0;
 }
 
-/* Everything the kernel's main file includes goes into the hash. */
-static int sources_hash(const char *kdir, const struct kernel_info *k, uint64_t *h, struct tune_error *err)
+/* Everything the kernel's main file includes, as its manifest lists it,
+ * goes into the hash. */
+static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint64_t *h, struct tune_error *err)
 {
-	for (int i = 0; k->sources[i]; i++) {
+	for (size_t i = 0; i < m->sources.n; i++) {
 		char path[4200];
 
-		snprintf(path, sizeof(path), "%s/%s", kdir, k->sources[i]);
-		*h = fnv_str(*h, k->sources[i]);
+		snprintf(path, sizeof(path), "%s/%s", kdir, m->sources.v[i]);
+		*h = fnv_str(*h, m->sources.v[i]);
 		if (hash_file(h, path) != 0)
-			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s': %s (set TUNE_HOME to "
-					 "tune's source tree)", path, strerror(errno));
+			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s' (listed in %s): %s (set "
+					 "TUNE_HOME to tune's source tree)", path, m->path, strerror(errno));
 	}
 	return 0;
 }
@@ -69,9 +61,14 @@ int build_sources_hash(char out[17], struct tune_error *err)
 	uint64_t h = HASH_INIT;
 	int rc = 0;
 
-	kernels_dir(kdir, sizeof(kdir));
-	for (int k = 0; k < KERNEL_COUNT && !rc; k++)
-		rc = sources_hash(kdir, &kernel_table[k], &h, err);
+	paths_kernels_dir(kdir, sizeof(kdir));
+	for (int k = 0; k < KERNEL_COUNT && !rc; k++) {
+		struct kernel_manifest m;
+
+		if ((rc = manifest_load(kernel_table[k].name, &m, err)) == 0)
+			rc = sources_hash(kdir, &m, &h, err);
+		manifest_free(&m);
+	}
 	if (rc)
 		return rc;
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
@@ -144,7 +141,8 @@ static void remove_stale_temps(void)
 	closedir(top);
 }
 
-int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
+static int build_with(const struct build_spec *spec, const struct kernel_manifest *m, struct build_result *out,
+		      struct tune_error *err)
 {
 	static pthread_once_t cleaned = PTHREAD_ONCE_INIT;
 	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600];
@@ -159,8 +157,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	memset(out, 0, sizeof(*out));
 	if ((rc = build_compiler_version(spec->compiler, out->compiler_version, sizeof(out->compiler_version), err)))
 		return rc;
-	kernels_dir(kdir, sizeof(kdir));
-	if ((rc = sources_hash(kdir, k, &h, err)) != 0)
+	paths_kernels_dir(kdir, sizeof(kdir));
+	if ((rc = sources_hash(kdir, m, &h, err)) != 0)
 		return rc;
 	if (spec->kernel != KERNEL_CHASE)
 		out->defines[0] = '\0';
@@ -202,14 +200,13 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 		snprintf(stale_dir, sizeof(stale_dir), "%s/builds", cache);
 		pthread_once(&cleaned, remove_stale_temps);
 	}
-	snprintf(src, sizeof(src), "%s/%s", kdir, k->main_source);
+	snprintf(src, sizeof(src), "%s/%s", kdir, m->main);
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
 
 	char vdef[48], hdef[48];
 	size_t nlink = 0;
 
-	while (k->link_flags[nlink])
-		nlink++;
+	nlink = m->link_flags.n;
 	/* compiler, -std, the flags, two defines, -I, -o tmp, src, link flags, NULL */
 	if (!(argv = calloc(spec->cflags->n + nlink + 10, sizeof(*argv))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
@@ -228,8 +225,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
 	argv[argc++] = src;
-	for (int i = 0; k->link_flags[i]; i++)
-		argv[argc++] = (char *)k->link_flags[i];
+	for (size_t i = 0; i < m->link_flags.n; i++)
+		argv[argc++] = m->link_flags.v[i];
 	argv[argc] = NULL;
 	rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, spec->stop, &res, err);
 	free(argv);
@@ -252,5 +249,18 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 		unlink(tmp);
 	}
 	run_result_free(&res);
+	return rc;
+}
+
+int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
+{
+	struct kernel_manifest m;
+	int rc = manifest_load(kernel_table[spec->kernel].name, &m, err);
+
+	if (rc == 0)
+		rc = build_with(spec, &m, out, err);
+	else
+		memset(out, 0, sizeof(*out));
+	manifest_free(&m);
 	return rc;
 }

@@ -1,8 +1,9 @@
-/* tune help [COMMAND|platform|sweep|exit-codes] */
+/* tune help [COMMAND|platform|sweep|kernel|exit-codes] */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "manifest.h"
 #include "platform.h"
 #include "sweep.h"
 
@@ -31,7 +32,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		       "       tune <command> [options]\n\ncommands:\n");
 		for (const struct cmd_entry *c = tune_commands; c->name; c++)
 			printf("  %-9s %s\n", c->name, c->summary);
-		printf("\nhelp topics: platform, sweep, exit-codes\n"
+		printf("\nhelp topics: platform, sweep, kernel, exit-codes\n"
 		       "database: --db F, else $TUNE_DB, else ./tune.db\n");
 		return 0;
 	}
@@ -43,6 +44,11 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 	if (!strcmp(topic, "sweep")) {
 		printf("sweep files (sweeps/<name>.yaml) take these keys:\n\n");
 		conf_help(stdout, sweep_keys, 2);
+		return 0;
+	}
+	if (!strcmp(topic, "kernel")) {
+		printf("kernel manifests (kernels/<name>/kernel.yaml) take these keys:\n\n");
+		conf_help(stdout, manifest_keys, 2);
 		return 0;
 	}
 	if (!strcmp(topic, "exit-codes")) {
@@ -60,6 +66,6 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		       "runs the sweeps the platform lists, then prints the tables\n");
 		return 0;
 	}
-	return tune_fail(err, TUNE_ERR_USAGE, "help: no help on '%s' (topics: platform, sweep, exit-codes, or a "
+	return tune_fail(err, TUNE_ERR_USAGE, "help: no help on '%s' (topics: platform, sweep, kernel, exit-codes, or a "
 			 "command)", topic);
 }

@@ -22,6 +22,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err);
 int cmd_facts(int argc, char **argv, struct tune_error *err);
 int cmd_help(int argc, char **argv, struct tune_error *err);
 int cmd_hosts(int argc, char **argv, struct tune_error *err);
+int cmd_kernels(int argc, char **argv, struct tune_error *err);
 int cmd_report(int argc, char **argv, struct tune_error *err);
 int cmd_results(int argc, char **argv, struct tune_error *err);
 int cmd_run(int argc, char **argv, struct tune_error *err);

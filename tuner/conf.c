@@ -133,6 +133,11 @@ static int check_string(struct ctx *c, const struct conf_key *k, const struct yn
 		str_appendf(why, sizeof(why), &used, "; a name is %s", NAMES_RULE);
 		return at(c, n, "key '%s': %s", k->name, why);
 	}
+	if ((k->flags & CONF_RELPATH) && (n->value[0] == '/' || !n->value[0] || !strcmp(n->value, "..") ||
+					  !strncmp(n->value, "../", 3) || strstr(n->value, "/../") ||
+					  (strlen(n->value) >= 3 && !strcmp(n->value + strlen(n->value) - 3, "/.."))))
+		return at(c, n, "key '%s': '%s' is not a path inside the folder (no leading '/', no '..')", k->name,
+			  n->value);
 	*total += strlen(n->value) + (*total ? 1 : 0);
 	if (k->max > 0 && *total > (size_t)k->max) {
 		snprintf(why, sizeof(why), "%zu bytes, over the limit of %lld (shorten %s)", *total, k->max,

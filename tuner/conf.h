@@ -32,6 +32,7 @@ enum conf_type {
 #define CONF_INF 4u      /* an INT or INT_LIST key that also takes "inf" */
 #define CONF_INF_VALUE LLONG_MAX
 #define CONF_NAME 8u     /* a STRING or STRING_LIST key whose values are names (names.h) */
+#define CONF_RELPATH 16u /* a STRING or STRING_LIST key of paths inside a folder: no leading '/', no '..' */
 /* A STRING key with max > 0 holds at most max bytes; a STRING_LIST key, at
  * most max bytes when its items are joined by spaces. */
 

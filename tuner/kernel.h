@@ -1,17 +1,15 @@
-/* kernel: what the tuner knows of each kernel it builds and runs: its
- * sources (for the build hash), its main file, what it links, and the names
- * of its variants as stored. A kernel binary itself knows nothing of this. */
+/* kernel: the shipped kernels the tuner still knows by id: their names and
+ * the names of their variants as stored. What a kernel is built from (its
+ * sources, main file and link flags) is in its manifest (manifest.h). A
+ * kernel binary itself knows nothing of either. */
 #ifndef TUNER_KERNEL_H
 #define TUNER_KERNEL_H
 
 enum kernel_id { KERNEL_CHASE, KERNEL_IPA, KERNEL_SCHED, KERNEL_COUNT };
 
 struct kernel_info {
-	const char *name;                  /* "chase": the trials' kernel column */
-	const char *main_source;           /* relative to kernels/ */
-	const char *const *sources;        /* everything main_source includes, itself first */
-	const char *const *link_flags;     /* after the sources */
-	const char *const *variant_names;  /* the trials' variant column */
+	const char *name;                  /* "chase": the trials' kernel column, its manifest's folder */
+	const char *const *variant_names;  /* the trials' variant column, as its manifest lists them */
 };
 
 extern const struct kernel_info kernel_table[KERNEL_COUNT];

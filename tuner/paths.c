@@ -69,6 +69,16 @@ void paths_list(const char *dir, char *out, size_t len)
 	free(names);
 }
 
+void paths_kernels_dir(char *out, size_t len)
+{
+	const char *v = getenv("TUNE_KERNELS_DIR");
+
+	if (v && *v)
+		snprintf(out, len, "%s", v);
+	else
+		snprintf(out, len, "%s/kernels", paths_home());
+}
+
 void paths_cache_dir(char *out, size_t len)
 {
 	const char *v;

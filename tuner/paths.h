@@ -17,6 +17,9 @@ int paths_find(const char *dir, const char *name, char *out, size_t len);
 /* Names of the YAML files in <home>/<dir>, comma-separated, for messages. */
 void paths_list(const char *dir, char *out, size_t len);
 
+/* Where the kernels' folders are: TUNE_KERNELS_DIR, else <home>/kernels. */
+void paths_kernels_dir(char *out, size_t len);
+
 /* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */
 void paths_cache_dir(char *out, size_t len);
 
