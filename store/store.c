@@ -108,8 +108,11 @@ static char *file_uri(const char *path, const char *query)
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		    strchr("/-._~", *p))
 			uri[used++] = (char)*p;
-		else
-			used += (size_t)snprintf(uri + used, 4, "%%%02X", *p);
+		else {
+			uri[used++] = '%';
+			uri[used++] = "0123456789ABCDEF"[*p >> 4];
+			uri[used++] = "0123456789ABCDEF"[*p & 15];
+		}
 	}
 	uri[used++] = '?';
 	memcpy(uri + used, query, strlen(query) + 1);

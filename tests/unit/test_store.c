@@ -160,6 +160,23 @@ int main(void)
 
 	concurrent_open(dir);
 
+	/* Read-only, at a path a URI would misread: the file itself is opened. */
+	{
+		char odd[512];
+		struct store *ro = NULL;
+
+		snprintf(odd, sizeof(odd), "%s/a b?c#d%%e.db", dir);
+		CHECK(store_open(odd, &ro, &err) == 0, "create %s: %s", odd, err.msg);
+		store_close(ro);
+		ro = NULL;
+		CHECK(store_open_readonly(odd, &ro, &err) == 0, "read-only %s: %s", odd, err.msg);
+		CHECK(ro && scalar(store_db(ro), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "its schema");
+		CHECK(ro && sqlite3_exec(store_db(ro), "CREATE TABLE x (y)", NULL, NULL, NULL) != SQLITE_OK,
+		      "nothing can be written");
+		store_close(ro);
+		unlink(odd);
+	}
+
 	/* Resume: trials and their statuses survive a reopen. */
 	CHECK(open_sweep(st, &pl, 5, &sweep_id) == 0, "sweep");
 	CHECK(record(st, &pl, 0) == 0 && record(st, &pl, 2) == 0, "record");
