@@ -9,7 +9,7 @@ tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 db=$TMP/lease.db
-sed 's/^runs: 3/runs: 40/; s/^name: slow/name: long/' tests/data/sweeps/slow.yaml > "$TMP/long.yaml"
+sed 's/^runs: 3/runs: 100/; s/^name: slow/name: long/' tests/data/sweeps/slow.yaml > "$TMP/long.yaml"
 "$tune" run "$TMP/long.yaml" --platform $plat --db "$db" > /dev/null 2> "$TMP/a.err" &
 a=$!
 for _ in $(seq 100); do
@@ -33,7 +33,7 @@ check "it says whose claim it took" grep -q "taking over sweep 'long' from pid $
 check "it resumed, keeping what was measured" grep -q "resuming sweep 'long'" "$TMP/c.err"
 check "one generation of the sweep" test "$(q "$db" "SELECT count(*) FROM sweeps WHERE name = 'long'")" = 1
 check "every trial measured" test "$(q "$db" "SELECT count(*) = sum(t.status = 'done') FROM trials t JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'long'")" = 1
-check "every trial measured once: 41 samples each" test "$(q "$db" "SELECT count(*) FROM (SELECT x.trial_id, count(*) c FROM samples x JOIN trials t ON t.id = x.trial_id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'long' GROUP BY 1 HAVING c != 41)")" = 0
+check "every trial measured once: 101 samples each" test "$(q "$db" "SELECT count(*) FROM (SELECT x.trial_id, count(*) c FROM samples x JOIN trials t ON t.id = x.trial_id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'long' GROUP BY 1 HAVING c != 101)")" = 0
 check "no lease left behind" test "$(q "$db" "SELECT count(*) FROM sweep_leases")" = 0
 
 # A claim from another machine sharing the file.
