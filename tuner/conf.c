@@ -361,6 +361,13 @@ void conf_help(FILE *out, const struct conf_key *table, int indent)
 			k->flags & CONF_REQUIRED ? " (required)" : "");
 		if (k->type == CONF_INT || k->type == CONF_INT_LIST)
 			fprintf(out, "%*s%-14s %-22s range [%lld, %lld]\n", indent, "", "", "", k->min, k->max);
+		if (k->flags & CONF_NAME)
+			fprintf(out, "%*s%-14s %-22s a name: %s\n", indent, "", "", "", NAMES_RULE);
+		if (k->flags & CONF_RELPATH)
+			fprintf(out, "%*s%-14s %-22s a path inside the folder: no leading '/', no '..'\n", indent, "", "", "");
+		if ((k->type == CONF_STRING || k->type == CONF_STRING_LIST) && k->max > 0)
+			fprintf(out, "%*s%-14s %-22s at most %lld bytes%s\n", indent, "", "", "", k->max,
+				k->type == CONF_STRING_LIST ? ", joined by spaces" : "");
 		if (k->choices) {
 			fprintf(out, "%*s%-14s %-22s one of:", indent, "", "", "");
 			for (int i = 0; k->choices[i]; i++)
