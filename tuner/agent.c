@@ -1,5 +1,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -175,7 +176,8 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 
 		if (!(k = calloc(1, sizeof(*k))))
 			return;
-		k->fd = i ? dup(i->connect_fd) : -1;
+		/* Close-on-exec: the kernels this agent starts must not hold it. */
+		k->fd = i ? fcntl(i->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
 		k->since = timing_now_s();
 		pthread_mutex_lock(&a->conns_lock);
 		k->next = a->conns;

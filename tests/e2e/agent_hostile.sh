@@ -51,7 +51,14 @@ check "timeout over --max-timeout: 422 ($out)" answered 422 "over this agent's -
 # A client that hangs up: its trial stops, and the host is free at once.
 long="$spec,\"timeout_s\":60,\"size_mb\":64,\"queries\":2000000000}"
 t0=$(date +%s.%N)
-curl -s -o /dev/null --max-time 2 -H "Authorization: Bearer $token" -d "$long" "$url/v1/run"
+curl -s -o /dev/null --max-time 2 -H "Authorization: Bearer $token" -d "$long" "$url/v1/run" &
+curl_pid=$!
+kernel=
+for _ in $(seq 40); do kernel=$(pgrep -P "${pids[0]}" -f '/chase --runs' | head -1); [ -n "$kernel" ] && break; sleep 0.05; done
+fds=$(ls -l "/proc/$kernel/fd" 2>/dev/null)
+check "the trial's kernel runs ($kernel)" test -n "$kernel" -a -n "$fds"
+check "the trial's kernel holds no socket of the agent's clients" test -z "$(grep socket <<< "$fds")"
+wait $curl_pid
 for _ in $(seq 40); do
 	out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1,\"queries\":100}")
 	[ "$(tail -1 <<< "$out")" = 503 ] || break
