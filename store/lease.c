@@ -33,7 +33,8 @@ static void this_machine(char *out, size_t len)
 static void *beat(void *p)
 {
 	struct store_heartbeat *b = p;
-	char me[256], sql[256];
+	static const char sql[] = "UPDATE sweep_leases SET heartbeat = julianday('now') WHERE pid = ?1 AND holder = ?2";
+	char me[256];
 
 	this_machine(me, sizeof(me));
 	pthread_mutex_lock(&b->lock);
@@ -46,8 +47,6 @@ static void *beat(void *p)
 		pthread_cond_timedwait(&b->wake, &b->lock, &until);
 		if (b->stop)
 			break;
-		snprintf(sql, sizeof(sql), "UPDATE sweep_leases SET heartbeat = julianday('now') WHERE pid = ?1 AND "
-			 "holder = ?2");
 		if (sqlite3_prepare_v2(b->db, sql, -1, &q, NULL) == SQLITE_OK) {
 			sqlite3_bind_int64(q, 1, (long long)getpid());
 			sqlite3_bind_text(q, 2, me, -1, SQLITE_STATIC);

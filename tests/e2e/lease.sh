@@ -2,14 +2,15 @@
 # Two tunes on one database: a sweep being measured is claimed by its
 # process; a second run of it exits 9 naming the pid, host and since, while
 # another sweep runs beside it; a claim whose process was killed is taken
-# over and the sweep resumes; a claim from another machine sharing the file
+# over and the sweep resumes; the claim's heartbeat is renewed while it
+# measures; a claim from another machine sharing the file
 # holds while its heartbeat is fresh and is taken over once it is stale;
 # commands that only read work on a database the user cannot write.
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 db=$TMP/lease.db
-sed 's/^runs: 3/runs: 100/; s/^name: slow/name: long/' tests/data/sweeps/slow.yaml > "$TMP/long.yaml"
+sed 's/^runs: 3/runs: 200/; s/^name: slow/name: long/' tests/data/sweeps/slow.yaml > "$TMP/long.yaml"
 "$tune" run "$TMP/long.yaml" --platform $plat --db "$db" > /dev/null 2> "$TMP/a.err" &
 a=$!
 for _ in $(seq 100); do
@@ -21,6 +22,9 @@ out=$("$tune" run "$TMP/long.yaml" --platform $plat --db "$db" 2>&1)
 rc=$?
 check "a second run of the same sweep: exit 9 ($out)" test $rc = 9
 check "it names the pid, the host and since" grep -q "sweep 'long' is being measured by pid $a on host $(hostname) since 20[0-9-]*T[0-9:]*Z; wait for it or use --db" <<< "$out"
+beat0=$(q "$db" "SELECT heartbeat FROM sweep_leases")
+sleep 6
+check "the claim's heartbeat is renewed" test "$(q "$db" "SELECT heartbeat > $beat0 FROM sweep_leases")" = 1
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/b.err"
 check "another sweep runs side by side ($(tail -1 "$TMP/b.err"))" test $? = 0
 check "the first is still measuring" kill -0 $a
@@ -33,7 +37,7 @@ check "it says whose claim it took" grep -q "taking over sweep 'long' from pid $
 check "it resumed, keeping what was measured" grep -q "resuming sweep 'long'" "$TMP/c.err"
 check "one generation of the sweep" test "$(q "$db" "SELECT count(*) FROM sweeps WHERE name = 'long'")" = 1
 check "every trial measured" test "$(q "$db" "SELECT count(*) = sum(t.status = 'done') FROM trials t JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'long'")" = 1
-check "every trial measured once: 101 samples each" test "$(q "$db" "SELECT count(*) FROM (SELECT x.trial_id, count(*) c FROM samples x JOIN trials t ON t.id = x.trial_id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'long' GROUP BY 1 HAVING c != 101)")" = 0
+check "every trial measured once: 201 samples each" test "$(q "$db" "SELECT count(*) FROM (SELECT x.trial_id, count(*) c FROM samples x JOIN trials t ON t.id = x.trial_id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'long' GROUP BY 1 HAVING c != 201)")" = 0
 check "no lease left behind" test "$(q "$db" "SELECT count(*) FROM sweep_leases")" = 0
 
 # A claim from another machine sharing the file.
