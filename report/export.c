@@ -290,6 +290,17 @@ static void chase_block(FILE *out, const struct platform_optima *po)
 	fprintf(out, " }\n#define TUNED_CHASE_TABLE_GROUP_SIZES {");
 	for (size_t i = 0; i < po->n; i++)
 		fprintf(out, "%s%lld", i ? ", " : " ", po->rows[i].group_size);
+	/* The variant, hint and pages of each size's own optimum, so that they
+	 * follow the size as g does (-1: no prefetch, or not known). */
+	fprintf(out, " }\n#define TUNED_CHASE_TABLE_VARIANTS {");
+	for (size_t i = 0; i < po->n; i++)
+		fprintf(out, "%s%d", i ? ", " : " ", tune_name_index(chase_variant_names, po->rows[i].variant));
+	fprintf(out, " }\n#define TUNED_CHASE_TABLE_HINTS {");
+	for (size_t i = 0; i < po->n; i++)
+		fprintf(out, "%s%d", i ? ", " : " ", tune_name_index(chase_hint_names, po->rows[i].hint));
+	fprintf(out, " }\n#define TUNED_CHASE_TABLE_HUGEPAGES {");
+	for (size_t i = 0; i < po->n; i++)
+		fprintf(out, "%s%d", i ? ", " : " ", po->rows[i].hugepages);
 	fprintf(out, " }\n\n");
 }
 
@@ -432,15 +443,28 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 	for (size_t i = 0; i < n; i++)
 		header_block(out, &po[i]);
 	fprintf(out, "#if defined(TUNED_CHASE_GROUP_SIZE)\n"
-		     "/* The tuned g for a working set of bytes: that of the smallest tuned size that\n"
-		     " * holds it, else of the largest. */\n"
-		     "static inline unsigned tuned_chase_group_size_for(unsigned long long bytes)\n{\n"
+		     "/* The row of the tuning table for a working set of bytes: the smallest tuned\n"
+		     " * size that holds it, else the largest. */\n"
+		     "static inline unsigned tuned_chase_row_for(unsigned long long bytes)\n{\n"
 		     "\tstatic const unsigned long long sizes_mb[] = TUNED_CHASE_TABLE_SIZES_MB;\n"
-		     "\tstatic const unsigned groups[] = TUNED_CHASE_TABLE_GROUP_SIZES;\n"
 		     "\tunsigned i;\n\n"
 		     "\tfor (i = 0; i + 1 < TUNED_CHASE_TABLE_LEN; i++)\n"
 		     "\t\tif (bytes <= sizes_mb[i] << 20)\n\t\t\tbreak;\n"
-		     "\treturn groups[i];\n}\n#endif\n\n"
+		     "\treturn i;\n}\n\n"
+		     "/* The tuned g, variant (CHASE_VARIANT_*), prefetch hint (CHASE_HINT_*, -1: none)\n"
+		     " * and huge pages for a working set of bytes, all from the same row. */\n"
+		     "static inline unsigned tuned_chase_group_size_for(unsigned long long bytes)\n{\n"
+		     "\tstatic const unsigned groups[] = TUNED_CHASE_TABLE_GROUP_SIZES;\n\n"
+		     "\treturn groups[tuned_chase_row_for(bytes)];\n}\n\n"
+		     "static inline int tuned_chase_variant_for(unsigned long long bytes)\n{\n"
+		     "\tstatic const int variants[] = TUNED_CHASE_TABLE_VARIANTS;\n\n"
+		     "\treturn variants[tuned_chase_row_for(bytes)];\n}\n\n"
+		     "static inline int tuned_chase_hint_for(unsigned long long bytes)\n{\n"
+		     "\tstatic const int hints[] = TUNED_CHASE_TABLE_HINTS;\n\n"
+		     "\treturn hints[tuned_chase_row_for(bytes)];\n}\n\n"
+		     "static inline int tuned_chase_hugepages_for(unsigned long long bytes)\n{\n"
+		     "\tstatic const int pages[] = TUNED_CHASE_TABLE_HUGEPAGES;\n\n"
+		     "\treturn pages[tuned_chase_row_for(bytes)];\n}\n#endif\n\n"
 		     "#if defined(TUNED_SCHED_POLICY)\n"
 		     "#define TUNED_SCHED_CO 0\n#define TUNED_SCHED_AO 1\n#define TUNED_SCHED_FUSE 2\n"
 		     "#define TUNED_SCHED_RANDOM 3\n#define TUNED_SCHED_EFT 4\n\n"

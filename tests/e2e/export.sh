@@ -40,6 +40,33 @@ done
 check "group size is the optimum's" grep -q "#define TUNED_CHASE_GROUP_SIZE $(q "$db" "SELECT group_size FROM optima")\$" "$TMP/tuned_config.h"
 check "header says where the value came from" grep -q "decided on host $(hostname)" "$TMP/tuned_config.h"
 
+# Variant, hint and pages follow the size as g does: a second optimum (64 MB,
+# interleaved without prefetch, huge pages) in a copy of the database.
+cp "$db" "$TMP/sizes.db"
+q "$TMP/sizes.db" "INSERT INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant, hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials, sweep_id, decided) SELECT platform, host, fingerprint, kernel, 64, 'dram', 'interleaved', NULL, 7, 1, median, ci_low, ci_high, 7, NULL, trials, sweep_id, decided FROM optima WHERE size_mb = 4"
+"$tune" export header --platform tiny --db "$TMP/sizes.db" -o "$TMP/sizes.h" > /dev/null
+cat > "$TMP/sizes.c" <<'C'
+#include <stdio.h>
+#include "sizes.h"
+int main(void)
+{
+	unsigned long long mb[] = { 1, 4, 5, 64, 4096 };
+
+	for (int i = 0; i < 5; i++)
+		printf("%llu %u %d %d %d\n", mb[i], tuned_chase_group_size_for(mb[i] << 20),
+		       tuned_chase_variant_for(mb[i] << 20), tuned_chase_hint_for(mb[i] << 20),
+		       tuned_chase_hugepages_for(mb[i] << 20));
+	return 0;
+}
+C
+check "per-size header compiles" cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$TMP" -o "$TMP/sizes" "$TMP/sizes.c"
+row4=$(q "$TMP/sizes.db" "SELECT group_size || ' ' || (CASE variant WHEN 'scalar' THEN 0 WHEN 'scalar-prefetch' THEN 1 WHEN 'interleaved' THEN 2 ELSE 3 END) || ' ' || (CASE hint WHEN 'pldl1keep' THEN 0 WHEN 'pldl2keep' THEN 1 WHEN 'pldl3keep' THEN 2 WHEN 'pldl1strm' THEN 3 ELSE -1 END) || ' ' || hugepages FROM optima WHERE size_mb = 4")
+check "each size gets its own row's g, variant, hint and pages" test "$("$TMP/sizes")" = "1 $row4
+4 $row4
+5 7 2 -1 1
+64 7 2 -1 1
+4096 7 2 -1 1"
+
 # Two platforms in one header, each in its own block.
 "$tune" run tests/data/sweeps/adaptive.yaml --platform tests/data/platforms/tiny-o3.yaml --db "$db" > /dev/null 2>&1
 "$tune" export header --platform tiny --platform tiny-o3 --db "$db" -o "$TMP/two.h"
