@@ -52,11 +52,11 @@ struct agent {
 	volatile sig_atomic_t *stop;
 };
 
-/* One request: its body, bounded, and what was decided before reading it. */
+/* One request with the token: its body, bounded. */
 struct request {
 	char *body;
 	size_t len;
-	int too_big, unauthorized;
+	int too_big; /* it grew past the limit without saying so in Content-Length */
 };
 
 int agent_token_equal(const char *presented, const char *expected)
@@ -117,6 +117,9 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, json_t
 	MHD_add_response_header(r, "Content-Type", "application/json");
 	if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
 		MHD_add_response_header(r, "Retry-After", "1");
+	/* A refusal may leave a body unread: the connection ends with it. */
+	if (status == MHD_HTTP_UNAUTHORIZED || status == MHD_HTTP_CONTENT_TOO_LARGE)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ok = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ok;
@@ -127,25 +130,12 @@ static enum MHD_Result fail(struct MHD_Connection *c, unsigned status, const cha
 	return respond(c, status, json_pack("{s:s}", "error", msg));
 }
 
-/* A refusal sent as soon as the headers are read: no 100 Continue, no body
- * read, and the connection closed after it. */
-static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const char *msg)
+static enum MHD_Result body_too_big(struct MHD_Connection *c)
 {
-	char *text;
-	json_t *body = json_pack("{s:s, s:i}", "error", msg, "api", AGENT_API);
-	struct MHD_Response *r;
-	enum MHD_Result ok;
+	char msg[128];
 
-	text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	json_decref(body);
-	if (!text)
-		return MHD_NO;
-	r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
-	MHD_add_response_header(r, "Content-Type", "application/json");
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	ok = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ok;
+	snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
+	return fail(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
 }
 
 static struct conn *conn_of(struct MHD_Connection *c)
@@ -346,23 +336,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		if (!(rq = calloc(1, sizeof(*rq))))
 			return MHD_NO;
 		*con_cls = rq;
-		/* Answered as soon as the headers are read: a refused body is never
-		 * waited for, nor buffered, and the connection closes. */
-		rq->unauthorized = !auth || strncmp(auth, "Bearer ", 7) != 0 || !agent_token_equal(auth + 7, a->token);
-		rq->too_big = clen && strtoull(clen, NULL, 10) > AGENT_MAX_BODY;
-		if (rq->unauthorized)
-			return refuse(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer "
-				      "TOKEN' with the token of the agent's --token-file)");
-		if (rq->too_big) {
-			char msg[128];
-
-			snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
-			return refuse(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
-		}
+		/* Answered as soon as the headers are read, before any 100
+		 * Continue: a refused body is never waited for, nor buffered. */
+		if (!auth || strncmp(auth, "Bearer ", 7) != 0 || !agent_token_equal(auth + 7, a->token))
+			return fail(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer TOKEN' "
+				    "with the token of the agent's --token-file)");
+		if (clen && strtoull(clen, NULL, 10) > AGENT_MAX_BODY)
+			return body_too_big(c);
 		return MHD_YES;
 	}
 	if (*data_size) {
-		if (!rq->unauthorized && !rq->too_big) {
+		if (!rq->too_big) {
 			char *nb;
 
 			if (rq->len + *data_size > AGENT_MAX_BODY || !(nb = realloc(rq->body, rq->len + *data_size + 1))) {
@@ -377,12 +361,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*data_size = 0;
 		return MHD_YES;
 	}
-	if (rq->too_big) {
-		char msg[128];
-
-		snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
-		return refuse(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
-	}
+	if (rq->too_big)
+		return body_too_big(c);
 	conn_serving(a, conn_of(c), 1);
 	if (!strcmp(url, "/v1/facts")) {
 		if (strcmp(method, "GET") != 0)
