@@ -23,20 +23,13 @@ struct store_heartbeat {
 	sqlite3 *db; /* its own connection: never inside the owner's transactions */
 };
 
-static void this_machine(char *out, size_t len)
-{
-	if (gethostname(out, len - 1) != 0)
-		snprintf(out, len, "localhost");
-	out[len - 1] = '\0';
-}
-
 static void *beat(void *p)
 {
 	struct store_heartbeat *b = p;
 	static const char sql[] = "UPDATE sweep_leases SET heartbeat = julianday('now') WHERE pid = ?1 AND holder = ?2";
 	char me[256];
 
-	this_machine(me, sizeof(me));
+	hostinfo_machine(me, sizeof(me));
 	pthread_mutex_lock(&b->lock);
 	while (!b->stop) {
 		struct timespec until;
@@ -110,7 +103,7 @@ int store_lease_take(struct store *st, const char *sweep, long long platform_id,
 	double age = 0;
 	int rc, held = 0;
 
-	this_machine(me, sizeof(me));
+	hostinfo_machine(me, sizeof(me));
 	if ((rc = store_prepare(st, &q, err, "SELECT pid, holder, since, (julianday('now') - heartbeat) * 86400.0 FROM "
 				"sweep_leases WHERE sweep = ?1 AND platform_id = ?2 AND host_id = ?3", "sii", sweep,
 				platform_id, host_id)) != 0)
@@ -153,7 +146,7 @@ int store_sweep_release(struct store *st, const char *sweep, long long platform_
 	char me[256];
 	int rc;
 
-	this_machine(me, sizeof(me));
+	hostinfo_machine(me, sizeof(me));
 	rc = store_prepare(st, &q, err, "DELETE FROM sweep_leases WHERE sweep = ?1 AND platform_id = ?2 AND host_id = "
 			   "?3 AND pid = ?4 AND holder = ?5", "siiis", sweep, platform_id, host_id, (long long)getpid(),
 			   me);

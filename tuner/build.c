@@ -12,6 +12,7 @@
 #include "../kernels/chase/chase.h"
 #include "build.h"
 #include "hash.h"
+#include "hostinfo.h"
 #include "kernel.h"
 #include "manifest.h"
 #include "paths.h"
@@ -96,8 +97,6 @@ int build_compiler_version(const char *compiler, char *out, size_t len, struct t
 	return rc;
 }
 
-static char stale_dir[2048];
-
 /* name is "<kernel>.tmp.<machine>.<pid>" of this machine and a dead pid. */
 static int stale_temp(const char *name, const char *machine)
 {
@@ -115,25 +114,24 @@ static int stale_temp(const char *name, const char *machine)
 /* Removes the temporary binaries that builds killed on this machine left. */
 static void remove_stale_temps(void)
 {
-	char machine[256], path[4600];
-	DIR *top = opendir(stale_dir), *d;
+	char machine[256], cache[2048], builds[2100], path[4600];
+	DIR *top, *d;
 	struct dirent *e, *f;
 
-	if (gethostname(machine, sizeof(machine) - 1) != 0 || !top) {
-		if (top)
-			closedir(top);
+	hostinfo_machine(machine, sizeof(machine));
+	paths_cache_dir(cache, sizeof(cache));
+	snprintf(builds, sizeof(builds), "%s/builds", cache);
+	if (!(top = opendir(builds)))
 		return;
-	}
-	machine[sizeof(machine) - 1] = '\0';
 	while ((e = readdir(top)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", stale_dir, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", builds, e->d_name);
 		if (!(d = opendir(path)))
 			continue;
 		while ((f = readdir(d)) != NULL)
 			if (stale_temp(f->d_name, machine)) {
-				snprintf(path, sizeof(path), "%s/%s/%s", stale_dir, e->d_name, f->d_name);
+				snprintf(path, sizeof(path), "%s/%s/%s", builds, e->d_name, f->d_name);
 				unlink(path);
 			}
 		closedir(d);
@@ -193,22 +191,17 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	{
 		char machine[256];
 
-		if (gethostname(machine, sizeof(machine) - 1) != 0)
-			snprintf(machine, sizeof(machine), "localhost");
-		machine[sizeof(machine) - 1] = '\0';
+		hostinfo_machine(machine, sizeof(machine));
 		snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%s.%ld", dir, k->name, machine, (long)getpid());
-		snprintf(stale_dir, sizeof(stale_dir), "%s/builds", cache);
 		pthread_once(&cleaned, remove_stale_temps);
 	}
 	snprintf(src, sizeof(src), "%s/%s", kdir, m->main);
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
 
 	char vdef[48], hdef[48];
-	size_t nlink = 0;
 
-	nlink = m->link_flags.n;
 	/* compiler, -std, the flags, two defines, -I, -o tmp, src, link flags, NULL */
-	if (!(argv = calloc(spec->cflags->n + nlink + 10, sizeof(*argv))))
+	if (!(argv = calloc(spec->cflags->n + m->link_flags.n + 10, sizeof(*argv))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	argv[argc++] = (char *)spec->compiler;
 	argv[argc++] = "-std=c11";

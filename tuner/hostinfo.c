@@ -71,6 +71,13 @@ static void read_cpuinfo(struct host_facts *f)
 	fclose(in);
 }
 
+void hostinfo_machine(char *out, size_t len)
+{
+	if (gethostname(out, len - 1) != 0)
+		snprintf(out, len, "localhost");
+	out[len - 1] = '\0';
+}
+
 int hostinfo_read(struct host_facts *f, struct tune_error *err)
 {
 	hwloc_topology_t topo;
@@ -81,8 +88,7 @@ int hostinfo_read(struct host_facts *f, struct tune_error *err)
 	memset(f, 0, sizeof(*f));
 	snprintf(f->cpu_model, sizeof(f->cpu_model), "unknown");
 	snprintf(f->microcode, sizeof(f->microcode), "unknown");
-	if (gethostname(f->hostname, sizeof(f->hostname) - 1) != 0)
-		snprintf(f->hostname, sizeof(f->hostname), "localhost");
+	hostinfo_machine(f->hostname, sizeof(f->hostname));
 	{
 		char why[200];
 

@@ -25,6 +25,10 @@ struct host_facts {
  * TUNE_ERR_SYSTEM when the topology cannot be read at all. */
 int hostinfo_read(struct host_facts *facts, struct tune_error *err);
 
+/* The name of the machine tune runs on (gethostname; "localhost" when it
+ * has none): what marks a lease or a temporary file as this machine's. */
+void hostinfo_machine(char *out, size_t len);
+
 /* How many other processes are running (state R) on cpu now; the first one's
  * name goes to who. */
 int hostinfo_busy_cpu(int cpu, char *who, size_t len);

@@ -211,6 +211,16 @@ static int random_tag(char *out, size_t len, struct tune_error *err)
 	return 0;
 }
 
+/* Cancels a job tune submitted; nothing more to do when that fails too. */
+static void cancel(struct slurm_client *c, const char *jpath)
+{
+	json_t *ignored = NULL;
+	struct tune_error cerr;
+
+	call(c, "DELETE", jpath, NULL, &ignored, &cerr);
+	json_decref(ignored);
+}
+
 static int terminal(const char *state)
 {
 	static const char *const ends[] = { "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
@@ -273,26 +283,17 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 		json_t *j;
 
 		if ((stop && *stop) || timing_now_s() - t0 > timeout_s + 60.0) {
-			json_t *ignored = NULL;
-			struct tune_error cerr;
-
 			if (stop && *stop)
 				res->interrupted = 1;
 			else
 				res->timed_out = 1;
-			call(c, "DELETE", jpath, NULL, &ignored, &cerr);
-			json_decref(ignored);
+			cancel(c, jpath);
 			break;
 		}
 		nanosleep(&ts, NULL);
 		wait = wait < 0.5 ? wait * 1.5 : 0.5;
 		if ((rc = call(c, "GET", jpath, NULL, &a, err)) != 0) {
-			/* Not left running where no one waits for it. */
-			json_t *ignored = NULL;
-			struct tune_error cerr;
-
-			call(c, "DELETE", jpath, NULL, &ignored, &cerr);
-			json_decref(ignored);
+			cancel(c, jpath); /* not left running where no one waits for it */
 			return rc;
 		}
 		j = json_array_get(json_object_get(a, "jobs"), 0);
