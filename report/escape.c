@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,4 +69,15 @@ void escape_file_name(const char *s, char *out, size_t len)
 	if (!i && len > 1)
 		out[i++] = '_';
 	out[i] = '\0';
+}
+
+void escape_c_identifier(const char *s, int upper, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; s[i] && i + 1 < len; i++)
+		out[i] = isalnum((unsigned char)s[i]) ? (char)(upper ? toupper((unsigned char)s[i])
+								  : tolower((unsigned char)s[i])) : '_';
+	if (len)
+		out[i] = '\0';
 }

@@ -5,6 +5,7 @@
  *  - a C string literal: escape_c_string();
  *  - a C block comment: escape_c_comment();
  *  - a file name: escape_file_name();
+ *  - part of a C identifier: escape_c_identifier();
  *  - HTML: doc.c's html_text();
  *  - gnuplot: names never enter a script's text; they are passed as the
  *    script's arguments (ARG1...), which gnuplot holds as string data. */
@@ -29,5 +30,10 @@ const char *escape_c_comment(const char *s, char *out, size_t len);
 /* s as one file name component: letters, digits, '.', '-', '_' kept, every
  * other byte '_', a leading '.' '_', cut to fit len; never empty. */
 void escape_file_name(const char *s, char *out, size_t len);
+
+/* s as part of a C identifier (after a prefix such as TUNED_), into out:
+ * letters and digits kept (upper-cased when upper, else lower-cased), every
+ * other byte '_', cut to fit len. */
+void escape_c_identifier(const char *s, int upper, char *out, size_t len);
 
 #endif

@@ -42,6 +42,7 @@ struct platform_optima {
 	struct ipa_optimum ipa;
 	struct sched_row *sched; /* by speedup, then apps */
 	size_t nsched;
+	size_t nkernels;         /* optima of kernels described by their manifest alone */
 };
 
 /* The IPA optimum of po's platform (its current fingerprint, the host that
@@ -131,6 +132,39 @@ static int load_sched(sqlite3 *db, struct platform_optima *po, struct tune_error
 }
 
 /* The optima of platform's current fingerprint, on the host that decided last. */
+/* How many optima of manifest kernels po's platform has; the host, arch and
+ * fingerprint from the newest when nothing else gave them. */
+static int load_kernels(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.host, o.fingerprint, p.arch, o.decided, (SELECT COUNT(*) FROM optima x"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint) WHERE x.platform = ?1 AND"
+			       " x.exports IS NOT NULL) FROM optima o JOIN current_fingerprints USING (platform, host,"
+			       " fingerprint) JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND"
+			       " o.exports IS NOT NULL ORDER BY o.decided DESC, o.id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char decided[32];
+
+		po->nkernels = (size_t)sqlite3_column_int64(q, 4);
+		if (!po->host[0]) {
+			report_column_text(q, 0, po->host, sizeof(po->host));
+			report_column_text(q, 1, po->fingerprint, sizeof(po->fingerprint));
+			report_column_text(q, 2, po->arch, sizeof(po->arch));
+		}
+		report_column_text(q, 3, decided, sizeof(decided));
+		if (strcmp(decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", decided);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s",
+								     sqlite3_errmsg(db));
+}
+
 static int load(sqlite3 *db, const char *platform, struct platform_optima *po, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
@@ -179,9 +213,10 @@ static int load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	if ((rc = load_ipa(db, po, err)) != 0 || (rc = load_sched(db, po, err)) != 0)
+	if ((rc = load_ipa(db, po, err)) != 0 || (rc = load_sched(db, po, err)) != 0 ||
+	    (rc = load_kernels(db, po, err)) != 0)
 		return rc;
-	if (!po->n && !po->ipa.found && !po->nsched)
+	if (!po->n && !po->ipa.found && !po->nsched && !po->nkernels)
 		return tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "
 				 "--platform %s' first)", platform, platform);
 	return 0;
@@ -219,15 +254,6 @@ static const struct optimum_row *primary(const struct platform_optima *po)
 		if (!strcmp(po->rows[i].size_class, "dram"))
 			return &po->rows[i];
 	return p;
-}
-
-static void macro_name(const char *name, char *out, size_t len)
-{
-	size_t i = 0;
-
-	for (; name[i] && i + 1 < len; i++)
-		out[i] = isalnum((unsigned char)name[i]) ? (char)toupper((unsigned char)name[i]) : '_';
-	out[i] = '\0';
 }
 
 static void now_utc(char *out, size_t len)
@@ -381,11 +407,13 @@ static void sched_block(FILE *out, const struct platform_optima *po)
 	fprintf(out, " }\n");
 }
 
-static void header_block(FILE *out, const struct platform_optima *po)
+static int header_block(FILE *out, sqlite3 *db, const struct platform_optima *po, struct tune_error *err)
 {
+	int rc;
+
 	char m[80];
 
-	macro_name(po->name, m, sizeof(m));
+	escape_c_identifier(po->name, 1, m, sizeof(m));
 	fprintf(out, "#if defined(TUNED_SELECTED_%s)\n", m);
 	fprintf(out, "#define TUNED_PLATFORM_NAME %s\n#define TUNED_HOST %s\n", cs(po->name), cs(po->host));
 	fprintf(out, "#define TUNED_HOST_FINGERPRINT %s\n#define TUNED_DECIDED_AT %s\n\n", cs(po->fingerprint),
@@ -397,7 +425,9 @@ static void header_block(FILE *out, const struct platform_optima *po)
 			     "chase-tune). */\n");
 	ipa_block(out, &po->ipa);
 	sched_block(out, po);
+	rc = report_kernels_header(out, db, po->name, err);
 	fprintf(out, "#endif\n\n");
+	return rc;
 }
 
 int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
@@ -413,19 +443,35 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 		     " *   tune export header", TUNE_VERSION, now);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, " --platform %s", cm(platforms[i]));
-	fprintf(out, " -o FILE\n *\n * Select a platform with -DTUNED_PLATFORM_<NAME> (");
+	fprintf(out, " -o FILE\n *\n * Select a platform with -DTUNED_PLATFORM=<NAME> (");
 	for (size_t i = 0; i < n; i++) {
-		macro_name(platforms[i], m, sizeof(m));
-		fprintf(out, "%sTUNED_PLATFORM_%s", i ? ", " : "", m);
+		escape_c_identifier(platforms[i], 1, m, sizeof(m));
+		fprintf(out, "%s%s", i ? ", " : "", m);
 	}
-	fprintf(out, "); without one the first platform of the\n * target's architecture is used. "
+	fprintf(out, "; any other NAME is an\n * #error) or -DTUNED_PLATFORM_<NAME>; without either the first platform of the\n"
+		     " * target's architecture is used. "
 		     "TUNED_CHASE_PREFETCH_HINT is a CHASE_HINT_* value of\n * kernels/chase/chase.h: "
 		     "#define CHASE_HINT TUNED_CHASE_PREFETCH_HINT before including it. */\n");
 	fprintf(out, "#ifndef TUNED_CONFIG_H\n#define TUNED_CONFIG_H\n\n#define TUNED_GENERATED_AT \"%s\"\n"
 		     "#define TUNED_TUNE_VERSION \"%s\"\n\n", now, TUNE_VERSION);
+	/* -DTUNED_PLATFORM=NAME is checked: a token that names no platform here
+	 * pastes into an undefined macro, 0 in #if. */
+	fprintf(out, "#define TUNED_CAT_(a, b) a##b\n#define TUNED_CAT(a, b) TUNED_CAT_(a, b)\n");
 	for (size_t i = 0; i < n; i++) {
-		macro_name(platforms[i], m, sizeof(m));
-		fprintf(out, "#%s defined(TUNED_PLATFORM_%s)\n#define TUNED_SELECTED_%s 1\n", i ? "elif" : "if", m, m);
+		escape_c_identifier(platforms[i], 1, m, sizeof(m));
+		fprintf(out, "#define TUNED_PLATFORM_NUMBER_%s %zu\n", m, i + 1);
+	}
+	fprintf(out, "#if defined(TUNED_PLATFORM) && TUNED_CAT(TUNED_PLATFORM_NUMBER_, TUNED_PLATFORM) == 0\n"
+		     "#error \"tuned_config.h: TUNED_PLATFORM names none of this header's platforms (");
+	for (size_t i = 0; i < n; i++) {
+		escape_c_identifier(platforms[i], 1, m, sizeof(m));
+		fprintf(out, "%s%s", i ? ", " : "", m);
+	}
+	fprintf(out, "); regenerate it with tune export header --platform NAME\"\n#endif\n");
+	for (size_t i = 0; i < n; i++) {
+		escape_c_identifier(platforms[i], 1, m, sizeof(m));
+		fprintf(out, "#%s defined(TUNED_PLATFORM_%s) || (defined(TUNED_PLATFORM) && TUNED_CAT(TUNED_PLATFORM_NUMBER_, "
+			     "TUNED_PLATFORM) == %zu)\n#define TUNED_SELECTED_%s 1\n", i ? "elif" : "if", m, i + 1, m);
 	}
 	{
 		static const char *const arches[][2] = { { "x86_64", "__x86_64__" }, { "aarch64", "__aarch64__" } };
@@ -433,15 +479,17 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 		for (size_t a = 0; a < 2; a++)
 			for (size_t i = 0; i < n; i++)
 				if (!strcmp(po[i].arch, arches[a][0])) {
-					macro_name(platforms[i], m, sizeof(m));
+					escape_c_identifier(platforms[i], 1, m, sizeof(m));
 					fprintf(out, "#elif defined(%s) /* fallback for %s */\n#define TUNED_SELECTED_%s 1\n",
 						arches[a][1], arches[a][0], m);
 					break;
 				}
 	}
 	fprintf(out, "#endif\n\n");
-	for (size_t i = 0; i < n; i++)
-		header_block(out, &po[i]);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = header_block(out, db, &po[i], err);
+	if (rc)
+		goto out;
 	fprintf(out, "#if defined(TUNED_CHASE_GROUP_SIZE)\n"
 		     "/* The row of the tuning table for a working set of bytes: the smallest tuned\n"
 		     " * size that holds it, else the largest. */\n"

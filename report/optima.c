@@ -108,7 +108,8 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 	for (size_t p = 0; !rc && p < (np ? np : 1); p++) {
 		if ((rc = report_optima(d, db, np ? platforms[p] : NULL, err)) == 0 &&
 		    (rc = report_ipa(d, db, np ? platforms[p] : NULL, err)) == 0 &&
-		    (rc = report_sched(d, db, np ? platforms[p] : NULL, err)) == 0)
+		    (rc = report_sched(d, db, np ? platforms[p] : NULL, err)) == 0 &&
+		    (rc = report_kernels(d, db, np ? platforms[p] : NULL, err)) == 0)
 			rc = report_warnings(d, db, np ? platforms[p] : NULL, err);
 	}
 	return rc;

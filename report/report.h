@@ -102,6 +102,18 @@ int report_ipa(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_er
 /* Makespan per policy against apps at each speedup, inline against worker
  * dispatch, and the scheduler optima. */
 int report_sched(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* Kernels described by their manifest alone: each trial of the newest sweep
+ * per context (the metric against every tuned parameter, the chosen one
+ * marked) and the optimum of each context with its runner-up. */
+int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* A params JSON object ("name": value, or {"text": ...}) as "name=value ...",
+ * leaving out the variant and the names of omit ("name" or "name=value"
+ * words, such as a context); "-" when none. */
+void report_params_text(const char *params_json, const char *omit, char *out, size_t len);
+/* Each such kernel's header block for platform: TUNED_<KERNEL>_<PARAM> of
+ * the last context decided, and per context a table and a lookup. */
+int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err);
+
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* The tables, then the optima and the warnings: what `tune results` shows. */

@@ -229,8 +229,9 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		return rc;
 	rc = store_prepare(st, &ins, err,
 		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, size_mb, depth, queries,"
-		     " group_size, hugepages, seed, runs, warmup, phase, threshold_ns, apps, speedup, dispatch) VALUES"
-		     " (?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?16, ?17, ?18)"
+		     " group_size, hugepages, seed, runs, warmup, phase, threshold_ns, apps, speedup, dispatch, params,"
+		     " context) VALUES (?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?16, ?17, ?18,"
+		     " ?19, ?20)"
 		     " ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
 		rc = store_prepare(st, &sel, err, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
@@ -243,7 +244,8 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		sqlite3_reset(ins);
 		sqlite3_bind_int64(ins, 1, sweep_id);
 		sqlite3_bind_text(ins, 2, t->key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 3, kernel_table[t->kernel].variant_names[t->variant], -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 3, t->manifest ? t->variant_name : kernel_table[t->kernel].variant_names[t->variant],
+				  -1, SQLITE_STATIC);
 		if (t->hint >= 0)
 			sqlite3_bind_text(ins, 4, chase_hint_names[t->hint], -1, SQLITE_STATIC);
 		else
@@ -257,12 +259,20 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const
 		sqlite3_bind_int64(ins, 11, t->runs);
 		sqlite3_bind_int64(ins, 12, t->warmup);
 		sqlite3_bind_text(ins, 13, t->phase == PHASE_FINAL ? "final" : "search", -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 14, kernel_table[t->kernel].name, -1, SQLITE_STATIC);
-		if (t->kernel == KERNEL_CHASE)
+		sqlite3_bind_text(ins, 14, t->manifest ? t->kernel_name : kernel_table[t->kernel].name, -1, SQLITE_STATIC);
+		/* A manifest kernel's parameters are its own; the others' follow from their columns. */
+		if (t->manifest) {
+			sqlite3_bind_text(ins, 19, t->params, -1, SQLITE_STATIC);
+			sqlite3_bind_text(ins, 20, t->context, -1, SQLITE_STATIC);
+		} else {
+			sqlite3_bind_null(ins, 19);
+			sqlite3_bind_null(ins, 20);
+		}
+		if (t->kernel == KERNEL_CHASE || t->manifest)
 			sqlite3_bind_null(ins, 15);
 		else
 			sqlite3_bind_int64(ins, 15, t->threshold_ns);
-		if (t->kernel == KERNEL_SCHED) {
+		if (t->kernel == KERNEL_SCHED && !t->manifest) {
 			sqlite3_bind_int64(ins, 16, t->apps);
 			sqlite3_bind_int64(ins, 17, t->speedup);
 			sqlite3_bind_text(ins, 18, sched_dispatch_names[t->dispatch], -1, SQLITE_STATIC);
@@ -420,7 +430,12 @@ int store_reference_checksum(struct store *st, long long sweep_id, const struct 
 			     unsigned long long *sum, int *found, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = store_prepare(st, &q, err,
+	/* A manifest kernel's results agree within a context (its other values are the sweep's). */
+	int rc = t->manifest ? store_prepare(st, &q, err,
+			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
+			 " AND t.status = 'done' AND t.kernel = ?2 AND t.context = ?3 LIMIT 1",
+			 "iss", sweep_id, t->kernel_name, t->context)
+		 : store_prepare(st, &q, err,
 			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
 			 " AND t.status = 'done' AND t.size_mb = ?2 AND t.depth = ?3 AND t.queries = ?4 AND t.seed = ?5"
 			 " AND t.kernel = ?6 LIMIT 1",
@@ -472,12 +487,14 @@ int store_optimum(struct store *st, const struct store_optimum *o, struct tune_e
 	int rc = store_prepare(st, &q, err,
 			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
 			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
-			 " sweep_id, decided, threshold_ns, speedup, apps, dispatch) VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7,"
-			 " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " NOW ", NULLIF(?18, -1), ?19, ?20, ?21)",
-			 "sssisssiidddisiisiiis", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
+			 " sweep_id, decided, threshold_ns, speedup, apps, dispatch, context, params, exports) VALUES (?1, ?2,"
+			 " ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " NOW ", NULLIF(?18, -1), ?19,"
+			 " ?20, ?21, COALESCE(?22, ''), ?23, ?24)",
+			 "sssisssiidddisiisiiissss", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
 			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->stats.median, o->stats.ci_low,
 			 o->stats.ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id,
-			 o->kernel ? o->kernel : "chase", o->threshold_ns, o->speedup, o->apps, o->dispatch);
+			 o->kernel ? o->kernel : "chase", o->threshold_ns, o->speedup, o->apps, o->dispatch, o->context,
+			 o->params, o->exports);
 
 	return rc ? rc : store_run(st, q, NULL, err, "cannot record an optimum");
 }

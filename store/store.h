@@ -17,7 +17,7 @@
 #include "../tuner/plan.h"
 #include "../tuner/platform.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 
@@ -116,6 +116,9 @@ struct store_optimum {
 	struct stats stats;
 	long long speedup, apps; /* sched: the point decided; 0 for other kernels */
 	const char *dispatch;    /* sched: inline or worker; NULL for other kernels */
+	const char *context;     /* manifest kernels: "name=value ..." of the context decided; NULL: none */
+	const char *params;      /* manifest kernels: the knee's parameters, a JSON object; NULL: from the columns */
+	const char *exports;     /* manifest kernels: its context and exported values, a JSON object */
 };
 /* Records (or replaces) the optimum for its platform, host, fingerprint,
  * kernel, size (0 for ipa and sched) and sched point. */

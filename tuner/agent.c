@@ -288,7 +288,7 @@ static enum MHD_Result run_trial(struct agent *a, struct MHD_Connection *c, cons
 		return fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
 	bs = (struct build_spec){ spec.kernel, spec.kernel == KERNEL_CHASE ? spec.variant : 0,
 				  spec.kernel == KERNEL_CHASE ? spec.hint : -1, a->platform.compiler, &a->platform.cflags,
-				  a->stop };
+				  a->stop, NULL, NULL };
 	if (build_kernel(&bs, &br, &err) != 0) {
 		pthread_mutex_unlock(&a->trial);
 		return respond(c, MHD_HTTP_OK, json_pack("{s:s, s:b, s:s}", "host", a->facts.hostname, "built", 0,

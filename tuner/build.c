@@ -56,18 +56,29 @@ static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint6
 	return 0;
 }
 
+int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tune_error *err)
+{
+	uint64_t h = HASH_INIT;
+	int rc;
+
+	if (hash_file(&h, m->path) != 0)
+		return tune_fail(err, TUNE_ERR_BUILD, "cannot read '%s': %s", m->path, strerror(errno));
+	if ((rc = sources_hash(m->dir, m, &h, err)) != 0)
+		return rc;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
 int build_sources_hash(char out[17], struct tune_error *err)
 {
-	char kdir[2048];
 	uint64_t h = HASH_INIT;
 	int rc = 0;
 
-	paths_kernels_dir(kdir, sizeof(kdir));
 	for (int k = 0; k < KERNEL_COUNT && !rc; k++) {
 		struct kernel_manifest m;
 
 		if ((rc = manifest_load(kernel_table[k].name, &m, err)) == 0)
-			rc = sources_hash(kdir, &m, &h, err);
+			rc = sources_hash(m.dir, &m, &h, err);
 		manifest_free(&m);
 	}
 	if (rc)
@@ -147,7 +158,8 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	char **argv = NULL;
 	size_t argc = 0, flags_len = 0;
 	uint64_t h = HASH_INIT;
-	const struct kernel_info *k = &kernel_table[spec->kernel];
+	const char *kname = m->name, *vname = spec->manifest ? m->variants.v[spec->variant] : NULL;
+	char defs[1024], *save = NULL;
 	struct run_result res;
 	struct stat st;
 	int rc;
@@ -155,10 +167,12 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	memset(out, 0, sizeof(*out));
 	if ((rc = build_compiler_version(spec->compiler, out->compiler_version, sizeof(out->compiler_version), err)))
 		return rc;
-	paths_kernels_dir(kdir, sizeof(kdir));
+	snprintf(kdir, sizeof(kdir), "%s", m->dir);
 	if ((rc = sources_hash(kdir, m, &h, err)) != 0)
 		return rc;
-	if (spec->kernel != KERNEL_CHASE)
+	if (spec->manifest)
+		snprintf(out->defines, sizeof(out->defines), "%s", spec->defines ? spec->defines : "");
+	else if (spec->kernel != KERNEL_CHASE)
 		out->defines[0] = '\0';
 	else if (spec->hint >= 0)
 		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d -DCHASE_HINT=%d", spec->variant,
@@ -180,7 +194,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 
 	paths_cache_dir(cache, sizeof(cache));
 	snprintf(dir, sizeof(dir), "%s/builds/%s", cache, out->hash);
-	snprintf(out->path, sizeof(out->path), "%s/%s", dir, k->name);
+	snprintf(out->path, sizeof(out->path), "%s/%s", dir, kname);
 	if (stat(out->path, &st) == 0 && (st.st_mode & S_IXUSR)) {
 		out->cached = 1;
 		return 0;
@@ -192,7 +206,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 		char machine[256];
 
 		hostinfo_machine(machine, sizeof(machine));
-		snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%s.%ld", dir, k->name, machine, (long)getpid());
+		snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%s.%ld", dir, kname, machine, (long)getpid());
 		pthread_once(&cleaned, remove_stale_temps);
 	}
 	snprintf(src, sizeof(src), "%s/%s", kdir, m->main);
@@ -200,17 +214,21 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 
 	char vdef[48], hdef[48];
 
-	/* compiler, -std, the flags, two defines, -I, -o tmp, src, link flags, NULL */
-	if (!(argv = calloc(spec->cflags->n + m->link_flags.n + 10, sizeof(*argv))))
+	/* compiler, -std, the flags, the defines, -I, -o tmp, src, link flags, NULL */
+	if (!(argv = calloc(spec->cflags->n + m->link_flags.n + sizeof(out->defines) / 4 + 10, sizeof(*argv))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	argv[argc++] = (char *)spec->compiler;
 	argv[argc++] = "-std=c11";
 	for (size_t i = 0; i < spec->cflags->n; i++)
 		argv[argc++] = spec->cflags->v[i];
 	snprintf(vdef, sizeof(vdef), "-DCHASE_VARIANT=%d", spec->variant);
-	if (spec->kernel == KERNEL_CHASE)
+	/* A manifest kernel's defines: "-DNAME=integer" each, made by the tuner. */
+	snprintf(defs, sizeof(defs), "%s", spec->manifest ? out->defines : "");
+	for (char *d = strtok_r(defs, " ", &save); d; d = strtok_r(NULL, " ", &save))
+		argv[argc++] = d;
+	if (!spec->manifest && spec->kernel == KERNEL_CHASE)
 		argv[argc++] = vdef;
-	if (spec->kernel == KERNEL_CHASE && spec->hint >= 0) {
+	if (!spec->manifest && spec->kernel == KERNEL_CHASE && spec->hint >= 0) {
 		snprintf(hdef, sizeof(hdef), "-DCHASE_HINT=%d", spec->hint);
 		argv[argc++] = hdef;
 	}
@@ -233,7 +251,8 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 
 		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
 		rc = tune_fail(err, TUNE_ERR_BUILD, "cannot compile '%s' (%s%s%s) with '%s %s %s': %s\n%.3000s",
-			       src, k->variant_names[spec->variant], spec->hint >= 0 ? ", " : "",
+			       src, vname ? vname : kernel_table[spec->kernel].variant_names[spec->variant],
+			       spec->hint >= 0 ? ", " : "",
 			       spec->hint >= 0 ? chase_hint_names[spec->hint] : "", spec->compiler, out->cflags,
 			       out->defines, why, res.errout);
 		unlink(tmp);
@@ -248,7 +267,11 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
 {
 	struct kernel_manifest m;
-	int rc = manifest_load(kernel_table[spec->kernel].name, &m, err);
+	int rc;
+
+	if (spec->manifest)
+		return build_with(spec, spec->manifest, out, err);
+	rc = manifest_load(kernel_table[spec->kernel].name, &m, err);
 
 	if (rc == 0)
 		rc = build_with(spec, &m, out, err);

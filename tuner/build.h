@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include "conf.h"
+#include "manifest.h"
 #include "errors.h"
 #include "platform.h"
 
@@ -19,6 +20,9 @@ struct build_spec {
 	const char *compiler; /* borrowed */
 	const struct conf_strs *cflags;
 	volatile sig_atomic_t *stop; /* set by a signal: the compile (its whole process group) is killed; may be NULL */
+	/* A kernel described by its manifest alone (kernel, variant and hint unused): */
+	const struct kernel_manifest *manifest;
+	const char *defines;  /* "-DNAME=value ..." (manifest_defines()) */
 };
 
 struct build_result {
@@ -26,7 +30,7 @@ struct build_result {
 	char path[4096];
 	char compiler_version[256];
 	char cflags[PLATFORM_MAX_CFLAGS];
-	char defines[256];
+	char defines[1024];
 	int cached; /* found in the cache, not compiled now */
 };
 
@@ -35,6 +39,10 @@ struct build_result {
  * renames it into place; such files left by a killed tune of this machine
  * are removed the first time a process builds. */
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err);
+
+/* A hash of a kernel's manifest and sources, as hex: a sweep of a kernel
+ * whose code changed is another sweep. */
+int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tune_error *err);
 
 /* A hash of every kernel's sources, as hex. */
 int build_sources_hash(char out[17], struct tune_error *err);

@@ -47,7 +47,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		return 0;
 	}
 	if (!strcmp(topic, "kernel")) {
-		printf("kernel manifests (kernels/<name>/kernel.yaml) take these keys:\n\n");
+		printf("kernel manifests (<kernels dir>/<name>/kernel.yaml) take these keys:\n\n");
 		conf_help(stdout, manifest_keys, 2);
 		return 0;
 	}

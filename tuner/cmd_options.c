@@ -1,6 +1,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../report/report.h"
@@ -8,6 +9,7 @@
 
 #include "cmd_options.h"
 #include "commands.h"
+#include "paths.h"
 
 const char *cmd_db_path(const char *opt)
 {
@@ -43,6 +45,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		{ "check", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "require-tls", no_argument, NULL, 'T' },
+		{ "kernels-dir", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -57,7 +60,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 			if (c == ':' || (c == '?' && optopt && strchr("o", optopt)) ||
 			    (c == '?' && !strncmp(bad, "--", 2) && strchr(bad, '=') == NULL &&
 			     (!strcmp(bad, "--db") || !strcmp(bad, "--platform") || !strcmp(bad, "--output") ||
-			      !strcmp(bad, "--check") || !strcmp(bad, "--format"))))
+			      !strcmp(bad, "--check") || !strcmp(bad, "--format") || !strcmp(bad, "--kernels-dir"))))
 				return tune_fail(err, TUNE_ERR_USAGE, "%s: option '%s' needs a value (see 'tune help %s')",
 						 cmd, bad, cmd);
 			return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown option '%s' (see 'tune help %s')", cmd, bad,
@@ -82,6 +85,17 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		case 'T':
 			o->require_tls = 1;
 			break;
+		case 'K': {
+			struct stat st;
+
+			if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))
+				return tune_fail(err, TUNE_ERR_USAGE, "%s: --kernels-dir '%s' is not a folder (give the "
+						 "folder that holds <kernel>/kernel.yaml)", cmd, optarg);
+			if (paths_add_kernels_dir(optarg) != 0)
+				return tune_fail(err, TUNE_ERR_USAGE, "%s: at most %d --kernels-dir folders", cmd,
+						 PATHS_MAX_KERNEL_DIRS);
+			break;
+		}
 		case 'o':
 			o->output = optarg;
 			break;

@@ -23,7 +23,8 @@ struct cmd_options {
 
 /* accepted lists the options the command takes, by letter: d (--db),
  * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check),
- * F (--format table|md|csv|json), T (--require-tls). */
+ * F (--format table|md|csv|json), T (--require-tls), K (--kernels-dir DIR, added to
+ * the kernel search path as it is read). */
 int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
 		      struct tune_error *err);
 

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,97 @@ static int decode_list(struct ctx *c, const struct conf_key *k, const struct yno
 static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_key *table, void *dest,
 		      const char *section);
 
+static struct conf_where where_of(const struct ynode *n)
+{
+	return (struct conf_where){ n->line, n->col };
+}
+
+/* A sequence of mappings into items of k->max bytes, each zeroed, then
+ * filled with where it was written and its keys. */
+static int decode_section_list(struct ctx *c, const struct conf_key *k, const struct ynode *n, struct conf_list *l)
+{
+	size_t size = (size_t)k->max;
+
+	if (n->kind != YNODE_SEQ)
+		return at(c, n, "key '%s': expected a list of mappings, got %s", k->name, ynode_kind_name(n->kind));
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *it = n->items[i];
+		char *nv, *item;
+		int rc;
+
+		if (it->kind != YNODE_MAP)
+			return at(c, it, "key '%s': each item is a mapping of keys, got %s", k->name,
+				  ynode_kind_name(it->kind));
+		if (!(nv = realloc(l->v, (l->n + 1) * size)))
+			return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+		l->v = nv;
+		item = nv + l->n++ * size;
+		memset(item, 0, size);
+		*(struct conf_where *)(void *)item = where_of(it);
+		if ((rc = decode_map(c, it, k->section, item, k->name)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int value_of(struct ctx *c, const struct conf_key *k, const struct ynode *n, struct conf_entry *e)
+{
+	struct conf_value *nv;
+
+	if (n->kind != YNODE_SCALAR)
+		return at(c, n, "key '%s': expected a value or a list of values, got %s", k->name,
+			  ynode_kind_name(n->kind));
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->values[i].text, n->value))
+			return at(c, n, "key '%s': value '%s' is listed twice (keep one)", e->name, n->value);
+	if (!(nv = realloc(e->values, (e->n + 1) * sizeof(*nv))))
+		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+	e->values = nv;
+	if (!(nv[e->n].text = strdup(n->value)))
+		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+	nv[e->n++].at = where_of(n);
+	return 0;
+}
+
+/* A mapping of names (each a name, given once) to a value or a list. */
+static int decode_value_map(struct ctx *c, const struct conf_key *k, const struct ynode *n, struct conf_entries *m)
+{
+	if (n->kind != YNODE_MAP)
+		return at(c, n, "key '%s': expected a mapping of names to values, got %s", k->name,
+			  ynode_kind_name(n->kind));
+	for (size_t i = 0; i + 1 < n->n; i += 2) {
+		const struct ynode *key = n->items[i], *val = n->items[i + 1];
+		struct conf_entry *nv, *e;
+		char why[256];
+		int rc = 0;
+
+		if (names_check(key->value, why, sizeof(why)) != 0)
+			return at(c, key, "key '%s': %s", k->name, why);
+		for (size_t j = 0; j < m->n; j++)
+			if (!strcmp(m->v[j].name, key->value))
+				return at(c, key, "key '%s': '%s' is given twice (keep one)", k->name, key->value);
+		if (!(nv = realloc(m->v, (m->n + 1) * sizeof(*nv))))
+			return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+		m->v = nv;
+		e = &nv[m->n++];
+		memset(e, 0, sizeof(*e));
+		e->at = where_of(key);
+		if (!(e->name = strdup(key->value)))
+			return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+		if (val->kind == YNODE_SEQ && !val->n)
+			return at(c, val, "key '%s': the list of '%s' is empty (give at least one value)", k->name,
+				  key->value);
+		if (val->kind == YNODE_SEQ)
+			for (size_t j = 0; j < val->n && !rc; j++)
+				rc = value_of(c, k, val->items[j], e);
+		else
+			rc = value_of(c, k, val, e);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int decode_value(struct ctx *c, const struct conf_key *k, const struct ynode *v, void *dest)
 {
 	void *field = (char *)dest + k->offset;
@@ -235,6 +327,10 @@ static int decode_value(struct ctx *c, const struct conf_key *k, const struct yn
 		if (v->kind != YNODE_MAP)
 			return at(c, v, "key '%s': expected a mapping of keys, got %s", k->name, ynode_kind_name(v->kind));
 		return decode_map(c, v, k->section, field, k->name);
+	case CONF_SECTION_LIST:
+		return decode_section_list(c, k, v, field);
+	case CONF_VALUE_MAP:
+		return decode_value_map(c, k, v, field);
 	}
 	return tune_fail(c->err, TUNE_ERR_CONFIG, "internal error: key type");
 }
@@ -331,6 +427,30 @@ void conf_release(const struct conf_key *table, void *dest)
 		case CONF_SECTION:
 			conf_release(k->section, field);
 			break;
+		case CONF_SECTION_LIST: {
+			struct conf_list *l = field;
+
+			for (size_t i = 0; i < l->n; i++)
+				conf_release(k->section, (char *)l->v + i * (size_t)k->max);
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+			break;
+		}
+		case CONF_VALUE_MAP: {
+			struct conf_entries *m = field;
+
+			for (size_t i = 0; i < m->n; i++) {
+				for (size_t j = 0; j < m->v[i].n; j++)
+					free(m->v[i].values[j].text);
+				free(m->v[i].values);
+				free(m->v[i].name);
+			}
+			free(m->v);
+			m->v = NULL;
+			m->n = 0;
+			break;
+		}
 		default:
 			break;
 		}
@@ -350,6 +470,8 @@ static const char *type_name(const struct conf_key *k)
 	case CONF_ENUM_LIST: return "list of choices";
 	case CONF_BOOL_LIST: return "list of booleans";
 	case CONF_SECTION: return "mapping";
+	case CONF_SECTION_LIST: return "list of mappings";
+	case CONF_VALUE_MAP: return "mapping: name: values";
 	}
 	return "?";
 }
@@ -374,7 +496,7 @@ void conf_help(FILE *out, const struct conf_key *table, int indent)
 				fprintf(out, " %s", k->choices[i]);
 			fputc('\n', out);
 		}
-		if (k->type == CONF_SECTION)
+		if (k->type == CONF_SECTION || k->type == CONF_SECTION_LIST)
 			conf_help(out, k->section, indent + 2);
 	}
 }
@@ -400,6 +522,17 @@ int conf_load(const char *dir, const char *what, const char *name, const struct 
 	if (!rc && !(*path_out = realpath(path, NULL)) && !(*path_out = strdup(path)))
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	return rc;
+}
+
+int conf_fail_at(struct tune_error *err, const char *path, struct conf_where at, const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return tune_fail(err, TUNE_ERR_CONFIG, "%s:%zu:%zu: %s", path, at.line, at.col, msg);
 }
 
 void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len)

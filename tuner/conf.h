@@ -24,6 +24,8 @@ enum conf_type {
 	CONF_ENUM_LIST,   /* struct conf_ints of indices into choices */
 	CONF_BOOL_LIST,   /* struct conf_ints of 0 and 1 */
 	CONF_SECTION,     /* a nested mapping decoded with .section */
+	CONF_SECTION_LIST,/* struct conf_list: a sequence of mappings, each an item of max bytes decoded with .section */
+	CONF_VALUE_MAP,   /* struct conf_entries: names to a value or a list, kept as text with where each was written */
 };
 
 #define CONF_REQUIRED 1u /* the key must be present */
@@ -43,6 +45,35 @@ struct conf_ints {
 
 struct conf_strs {
 	char **v;
+	size_t n;
+};
+
+/* Where a node was written (1-based), for errors found after decoding. */
+struct conf_where {
+	size_t line, col;
+};
+
+/* A CONF_SECTION_LIST's items; each item's struct begins with a struct
+ * conf_where that the decoder fills with where the item was written. */
+struct conf_list {
+	void *v;
+	size_t n;
+};
+
+/* A CONF_VALUE_MAP: what the names mean is checked later, against another
+ * file (a sweep's params against its kernel's manifest). */
+struct conf_value {
+	char *text;
+	struct conf_where at;
+};
+struct conf_entry {
+	char *name;
+	struct conf_where at;
+	struct conf_value *values; /* a single scalar is a list of one */
+	size_t n;
+};
+struct conf_entries {
+	struct conf_entry *v;
 	size_t n;
 };
 
@@ -66,6 +97,11 @@ int conf_decode(const char *path, const struct ynode *map, const struct conf_key
 int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
 	      char **path_out, struct tune_error *err);
 void conf_release(const struct conf_key *table, void *dest);
+/* TUNE_ERR_CONFIG with "path:line:column: " and the formatted message. */
+int conf_fail_at(struct tune_error *err, const char *path, struct conf_where at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The item i of a CONF_SECTION_LIST whose items are size bytes. */
+#define CONF_ITEM(list, type, i) (&((type *)(list)->v)[i])
 void conf_help(FILE *out, const struct conf_key *table, int indent);
 
 /* Small helpers for lists built in code. */

@@ -18,6 +18,7 @@
 #include "exec.h"
 #include "hash.h"
 #include "kernel.h"
+#include "manifest_trial.h"
 #include "plan.h"
 #include "progress.h"
 #include "runner.h"
@@ -33,6 +34,7 @@
 
 struct built {
 	int kernel, variant, hint, rc;
+	char defines[1024];     /* a manifest kernel's: what tells its builds apart */
 	long long build_id;
 	struct build_result res;
 	char reason[512];
@@ -49,6 +51,7 @@ struct sweep_run {
 	char cflags[PLATFORM_MAX_CFLAGS];
 	char compiler_version[256];
 	char fingerprint[17];
+	char kernel_hash[17];   /* a manifest kernel's manifest and sources */
 	double t0;              /* for time_limit_s */
 	long long measure_ns;   /* in kernels, not yet recorded */
 	size_t failed;
@@ -104,7 +107,7 @@ static char *spec_json(const struct sweep_run *r)
 	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
 		json_array_append_new(keys, json_string(r->plan.trials[i].key));
 	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
-			      "sweep", s->name, "kernel", kernel_names[s->kernel],
+			      "sweep", s->name, "kernel", kernel_choices[s->kernel],
 			      "variants", ints_json(&s->variants, chase_variant_names),
 			      "sizes_mb", ints_json(s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb, NULL),
 			      "group_sizes", ints_json(s->group_sizes.n ? &s->group_sizes : &p->group_sizes, NULL),
@@ -117,6 +120,21 @@ static char *spec_json(const struct sweep_run *r)
 
 	if (o) {
 		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
+		if (s->manifest) {
+			const struct kernel_metric *mt = &s->manifest->metric;
+
+			json_t *fixed = json_array();
+
+			json_object_set_new(o, "kernel_hash", json_string(r->kernel_hash));
+			/* What the results leave out of each row: the same for all. */
+			for (size_t i = 0; i < s->manifest->parameters.n; i++)
+				if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)
+					json_array_append_new(fixed, json_string(MANIFEST_PARAM(s->manifest, i)->name));
+			json_object_set_new(o, "fixed", fixed);
+			json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
+								   mt->unit ? mt->unit : "", "better",
+								   metric_better_names[mt->better]));
+		}
 		if (s->kernel == KERNEL_IPA)
 			json_object_set_new(o, "ipa", json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 				"dist", ipa_dist_names[s->ipa.dist], "lat_a_ns", (json_int_t)s->ipa.lat_a_ns,
@@ -160,9 +178,11 @@ static char *env_json(const struct sweep_run *r)
 static int record_build(struct sweep_run *r, struct built *b, const char *compiler, const char *where,
 			struct tune_error *err)
 {
-	const struct kernel_info *k = &kernel_table[b->kernel];
-	struct store_build sb = { b->res.hash, k->name, b->kernel == KERNEL_CHASE ? chase_variant_names[b->variant]
-										  : k->name,
+	const struct kernel_manifest *m = r->sweep.manifest;
+	const struct kernel_info *k = m ? NULL : &kernel_table[b->kernel];
+	struct store_build sb = { b->res.hash, m ? m->name : k->name,
+				  m ? m->variants.v[b->variant] : b->kernel == KERNEL_CHASE ? chase_variant_names[b->variant]
+											 : k->name,
 				  b->hint >= 0 ? chase_hint_names[b->hint] : NULL, compiler, b->res.compiler_version,
 				  b->res.cflags, b->res.defines, where };
 
@@ -174,21 +194,37 @@ static struct built *get_build(struct sweep_run *r, const struct trial *t)
 	struct built *b;
 	struct tune_error err;
 	struct build_spec spec = { t->kernel, t->variant, t->hint, r->ctx->platform->compiler,
-				   &r->ctx->platform->cflags, r->opt->stop };
+				   &r->ctx->platform->cflags, r->opt->stop, t->manifest, NULL };
+	struct strbuf defines = STRBUF_INIT;
 
 	/* Only chase compiles its variants apart; the others choose at run time. */
-	if (t->kernel != KERNEL_CHASE)
+	if (t->kernel != KERNEL_CHASE && !t->manifest)
 		spec.variant = 0;
+	if (t->manifest) {
+		manifest_defines(t, &defines);
+		if (defines.oom || defines.len >= sizeof(b->defines)) {
+			strbuf_release(&defines);
+			return NULL;
+		}
+	}
 	for (size_t i = 0; i < r->nbuilds; i++)
-		if (r->builds[i].kernel == t->kernel && r->builds[i].variant == spec.variant && r->builds[i].hint == t->hint)
+		if (r->builds[i].kernel == t->kernel && r->builds[i].variant == spec.variant &&
+		    r->builds[i].hint == t->hint && !strcmp(r->builds[i].defines, strbuf_str(&defines))) {
+			strbuf_release(&defines);
 			return &r->builds[i];
-	if (r->nbuilds == MAX_BUILDS)
+		}
+	if (r->nbuilds == MAX_BUILDS) {
+		strbuf_release(&defines);
 		return NULL;
+	}
 	b = &r->builds[r->nbuilds++];
 	memset(b, 0, sizeof(*b));
 	b->kernel = t->kernel;
 	b->variant = spec.variant;
 	b->hint = t->hint;
+	snprintf(b->defines, sizeof(b->defines), "%s", strbuf_str(&defines));
+	strbuf_release(&defines);
+	spec.defines = b->defines;
 	/* An agent builds with its own compiler; execute() records its build. */
 	if (r->ctx->agent)
 		return b;
@@ -215,6 +251,8 @@ static int json_get_num(json_t *o, const char *key, double *out)
 /* What tells a batch's trials apart in the kernel's output: g, T, or the policy. */
 static long long trial_point(const struct trial *t)
 {
+	if (t->manifest)
+		return manifest_point(t);
 	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
 }
 
@@ -308,7 +346,9 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		json_error_t jerr;
 		json_t *o = json_loads(line, 0, &jerr);
-		double ns_total, nspl, lps, cpu;
+		double ns_total = 0, nspl, lps, cpu;
+		unsigned long long check = 0;
+		char bad[256] = "";
 		long long point;
 		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
 		json_t *sum = o ? json_object_get(o, "checksum") : NULL;
@@ -316,10 +356,19 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 		const struct trial *t = NULL;
 
 		line_no++;
-		if (!o || sample_values(todo[0]->kernel, o, &point, &ns_total, &nspl, &lps, &cpu) ||
-		    !json_is_boolean(warm) || !json_is_integer(sum)) {
-			snprintf(why, whylen, "kernel output line %zu is not a complete result%s%s", line_no,
-				 o ? "" : ": ", o ? "" : jerr.text);
+		if (o && todo[0]->manifest) {
+			/* A manifest kernel says which fields hold what. */
+			if (manifest_sample(todo[0], o, &point, &nspl, &check, &cpu, bad, sizeof(bad)) == 0)
+				lps = nspl > 0 ? 1e9 / nspl : 0;
+		} else if (o && sample_values(todo[0]->kernel, o, &point, &ns_total, &nspl, &lps, &cpu) == 0 &&
+			   json_is_integer(sum)) {
+			check = (unsigned long long)json_integer_value(sum);
+		} else if (o) {
+			snprintf(bad, sizeof(bad), "a field is missing");
+		}
+		if (!o || bad[0] || !json_is_boolean(warm)) {
+			snprintf(why, whylen, "kernel output line %zu is not a complete result: %s", line_no,
+				 !o ? jerr.text : bad[0] ? bad : "field 'warmup' is missing or not true or false");
 			json_decref(o);
 			return why;
 		}
@@ -338,7 +387,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 		s->ns_total = (long long)ns_total;
 		s->ns_per_lookup = nspl;
 		s->lookups_per_sec = lps;
-		s->checksum = (unsigned long long)json_integer_value(sum);
+		s->checksum = check;
 		s->cpu = (int)cpu;
 		s->outlier = 0;
 		s->raw_json = line;
@@ -349,8 +398,9 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 			ref = s->checksum;
 			have_ref = 1;
 		} else if (s->checksum != ref) {
-			snprintf(why, whylen, "checksum mismatch: got %llu, expected %llu (the variant computes a "
-				 "different result: a bug in the kernel or the compiler flags)", s->checksum, ref);
+			snprintf(why, whylen, "%s mismatch: got %llu, expected %llu (the variant computes a "
+				 "different result: a bug in the kernel or the compiler flags)",
+				 todo[0]->manifest ? todo[0]->manifest->correctness : "checksum", s->checksum, ref);
 			return why;
 		}
 	}
@@ -473,6 +523,35 @@ static int execute(struct sweep_run *r, struct built *bin, const struct run_spec
 	return 0;
 }
 
+/* A manifest kernel's process for todo[0..n), here or as a Slurm job. */
+static int execute_manifest(struct sweep_run *r, const struct built *bin, struct trial **todo, size_t n,
+			    long long runs, long long warmup, struct run_result *res, struct tune_error *err)
+{
+	const struct platform *p = r->ctx->platform;
+	struct manifest_argv *a = malloc(sizeof(*a));
+	int cpu = p->pin ? (int)p->cpus.v[0] : -1, rc;
+	char bind[64] = "none", name[96];
+
+	if (!a)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if (manifest_args(bin->res.path, todo, n, runs, warmup, a) != 0) {
+		free(a);
+		return tune_fail(err, TUNE_ERR_CONFIG, "sweep '%s': the command line of kernel '%s' is too long (fewer "
+				 "list values per process)", r->sweep.name, todo[0]->manifest->name);
+	}
+	if (!r->ctx->slurm) {
+		rc = runner_exec(a->argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, res, err);
+	} else {
+		if (cpu >= 0)
+			snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
+		snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
+		rc = slurm_client_run(r->ctx->slurm, a->argv, bind, name, (double)r->sweep.timeout_s, r->opt->stop, res,
+				      err);
+	}
+	free(a);
+	return rc;
+}
+
 /* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
 static const char *run_kernel(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
 			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
@@ -486,7 +565,11 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 
 	spec_of(r, todo, n, runs, warmup, &spec);
 	t0 = timing_now_ns();
-	if ((*rc = execute(r, bin, &spec, &res, &reason, err)) != 0)
+	if (todo[0]->manifest)
+		*rc = execute_manifest(r, bin, todo, n, runs, warmup, &res, err);
+	else
+		*rc = execute(r, bin, &spec, &res, &reason, err);
+	if (*rc != 0)
 		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
 	if (reason)
 		return reason;
@@ -579,8 +662,8 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		outs[i].ok = reason == NULL;
 		outs[i].reason = reason;
 		outs[i].build_id = bin && !bin->rc ? bin->build_id : 0;
-		outs[i].cpu = r->ctx->platform->pin && todo[i]->kernel == KERNEL_CHASE ? (int)r->ctx->platform->cpus.v[0]
-											: -1;
+		outs[i].cpu = r->ctx->platform->pin && (todo[i]->kernel == KERNEL_CHASE || todo[i]->manifest)
+				      ? (int)r->ctx->platform->cpus.v[0] : -1;
 		if (!reason)
 			trial_stats(&g, todo[i], &outs[i].stats);
 		else
@@ -701,6 +784,8 @@ static int same_context(const struct trial *a, const struct trial *b)
 {
 	if (a->kernel != b->kernel)
 		return 0;
+	if (a->manifest)
+		return manifest_same_process(a, b);
 	if (a->kernel == KERNEL_SCHED)
 		return a->apps == b->apps && a->speedup == b->speedup && a->dispatch == b->dispatch;
 	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
@@ -711,6 +796,8 @@ static int same_context(const struct trial *a, const struct trial *b)
  * threshold, sched's policies and dispatches at one (speedup, apps). */
 static int same_decision(const struct trial *a, const struct trial *b)
 {
+	if (a->manifest)
+		return manifest_same_decision(a, b);
 	if (a->kernel == KERNEL_SCHED)
 		return a->speedup == b->speedup && a->apps == b->apps;
 	return a->size_mb == b->size_mb;
@@ -793,7 +880,24 @@ static const char *size_class(const struct platform *p, long long size_mb)
 static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *best, double tolerance)
 {
 	struct trial *k = (struct trial *)best;
+	const struct kernel_manifest *m = best->manifest;
 
+	/* A manifest kernel's knee: the smallest list value within tolerance,
+	 * when the list is a number (fewer in flight, same speed). */
+	if (m) {
+		const struct kernel_param *list = manifest_list_param(m);
+
+		if (!list || list->type == PARAM_CHOICE || manifest_point(best) == PLAN_NA)
+			return k;
+		for (size_t i = 0; i < n; i++)
+			if (manifest_same_process(cand[i], best) &&
+			    !manifest_better(m, best->stats.median, m->metric.better == BETTER_HIGHER
+					     ? cand[i]->stats.median / (1.0 - tolerance)
+					     : cand[i]->stats.median / (1.0 + tolerance)) &&
+			    manifest_point(cand[i]) < manifest_point(k))
+				k = cand[i];
+		return k;
+	}
 	if (best->kernel != KERNEL_CHASE)
 		return k;
 	for (size_t i = 0; i < n; i++)
@@ -801,6 +905,118 @@ static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *
 		    cand[i]->group_size < k->group_size)
 			k = cand[i];
 	return k;
+}
+
+/* A manifest kernel's optimum: its context, every parameter of the knee,
+ * the runner-up's likewise. */
+static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
+				   const struct trial *runner, long long trials, struct tune_error *err)
+{
+	const struct kernel_manifest *m = knee->manifest;
+	json_t *params = manifest_params_json(knee), *ru = runner ? manifest_params_json(runner) : NULL;
+	json_t *exports = manifest_exports_json(knee);
+	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL;
+	long long point = manifest_point(knee), best_point = manifest_point(best);
+	int rc;
+
+	if (ru) {
+		json_object_set_new(ru, "median", json_real(runner->stats.median));
+		json_object_set_new(ru, "ci_low", json_real(runner->stats.ci_low));
+		json_object_set_new(ru, "ci_high", json_real(runner->stats.ci_high));
+	}
+	params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
+	runner_text = ru ? json_dumps(ru, JSON_COMPACT) : NULL;
+	exports_text = exports ? json_dumps(exports, JSON_COMPACT) : NULL;
+	json_decref(params);
+	json_decref(ru);
+	json_decref(exports);
+	if (!params_text || !exports_text || (runner && !runner_text)) {
+		free(params_text);
+		free(runner_text);
+		free(exports_text);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	{
+		struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint, m->name,
+					   knee->context[0] ? knee->context : "-", m->variants.v[knee->variant], NULL,
+					   runner_text, 0, point == PLAN_NA ? 0 : point,
+					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, 0, knee->stats,
+					   0, 0, NULL, knee->context, params_text, exports_text };
+
+		rc = store_optimum(r->ctx->store, &o, err);
+	}
+	free(params_text);
+	free(runner_text);
+	free(exports_text);
+	return rc;
+}
+
+/* Records the optimum of a decision: knee, the fastest and the runner-up. */
+static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
+			  const struct trial *runner, long long trials, struct tune_error *err)
+{
+	char runner_json[512] = "", cls[48];
+	const struct kernel_info *k = &kernel_table[knee->kernel];
+
+	if (knee->manifest)
+		return record_manifest_optimum(r, knee, best, runner, trials, err);
+	if (knee->kernel == KERNEL_SCHED)
+		sched_class(r->ctx->platform, knee, cls, sizeof(cls));
+	else
+		snprintf(cls, sizeof(cls), "%s", knee->kernel == KERNEL_IPA ? "-"
+			 : size_class(r->ctx->platform, knee->size_mb));
+	struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
+				   k->name, cls,
+				   k->variant_names[knee->variant],
+				   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
+				   knee->size_mb, knee->group_size, best->group_size,
+				   trials, r->sweep_id,
+				   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
+				   knee->hugepages, knee->stats, 0, 0, NULL, NULL, NULL, NULL };
+
+	if (knee->kernel == KERNEL_SCHED) {
+		o.threshold_ns = knee->threshold_ns == CONF_INF_VALUE ? -1 : knee->threshold_ns;
+		o.speedup = knee->speedup;
+		o.apps = knee->apps;
+		o.dispatch = sched_dispatch_names[knee->dispatch];
+	}
+	if (runner && knee->kernel == KERNEL_SCHED) {
+		snprintf(runner_json, sizeof(runner_json),
+			 "{\"policy\":\"%s\",\"dispatch\":\"%s\",\"median\":%.4f,\"ci_low\":%.4f,"
+			 "\"ci_high\":%.4f}", sched_policy_names[runner->variant],
+			 sched_dispatch_names[runner->dispatch], runner->stats.median, runner->stats.ci_low,
+			 runner->stats.ci_high);
+		o.runner_up = runner_json;
+	} else if (runner && knee->kernel == KERNEL_IPA) {
+		snprintf(runner_json, sizeof(runner_json),
+			 "{\"threshold_ns\":%lld,\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
+			 runner->threshold_ns, runner->stats.median, runner->stats.ci_low,
+			 runner->stats.ci_high);
+		o.runner_up = runner_json;
+	} else if (runner) {
+		snprintf(runner_json, sizeof(runner_json),
+			 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
+			 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
+			 chase_variant_names[runner->variant],
+			 runner->hint >= 0 ? chase_hint_names[runner->hint] : "none", runner->group_size,
+			 runner->hugepages, runner->stats.median, runner->stats.ci_low,
+			 runner->stats.ci_high);
+		o.runner_up = runner_json;
+	}
+	return store_optimum(r->ctx->store, &o, err);
+}
+
+/* cand[0..n) best first by the metric. */
+static void rank(struct trial **cand, size_t n)
+{
+	qsort(cand, n, sizeof(struct trial *), by_median);
+	if (n && cand[0]->manifest && cand[0]->manifest->metric.better == BETTER_HIGHER)
+		for (size_t i = 0; i < n / 2; i++) {
+			struct trial *t = cand[i];
+
+			cand[i] = cand[n - 1 - i];
+			cand[n - 1 - i] = t;
+		}
 }
 
 /* For each working set: re-measure the top candidates side by side in a
@@ -835,7 +1051,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 		measured = n;
 		if (!n)
 			continue;
-		qsort(cand, n, sizeof(struct trial *), by_median);
+		rank(cand, n);
 		knee = knee_of(cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
 			/* The top candidates and the knee, each once. */
@@ -849,7 +1065,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 				finals[k].status = TRIAL_PENDING;
 				finals[k].phase = PHASE_FINAL;
 				memset(&finals[k].stats, 0, sizeof(finals[k].stats));
-				snprintf(finals[k].key, sizeof(finals[k].key), "%.150s/final", fin[k]->key);
+				snprintf(finals[k].key, sizeof(finals[k].key), "%.300s/final", fin[k]->key);
 				fin[k] = &finals[k];
 			}
 			/* A random order, kept together by context so each is one process. */
@@ -888,7 +1104,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 					cand[n++] = fin[k];
 			if (!n)
 				continue;
-			qsort(cand, n, sizeof(struct trial *), by_median);
+			rank(cand, n);
 			knee = knee_of(cand, n, cand[0], sw->tolerance);
 		}
 		best = cand[0];
@@ -897,55 +1113,7 @@ static int decide(struct sweep_run *r, struct tune_error *err)
 				runner = cand[k];
 				break;
 			}
-		{
-			char runner_json[512] = "", cls[48];
-			const struct kernel_info *k = &kernel_table[knee->kernel];
-
-			if (knee->kernel == KERNEL_SCHED)
-				sched_class(r->ctx->platform, knee, cls, sizeof(cls));
-			else
-				snprintf(cls, sizeof(cls), "%s", knee->kernel == KERNEL_IPA ? "-"
-					 : size_class(r->ctx->platform, knee->size_mb));
-			struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-						   k->name, cls,
-						   k->variant_names[knee->variant],
-						   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
-						   knee->size_mb, knee->group_size, best->group_size,
-						   (long long)(measured + (size_t)n * (sw->final_top > 0)), r->sweep_id,
-						   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
-						   knee->hugepages, knee->stats, 0, 0, NULL };
-
-			if (knee->kernel == KERNEL_SCHED) {
-				o.threshold_ns = knee->threshold_ns == CONF_INF_VALUE ? -1 : knee->threshold_ns;
-				o.speedup = knee->speedup;
-				o.apps = knee->apps;
-				o.dispatch = sched_dispatch_names[knee->dispatch];
-			}
-			if (runner && knee->kernel == KERNEL_SCHED) {
-				snprintf(runner_json, sizeof(runner_json),
-					 "{\"policy\":\"%s\",\"dispatch\":\"%s\",\"median\":%.4f,\"ci_low\":%.4f,"
-					 "\"ci_high\":%.4f}", sched_policy_names[runner->variant],
-					 sched_dispatch_names[runner->dispatch], runner->stats.median, runner->stats.ci_low,
-					 runner->stats.ci_high);
-				o.runner_up = runner_json;
-			} else if (runner && knee->kernel == KERNEL_IPA) {
-				snprintf(runner_json, sizeof(runner_json),
-					 "{\"threshold_ns\":%lld,\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
-					 runner->threshold_ns, runner->stats.median, runner->stats.ci_low,
-					 runner->stats.ci_high);
-				o.runner_up = runner_json;
-			} else if (runner) {
-				snprintf(runner_json, sizeof(runner_json),
-					 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
-					 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
-					 chase_variant_names[runner->variant],
-					 runner->hint >= 0 ? chase_hint_names[runner->hint] : "none", runner->group_size,
-					 runner->hugepages, runner->stats.median, runner->stats.ci_low,
-					 runner->stats.ci_high);
-				o.runner_up = runner_json;
-			}
-			rc = store_optimum(r->ctx->store, &o, err);
-		}
+		rc = record_optimum(r, knee, best, runner, (long long)measured + (long long)n * (sw->final_top > 0), err);
 	}
 	free(cand);
 	free(finals);
@@ -1014,9 +1182,16 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	if ((!ctx->agent && ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version,
 							  sizeof(r->compiler_version), err)) != 0 ||
 			     (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)) ||
+	    (r->sweep.manifest && (rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0) ||
 	    (rc = resolve_threshold(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
+	if (r->sweep.manifest && ctx->agent) {
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s': kernel '%s' is described by its manifest alone, and "
+			       "agents serve the shipped kernels only: run it here or on a Slurm platform", r->sweep.path,
+			       r->sweep.name, r->sweep.manifest->name);
+		goto out;
+	}
 	if ((r->sweep.kernel == KERNEL_IPA || (r->sweep.kernel == KERNEL_SCHED && r->sweep.sched.accels)) &&
 	    ctx->platform->device_cpu < 0) {
 		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for the emulated accelerator, "

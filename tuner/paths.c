@@ -69,14 +69,44 @@ void paths_list(const char *dir, char *out, size_t len)
 	free(names);
 }
 
-void paths_kernels_dir(char *out, size_t len)
-{
-	const char *v = getenv("TUNE_KERNELS_DIR");
+/* The process's kernel search path: what the command line and the platform
+ * add, like an environment variable, read by every stage that finds a kernel. */
+static char *added_dirs[PATHS_MAX_KERNEL_DIRS];
+static size_t nadded;
 
-	if (v && *v)
-		snprintf(out, len, "%s", v);
-	else
-		snprintf(out, len, "%s/kernels", paths_home());
+int paths_add_kernels_dir(const char *dir)
+{
+	for (size_t i = 0; i < nadded; i++)
+		if (!strcmp(added_dirs[i], dir))
+			return 0;
+	if (nadded == PATHS_MAX_KERNEL_DIRS || !(added_dirs[nadded] = strdup(dir)))
+		return -1;
+	nadded++;
+	return 0;
+}
+
+size_t paths_kernels_dirs(const char **dirs, size_t max)
+{
+	static char env[4096], shipped[4096];
+	const char *v = getenv("TUNE_KERNELS_DIR");
+	size_t n = 0;
+
+	for (size_t i = 0; i < nadded && n < max; i++)
+		dirs[n++] = added_dirs[i];
+	snprintf(env, sizeof(env), "%s", v ? v : "");
+	for (char *p = env; *p && n < max;) {
+		char *end = p + strcspn(p, ":");
+		int last = *end == '\0';
+
+		*end = '\0';
+		if (*p)
+			dirs[n++] = p;
+		p = last ? end : end + 1;
+	}
+	snprintf(shipped, sizeof(shipped), "%s/kernels", paths_home());
+	if (n < max)
+		dirs[n++] = shipped;
+	return n;
 }
 
 void paths_cache_dir(char *out, size_t len)

@@ -17,8 +17,16 @@ int paths_find(const char *dir, const char *name, char *out, size_t len);
 /* Names of the YAML files in <home>/<dir>, comma-separated, for messages. */
 void paths_list(const char *dir, char *out, size_t len);
 
-/* Where the kernels' folders are: TUNE_KERNELS_DIR, else <home>/kernels. */
-void paths_kernels_dir(char *out, size_t len);
+/* Where the kernels' folders are looked for, in this order: the folders
+ * added by paths_add_kernels_dir() (--kernels-dir, a platform's
+ * kernels_dir), those of TUNE_KERNELS_DIR (separated by ':'), then
+ * <home>/kernels, the shipped ones. The first folder holding a kernel wins.
+ * Returns how many, at most max, into dirs (borrowed strings). */
+#define PATHS_MAX_KERNEL_DIRS 16
+size_t paths_kernels_dirs(const char **dirs, size_t max);
+/* Adds a folder to look in before TUNE_KERNELS_DIR's and the shipped one;
+ * -1 when PATHS_MAX_KERNEL_DIRS are already added or out of memory. */
+int paths_add_kernels_dir(const char *dir);
 
 /* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */
 void paths_cache_dir(char *out, size_t len);

@@ -5,6 +5,7 @@
 #include "../kernels/chase/chase.h"
 #include "../kernels/ipa/ipa.h"
 #include "../kernels/sched/sched.h"
+#include "manifest_trial.h"
 #include "plan.h"
 #include "strbuf.h"
 
@@ -160,6 +161,8 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	size_t cap = 0;
 
 	memset(pl, 0, sizeof(*pl));
+	if (s->manifest)
+		return manifest_plan(s, pl, err);
 	if (s->kernel == KERNEL_IPA) {
 		if (plan_ipa(s, pl, &cap))
 			goto oom;
@@ -254,6 +257,10 @@ double plan_cost(struct trial *const *trials, size_t n)
 
 void plan_trial_label(const struct trial *t, char *out, size_t len)
 {
+	if (t->manifest) {
+		manifest_label(t, out, len);
+		return;
+	}
 	if (t->kernel == KERNEL_SCHED) {
 		snprintf(out, len, "sched %s %lldx %lld apps p=%s", sched_dispatch_names[t->dispatch], t->speedup, t->apps,
 			 sched_policy_names[t->variant]);

@@ -5,12 +5,16 @@
 #ifndef TUNER_PLAN_H
 #define TUNER_PLAN_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "errors.h"
 #include "stats.h"
 #include "platform.h"
 #include "sweep.h"
+
+#define PLAN_MAX_PARAMS 16      /* parameters of a manifest kernel */
+#define PLAN_NA LLONG_MIN       /* a parameter that does not apply to the trial's variant */
 
 enum trial_status { TRIAL_PENDING, TRIAL_DONE, TRIAL_FAILED };
 /* Search trials are what a strategy measures; final ones re-measure its top
@@ -28,7 +32,13 @@ struct trial {
 	long long apps, speedup; /* sched: the context of the policies (variant) */
 	int dispatch;           /* sched: SCHED_INLINE or SCHED_WORKER */
 	int phase;          /* enum trial_phase */
-	char key[160];      /* identifies the trial within its sweep */
+	/* A manifest kernel's trial (see manifest_trial.h); NULL for the kernels run by id. */
+	const struct kernel_manifest *manifest;
+	const char *kernel_name, *variant_name; /* the manifest's, as stored */
+	long long values[PLAN_MAX_PARAMS]; /* each parameter's value, in the manifest's order, or PLAN_NA */
+	char params[384];   /* the variant and the values that apply, a JSON object, as stored */
+	char context[160];  /* its context parameters, "size_mb=64 hugepages=off": what one optimum is decided for */
+	char key[320];      /* identifies the trial within its sweep; a manifest kernel's: variant/name=value/... */
 	int status;         /* enum trial_status */
 	struct stats stats; /* of its measured runs, once done (n == 0 before) */
 };

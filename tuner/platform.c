@@ -1,8 +1,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../kernels/chase/chase.h"
+#include "paths.h"
 #include "platform.h"
 
 const char *const platform_arch_names[] = { "auto", "x86_64", "aarch64", NULL };
@@ -38,6 +40,7 @@ const struct conf_key platform_keys[] = {
 	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
 	{ "hosts", CONF_STRING_LIST, P(hosts), 0, 0, NULL, NULL, 0, "where the sweeps run, all at once: local, and/or agent URLs (http://HOST:PORT of `tune agent`); default local" },
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
+	{ "kernels_dirs", CONF_STRING_LIST, P(kernels_dirs), 0, 0, NULL, NULL, 0, "folders of your own kernels (<dir>/<name>/kernel.yaml), relative to this file's folder; searched before the shipped ones" },
 	{ "executor", CONF_ENUM, P(executor), 0, 0, platform_executor_names, NULL, 0, "local (this host and agents) or slurm (every node of a partition, through slurmrestd)" },
 	{ "slurm", CONF_SECTION, P(slurm), 0, 0, NULL, slurm_keys, 0, "executor slurm: where and how" },
 	{ "require_tls", CONF_BOOL, P(require_tls), 0, 0, NULL, NULL, 0, "refuse plain http:// agents and slurmrestd off loopback (default: warn); --require-tls sets it" },
@@ -78,6 +81,23 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 	if (p->executor == EXECUTOR_SLURM && p->hosts.n)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'hosts': a slurm platform runs on the nodes of its "
 				 "partition (list them in slurm.nodes instead)", p->path);
+	for (size_t i = 0; i < p->kernels_dirs.n; i++) {
+		char dir[4096];
+		struct stat st;
+		const char *slash = strrchr(p->path, '/');
+
+		/* Relative to the platform file, wherever tune runs from. */
+		if (p->kernels_dirs.v[i][0] == '/' || !slash)
+			snprintf(dir, sizeof(dir), "%s", p->kernels_dirs.v[i]);
+		else
+			snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - p->path), p->path, p->kernels_dirs.v[i]);
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'kernels_dirs': '%s' is not a folder (give the folder "
+					 "that holds <kernel>/kernel.yaml, relative to the platform file)", p->path, dir);
+		if (paths_add_kernels_dir(dir) != 0)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'kernels_dirs': more than %d kernel folders", p->path,
+					 PATHS_MAX_KERNEL_DIRS);
+	}
 	if ((!p->sizes_mb.n && set_default_ints(&p->sizes_mb, def_sizes, 4)) ||
 	    (!p->group_sizes.n && set_default_ints(&p->group_sizes, def_groups, 7)) ||
 	    (!p->hints.n && set_default_ints(&p->hints, def_hints, 1)) ||

@@ -41,6 +41,7 @@ struct platform {
 	struct conf_ints group_sizes;
 	struct conf_ints hugepages;
 	struct conf_strs sweeps; /* what `tune --platform P` runs */
+	struct conf_strs kernels_dirs; /* a user's kernel folders, added to the search path as loaded */
 	struct conf_strs hosts;  /* where: "local", or agent URLs; empty: local */
 	char *token_file;        /* the agents' token */
 	char *ca_file;           /* https agents: the CA to trust */

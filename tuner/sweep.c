@@ -6,6 +6,7 @@
 #include "../kernels/chase/chase.h"
 #include "../kernels/ipa/ipa.h"
 #include "../kernels/sched/sched.h"
+#include "strbuf.h"
 #include "sweep.h"
 
 const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
@@ -25,6 +26,7 @@ static const struct conf_key quick_keys[] = {
 	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
 	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
 	{ "max_runs", CONF_INT, Q(max_runs), 1, 100000, NULL, NULL, 0, "max_runs under --quick" },
+	{ "params", CONF_VALUE_MAP, Q(params), 0, 0, NULL, NULL, 0, "a manifest kernel's parameters under --quick" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef Q
@@ -62,7 +64,8 @@ static const struct conf_key sched_keys[] = {
 const struct conf_key sweep_keys[] = {
 	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the sweep's name, as stored" },
 	{ "description", CONF_STRING, S(description), 0, 0, NULL, NULL, 0, "what the sweep answers" },
-	{ "kernel", CONF_ENUM, S(kernel), 0, 0, kernel_names, NULL, CONF_REQUIRED, "kernel to measure" },
+	{ "kernel", CONF_ENUM, S(kernel), 0, 0, kernel_choices, NULL, CONF_REQUIRED, "kernel to measure: a shipped one or any with a manifest in the kernel directories (see 'tune kernels')" },
+	{ "params", CONF_VALUE_MAP, S(params), 0, 0, NULL, NULL, 0, "a manifest kernel's parameters and variant: name: value or [values] (default: the manifest's default, every variant)" },
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
 	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, 0, "chase: kernel variants (required for chase)" },
 	{ "thresholds_ns", CONF_INT_LIST, S(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa: polling thresholds T; 0 (always block) and inf (always poll) are always measured" },
@@ -115,6 +118,98 @@ static int sched_defaults(struct sweep_sched *d)
 	       default_list(&d->speedups, speedups, 3) || default_list(&d->apps, apps, 6) ? -1 : 0;
 }
 
+/* The entries of params checked against the manifest into values (one list
+ * per parameter, in the manifest's order; those not given left empty) and
+ * variants. Every error names the file, line and column. */
+static int resolve_params(const struct sweep *s, const struct conf_entries *params, struct conf_ints *values,
+			  struct conf_ints *variants, struct tune_error *err)
+{
+	const struct kernel_manifest *m = s->manifest;
+
+	for (size_t i = 0; i < params->n; i++) {
+		const struct conf_entry *e = &params->v[i];
+		const struct kernel_param *p = manifest_param(m, e->name);
+		size_t pi = p ? (size_t)(p - MANIFEST_PARAM(m, 0)) : 0;
+		int is_variant = !strcmp(e->name, "variant");
+
+		if (!p && !is_variant) {
+			char known[1024];
+			size_t used = 0;
+
+			known[0] = '\0';
+			for (size_t k = 0; k < m->parameters.n; k++)
+				str_appendf(known, sizeof(known), &used, " %s", MANIFEST_PARAM(m, k)->name);
+			return conf_fail_at(err, s->path, e->at, "key 'params': kernel '%s' has no parameter '%s' (it has:"
+					    "%s, and variant)", m->name, e->name, known);
+		}
+		if (p && e->n > 1 && p->role == ROLE_FIXED)
+			return conf_fail_at(err, s->path, e->at, "key 'params': '%s' is a fixed parameter of kernel '%s': "
+					    "give one value (its role in %s is fixed)", e->name, m->name, m->path);
+		for (size_t j = 0; j < e->n; j++) {
+			const struct conf_value *v = &e->values[j];
+			char why[512];
+			long long x = -1;
+
+			if (is_variant) {
+				for (size_t k = 0; k < m->variants.n && x < 0; k++)
+					if (!strcmp(m->variants.v[k], v->text))
+						x = (long long)k;
+				if (x < 0)
+					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
+							    "kernel '%s' (see 'tune kernels')", v->text, m->name);
+			} else if (manifest_param_value(p, v->text, &x, why, sizeof(why)) != 0) {
+				return conf_fail_at(err, s->path, v->at, "key 'params': parameter '%s': %s", e->name, why);
+			}
+			if (conf_ints_push(is_variant ? variants : &values[pi], x))
+				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* A manifest kernel's sweep: its manifest, and its values resolved. */
+static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
+{
+	size_t np;
+	int rc;
+
+	if (s->variants.n || s->sizes_mb.n || s->group_sizes.n || s->hints.n || s->hugepages.n || s->thresholds_ns.n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys variants, sizes_mb, group_sizes, hints, hugepages and "
+				 "thresholds_ns are the shipped kernels'; kernel '%s' takes its parameters and variant "
+				 "in 'params:' (see 'tune kernels')", s->path, kernel_choices[s->kernel]);
+	if (s->strategy == STRATEGY_ADAPTIVE)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches chase's group size; a sweep "
+				 "of kernel '%s' is grid or random", s->path, kernel_choices[s->kernel]);
+	if (!(s->manifest = calloc(1, sizeof(*s->manifest))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((rc = manifest_load(kernel_choices[s->kernel], s->manifest, err)) != 0)
+		return rc;
+	np = s->manifest->parameters.n ? s->manifest->parameters.n : 1;
+	if (!(s->values = calloc(np, sizeof(*s->values))) || !(s->quick_values = calloc(np, sizeof(*s->values))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((rc = resolve_params(s, &s->params, s->values, &s->kvariants, err)) != 0 ||
+	    (rc = resolve_params(s, &s->quick.params, s->quick_values, &s->quick_kvariants, err)) != 0)
+		return rc;
+	/* What the sweep leaves out: every variant, each parameter's default. */
+	for (size_t v = 0; !s->kvariants.n && v < s->manifest->variants.n; v++)
+		if (conf_ints_push(&s->kvariants, (long long)v))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; i < s->manifest->parameters.n; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(s->manifest, i);
+		long long x = p->type == PARAM_INT || p->type == PARAM_DURATION ? p->min : 0;
+		char why[256];
+
+		if (s->values[i].n)
+			continue;
+		if (p->def && manifest_param_value(p, p->def, &x, why, sizeof(why)) != 0)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: parameter '%s': default %s", s->manifest->path, p->name,
+					 why);
+		if (conf_ints_push(&s->values[i], x))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	return 0;
+}
+
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 {
 	memset(s, 0, sizeof(*s));
@@ -135,8 +230,17 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->sched = (struct sweep_sched){ .tasks = 50, .accels = 1, .cost_a_ns = 20000, .cost_b_ns = 100000,
 					 .cost_dist = IPA_UNIFORM, .completion = IPA_IPA, .threshold_ns = CONF_AUTO_VALUE };
 	s->quick.queries = s->quick.calls = s->quick.tasks = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	kernel_choices_load();
 	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 
+	if (rc)
+		return rc;
+	if (s->kernel >= KERNEL_COUNT)
+		rc = load_manifest_sweep(s, err);
+	else if (s->params.n || s->quick.params.n)
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'params' is for kernels described by their manifest alone; "
+			       "kernel '%s' takes the sweep's own keys (see 'tune help sweep')", s->path,
+			       kernel_choices[s->kernel]);
 	if (rc)
 		return rc;
 	if (s->kernel == KERNEL_CHASE && !s->variants.n)
@@ -193,10 +297,26 @@ void sweep_apply_quick(struct sweep *s)
 		s->warmup = s->quick.warmup;
 	if (s->quick.max_runs >= 0)
 		s->max_runs = s->quick.max_runs;
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++)
+		take_list(&s->values[i], &s->quick_values[i]);
+	take_list(&s->kvariants, &s->quick_kvariants);
 }
 
 void sweep_free(struct sweep *s)
 {
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++) {
+		free(s->values ? s->values[i].v : NULL);
+		free(s->quick_values ? s->quick_values[i].v : NULL);
+	}
+	free(s->values);
+	free(s->quick_values);
+	free(s->kvariants.v);
+	free(s->quick_kvariants.v);
+	if (s->manifest)
+		manifest_free(s->manifest);
+	free(s->manifest);
+	s->manifest = NULL;
+	s->values = s->quick_values = NULL;
 	conf_release(sweep_keys, s);
 	free(s->path);
 	s->path = NULL;

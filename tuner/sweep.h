@@ -6,12 +6,14 @@
 #include "conf.h"
 #include "errors.h"
 #include "kernel.h"
+#include "manifest.h"
 
 enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
 	struct conf_ints sizes_mb, group_sizes, hints, thresholds_ns, apps, speedups;
 	long long queries, calls, tasks, runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_entries params; /* manifest kernels: the parameters given here replace the sweep's */
 };
 
 /* The ipa kernel's workload: what the apps do and what the device takes. */
@@ -33,7 +35,7 @@ struct sweep_sched {
 struct sweep {
 	char *name;
 	char *description;
-	int kernel;              /* enum kernel_id */
+	int kernel;              /* enum kernel_id, or an index into kernel_choices past them: a manifest kernel */
 	int strategy;            /* enum sweep_strategy */
 	struct conf_ints variants;                /* chase */
 	struct conf_ints thresholds_ns;           /* ipa: CONF_INF_VALUE is always poll */
@@ -51,6 +53,13 @@ struct sweep {
 	int record_optima;       /* a sweep that only measures leaves the optima alone */
 	double tolerance;        /* tolerance_pct / 100 */
 	struct sweep_quick quick;
+	struct conf_entries params; /* manifest kernels: parameter (or variant) -> values */
+	/* A manifest kernel's sweep, resolved against its manifest: */
+	struct kernel_manifest *manifest; /* NULL for the kernels the tuner runs by id */
+	struct conf_ints *values;         /* each parameter's values, in the manifest's order */
+	struct conf_ints kvariants;       /* the variants measured, as indices */
+	struct conf_ints *quick_values;   /* the quick: section's, where it gives them */
+	struct conf_ints quick_kvariants;
 	char *path;
 };
 

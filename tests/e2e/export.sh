@@ -71,9 +71,16 @@ check "each size gets its own row's g, variant, hint and pages" test "$("$TMP/si
 "$tune" run tests/data/sweeps/adaptive.yaml --platform tests/data/platforms/tiny-o3.yaml --db "$db" > /dev/null 2>&1
 "$tune" export header --platform tiny --platform tiny-o3 --db "$db" -o "$TMP/two.h"
 check "two-platform header" test "$(grep -c '^#define TUNED_PLATFORM_NAME' "$TMP/two.h")" = 2
-for sel in -DTUNED_PLATFORM_TINY -DTUNED_PLATFORM_TINY_O3 ""; do
-	printf '#include "two.h"\nconst char *name = TUNED_PLATFORM_NAME;\nint main(void) { return name[0] ? 0 : 1; }\n' > "$TMP/two.c"
+for sel in -DTUNED_PLATFORM_TINY -DTUNED_PLATFORM_TINY_O3 -DTUNED_PLATFORM=TINY -DTUNED_PLATFORM=TINY_O3 ""; do
+	printf '#include <stdio.h>\n#include "two.h"\nint main(void) { return puts(TUNED_PLATFORM_NAME) < 0; }\n' > "$TMP/two.c"
 	check "two-platform header compiles with '$sel'" cc -std=c11 -Wall -Wextra -Werror -pedantic $sel -I"$TMP" -o "$TMP/two" "$TMP/two.c"
+	case $sel in *O3) want=tiny-o3 ;; *) want=tiny ;; esac
+	check "'$sel' selects $want" test "$("$TMP/two")" = "$want"
+done
+# A platform the header does not have is an error, not a silent fallback.
+for sel in -DTUNED_PLATFORM=EPCY -DTUNED_PLATFORM=1 -DTUNED_PLATFORM; do
+	cc -std=c11 -Wall -Werror $sel -I"$TMP" -o "$TMP/two" "$TMP/two.c" 2> "$TMP/two.err"
+	check "'$sel' is an #error naming the platforms" grep -q "TUNED_PLATFORM names none of this header's platforms (TINY, TINY_O3)" "$TMP/two.err"
 done
 
 # The example production program.

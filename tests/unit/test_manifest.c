@@ -12,7 +12,16 @@
 #include "../check.h"
 
 static const char good[] = "name: k\nmain: k/main.c\nsources: [k/main.c, k/k.h]\nvariants: [plain, fast]\n"
-			   "baseline: plain\n";
+			   "baseline: plain\nmetric: { field: ns_per_op, unit: ns }\nvariant_define: K_VARIANT\n"
+			   "parameters:\n"
+			   "  - { name: size_mb, type: int, min: 1, max: 4096, default: 64, flag: --size-mb, role: context }\n"
+			   "  - { name: hint, type: choice, choices: [t0, nta], define: K_HINT, role: searched, variants: [fast] }\n"
+			   "  - { name: g, type: int, min: 1, max: 256, flag: --g, role: list }\n"
+			   "correctness: checksum\nexports: [variant, hint, g]\n";
+
+/* The keys every case below shares; each adds its own parameters or metric. */
+#define HEAD "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a, b]\nbaseline: a\n"
+#define METRIC "metric: { field: ns }\n"
 
 static const struct {
 	const char *yaml;
@@ -25,16 +34,58 @@ static const struct {
 	  { ":2:7: key 'main': '/etc/passwd' is not a path inside the folder" } },
 	{ "name: k\nmain: k/main.c\nsources: [k/main.c, ../../x.h]\nvariants: [a]\nbaseline: a\n",
 	  { ":3:21: key 'sources': '../../x.h' is not a path inside the folder" } },
-	{ "name: k\nmain: k/main.c\nsources: [k/k.h, k/main.c]\nvariants: [a]\nbaseline: a\n",
+	{ "name: k\nmain: k/main.c\nsources: [k/k.h, k/main.c]\nvariants: [a]\nbaseline: a\nmetric: { field: ns }\n",
 	  { "key 'sources': the first source must be main, 'k/main.c'" } },
-	{ "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a, b]\nbaseline: c\n",
+	{ "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a, b]\nbaseline: c\nmetric: { field: ns }\n",
 	  { "key 'baseline': 'c' is not one of the variants" } },
-	{ "name: other\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\n",
+	{ "name: other\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\nmetric: { field: ns }\n",
 	  { "key 'name': 'other' is not its folder's name 'k'" } },
 	{ "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a, \"b; rm\"]\nbaseline: a\n",
 	  { ":4:15: key 'variants': 'b; rm' has ';' at character 2" } },
 	{ "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\nlink_flags: -lm\nlink_flags: -lm\n",
 	  { ":7:1: key 'link_flags' is given twice" } },
+	{ HEAD, { "key 'metric' is missing" } },
+	{ HEAD "metric: { unit: ns }\n", { ":6:9: key 'field' is missing" } },
+	{ HEAD "metric: { field: ns, better: faster }\n", { ":6:30: key 'better': unknown value 'faster'", "lower higher" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8 }\n",
+	  { ":8:5: parameter 'g': give it either 'define' (compile time) or 'flag' (run time)" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, define: G }\n",
+	  { ":8:5: parameter 'g': give it either 'define'" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, flag: --g }\n",
+	  { ":8:5: parameter 'g': give its range with 'min' and 'max'" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: integer, flag: --g }\n",
+	  { ":8:22: key 'type': unknown value 'integer'", "int choice bool duration" } },
+	{ HEAD METRIC "parameters:\n  - { name: h, type: choice, define: H }\n",
+	  { ":8:5: parameter 'h': a choice needs 'choices'" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, define: \"G; rm -rf /\" }\n",
+	  { ":8:5: parameter 'g': define 'G; rm -rf /' is not a C identifier" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: \"--g $(id)\" }\n",
+	  { ":8:5: parameter 'g': flag '--g $(id)' is not a flag of its own" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --runs }\n",
+	  { "flag '--runs' is not a flag of its own", "--runs, --warmup and --seed are the tuner's" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, define: G, role: list }\n",
+	  { ":8:5: parameter 'g': a list is measured in one process, so it needs a 'flag'" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, role: list }\n"
+	  "  - { name: t, type: int, min: 1, max: 8, flag: --t, role: list }\n",
+	  { ":9:5: parameter 't': 'g' is already the list parameter" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g }\n"
+	  "  - { name: g, type: int, min: 1, max: 8, flag: --h }\n",
+	  { ":9:5: parameter 'g' is declared twice (first on line 8" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g }\n"
+	  "  - { name: h, type: int, min: 1, max: 8, flag: --g }\n",
+	  { ":9:5: parameter 'h': its flag is also parameter 'g''s" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, default: 9, flag: --g }\n",
+	  { ":8:5: parameter 'g': default 9 is out of range [1, 8]" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, variants: [c] }\n",
+	  { ":8:5: parameter 'g': variant 'c' is not one of the kernel's variants" } },
+	{ HEAD METRIC "parameters:\n  - { name: s, type: int, min: 1, max: 8, flag: --s, role: context, variants: [b] }\n",
+	  { ":8:5: parameter 's': a context applies to every variant" } },
+	{ HEAD METRIC "parameters:\n  - { name: variant, type: int, min: 1, max: 8, flag: --v }\n",
+	  { ":8:5: parameter 'variant': the name is the variants' own" } },
+	{ HEAD METRIC "parameters:\n  - name: g\n    typ: int\n", { ":9:5: unknown key 'typ'", "did you mean 'type'?" } },
+	{ HEAD METRIC "parameters: { name: g }\n", { ":7:13: key 'parameters': expected a list of mappings" } },
+	{ HEAD METRIC "exports: [g]\n", { "key 'exports': 'g' is not a parameter (or variant)" } },
+	{ HEAD METRIC "variant_define: K_V\nvariant_flag: --v\n", { "keys 'variant_define' and 'variant_flag': give one" } },
 };
 
 static void write_file(const char *path, const char *text)
@@ -75,6 +126,25 @@ int main(void)
 	write_file(path, good);
 	CHECK(manifest_load("k", &m, &err) == 0, "a good manifest: %s", err.msg);
 	CHECK(m.variants.n == 2 && !strcmp(m.baseline, "plain") && m.sources.n == 2, "its values");
+	CHECK(m.parameters.n == 3 && !strcmp(m.metric.field, "ns_per_op") && m.metric.better == BETTER_LOWER,
+	      "its parameters and metric");
+	if (m.parameters.n == 3) {
+		const struct kernel_param *hint = manifest_param(&m, "hint");
+		long long v = -1;
+		char why[128], text[32];
+
+		CHECK(manifest_list_param(&m) == MANIFEST_PARAM(&m, 2), "g is the list");
+		CHECK(hint && hint->role == ROLE_SEARCHED && !strcmp(hint->define, "K_HINT"), "hint is a define");
+		CHECK(hint && !manifest_param_applies(&m, hint, 0) && manifest_param_applies(&m, hint, 1),
+		      "hint applies to fast only");
+		CHECK(hint && manifest_param_value(hint, "nta", &v, why, sizeof(why)) == 0 && v == 1, "nta is choice 1");
+		CHECK(hint && manifest_param_value(hint, "t9", &v, why, sizeof(why)) != 0, "t9 is no choice");
+		CHECK_CONTAINS(why, "'t9' is not one of t0 nta");
+		manifest_param_text(MANIFEST_PARAM(&m, 0), 64, text, sizeof(text));
+		CHECK(!strcmp(text, "64"), "an int as text: %s", text);
+		CHECK(manifest_param_value(MANIFEST_PARAM(&m, 0), "0", &v, why, sizeof(why)) != 0, "0 MB is out of range");
+		CHECK_CONTAINS(why, "0 is out of range [1, 4096]");
+	}
 	manifest_free(&m);
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		int rc;
@@ -93,7 +163,8 @@ int main(void)
 	CHECK(manifest_load("nope", &m, &err) == TUNE_ERR_CONFIG, "missing kernel");
 	manifest_free(&m);
 	CHECK_CONTAINS(err.msg, "kernel 'nope' not found");
-	CHECK_CONTAINS(err.msg, "kernels there: k");
+	CHECK_CONTAINS(err.msg, "kernels there: chase, ipa, k, sched");
+	CHECK_CONTAINS(err.msg, "--kernels-dir");
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/k", dir);
 	rmdir(path);

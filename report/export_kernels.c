@@ -1,0 +1,230 @@
+/* The header block of each kernel described by its manifest alone: every
+ * exported value of the optimum per context, from the optima's exports
+ * column (see tuner/manifest_trial.h), so that the header needs no manifest.
+ * Names from the database reach the header as identifiers made of letters,
+ * digits and '_' only, and as escaped comments and string literals. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tuner/strbuf.h"
+#include "escape.h"
+#include "report.h"
+
+#define MAX_COLUMNS 32
+
+/* One kernel's optima on the platform, as decided (context by context). */
+struct kernel_rows {
+	char kernel[80], host[256], unit[32];
+	json_t **exports;   /* each row's exports object */
+	char **lines;       /* each row's summary, for the comment */
+	size_t n;
+	const char *names[MAX_COLUMNS]; /* columns: context ones first, then exported, in first-seen order */
+	int context[MAX_COLUMNS];
+	size_t ncols;
+};
+
+static void rows_free(struct kernel_rows *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		json_decref(k->exports[i]);
+		free(k->lines[i]);
+	}
+	free(k->exports);
+	free(k->lines);
+	memset(k, 0, sizeof(*k));
+}
+
+static void add_column(struct kernel_rows *k, const char *name, int context)
+{
+	for (size_t i = 0; i < k->ncols; i++)
+		if (!strcmp(k->names[i], name))
+			return;
+	if (k->ncols < MAX_COLUMNS) {
+		k->names[k->ncols] = name;
+		k->context[k->ncols++] = context;
+	}
+}
+
+static int add_row(struct kernel_rows *k, sqlite3_stmt *q)
+{
+	json_t *e = json_loads((const char *)sqlite3_column_text(q, 3), 0, NULL), **ne;
+	char **nl, line[700], text[400];
+
+	if (!json_is_object(e)) {
+		json_decref(e);
+		return 0; /* not written by this tune: left out */
+	}
+	if (!(ne = realloc(k->exports, (k->n + 1) * sizeof(json_t *))) || !(k->exports = ne) ||
+	    !(nl = realloc(k->lines, (k->n + 1) * sizeof(*nl)))) {
+		json_decref(e);
+		return -1;
+	}
+	k->lines = nl;
+	report_params_text((const char *)sqlite3_column_text(q, 3), (const char *)sqlite3_column_text(q, 1), text,
+			   sizeof(text));
+	snprintf(line, sizeof(line), "%s: %s %s, median %.4g %s [%.4g, %.4g], decided at %s",
+		 sqlite3_column_text(q, 1)[0] ? (const char *)sqlite3_column_text(q, 1) : "-",
+		 (const char *)sqlite3_column_text(q, 2), text, sqlite3_column_double(q, 4), k->unit,
+		 sqlite3_column_double(q, 5), sqlite3_column_double(q, 6), (const char *)sqlite3_column_text(q, 7));
+	if (!(k->lines[k->n] = strdup(line))) {
+		json_decref(e);
+		return -1;
+	}
+	k->exports[k->n++] = e;
+	/* Context columns first, whatever the order of the object. */
+	for (void *it = json_object_iter(e); it; it = json_object_iter_next(e, it)) {
+		const char *role = json_string_value(json_object_get(json_object_iter_value(it), "role"));
+
+		if (role && !strcmp(role, "context"))
+			add_column(k, json_object_iter_key(it), 1);
+	}
+	for (void *it = json_object_iter(e); it; it = json_object_iter_next(e, it))
+		add_column(k, json_object_iter_key(it), 0);
+	return 0;
+}
+
+/* The value of column c in row r, -1 when the row has none (the parameter
+ * does not apply to that row's variant). */
+static long long value_at(const struct kernel_rows *k, size_t r, size_t c)
+{
+	json_t *v = json_object_get(json_object_get(k->exports[r], k->names[c]), "value");
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+/* The context parameters of the lookup's signature, "long long c0, ..." and
+ * its arguments "c0, ..."; how many. */
+static size_t lookup_params(const struct kernel_rows *k, char *params, size_t plen, char *args, size_t alen)
+{
+	size_t used = 0, aused = 0, n = 0;
+
+	params[0] = args[0] = '\0';
+	for (size_t c = 0; c < k->ncols; c++)
+		if (k->context[c]) {
+			char esc[200];
+
+			escape_c_comment(k->names[c], esc, sizeof(esc));
+			str_appendf(params, plen, &used, "%slong long c%zu /* %s */", n ? ", " : "", n, esc);
+			str_appendf(args, alen, &aused, "%sc%zu", n ? ", " : "", n);
+			n++;
+		}
+	return n;
+}
+
+static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, const char *kl)
+{
+	char P[80], pl[80], params[2048], args[512];
+	size_t nctx = lookup_params(k, params, sizeof(params), args, sizeof(args));
+
+	if (!nctx)
+		return;
+	fprintf(out, "\n/* The row of the table for a context: the other context values equal, the\n"
+		     " * first the smallest tuned value at or above c0, else the largest. */\n"
+		     "static inline unsigned tuned_%s_row_for(%s)\n{\n", kl, params);
+	for (size_t c = 0, i = 0; c < k->ncols; c++)
+		if (k->context[c]) {
+			escape_c_identifier(k->names[c], 1, P, sizeof(P));
+			fprintf(out, "\tstatic const long long t%zu[] = TUNED_%s_TABLE_%s;\n", i++, K, P);
+		}
+	fprintf(out, "\tunsigned i, best = TUNED_%s_TABLE_LEN;\n\n\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\tif (",
+		K, K);
+	for (size_t i = 1; i < nctx; i++)
+		fprintf(out, "t%zu[i] == c%zu && ", i, i);
+	fprintf(out, "t0[i] >= c0 && (best == TUNED_%s_TABLE_LEN || t0[i] < t0[best]))\n\t\t\tbest = i;\n", K);
+	fprintf(out, "\tif (best == TUNED_%s_TABLE_LEN)\n\t\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\t\tif (", K, K);
+	for (size_t i = 1; i < nctx; i++)
+		fprintf(out, "t%zu[i] == c%zu && ", i, i);
+	fprintf(out, "(best == TUNED_%s_TABLE_LEN || t0[i] > t0[best]))\n\t\t\t\tbest = i;\n", K);
+	fprintf(out, "\treturn best == TUNED_%s_TABLE_LEN ? 0 : best;\n}\n", K);
+	for (size_t c = 0; c < k->ncols; c++) {
+		if (k->context[c])
+			continue;
+		escape_c_identifier(k->names[c], 1, P, sizeof(P));
+		escape_c_identifier(k->names[c], 0, pl, sizeof(pl));
+		fprintf(out, "\nstatic inline long long tuned_%s_%s_for(%s)\n{\n"
+			     "\tstatic const long long v[] = TUNED_%s_TABLE_%s;\n\n"
+			     "\treturn v[tuned_%s_row_for(%s)];\n}\n", kl, pl, params, K, P, kl, args);
+	}
+}
+
+static void emit(FILE *out, const struct kernel_rows *k)
+{
+	char K[80], kl[80], P[80], esc[800], host[300], number[24];
+	size_t last = k->n - 1;
+
+	escape_c_identifier(k->kernel, 1, K, sizeof(K));
+	escape_c_identifier(k->kernel, 0, kl, sizeof(kl));
+	fprintf(out, "\n/* Kernel %s: %zu context%s decided on host %s; the defaults are the last\n"
+		     " * context's. Per context:\n", escape_c_comment(k->kernel, esc, sizeof(esc)), k->n,
+		k->n == 1 ? "" : "s", escape_c_comment(k->host, host, sizeof(host)));
+	for (size_t r = 0; r < k->n; r++)
+		fprintf(out, " *   %s\n", escape_c_comment(k->lines[r], esc, sizeof(esc)));
+	fprintf(out, " * -1 in a table: the parameter does not apply to that row's variant. */\n");
+	for (size_t c = 0; c < k->ncols; c++) {
+		json_t *v = json_object_get(k->exports[last], k->names[c]);
+		const char *text = json_string_value(json_object_get(v, "text"));
+
+		if (k->context[c])
+			continue;
+		escape_c_identifier(k->names[c], 1, P, sizeof(P));
+		fprintf(out, "#define TUNED_%s_%s %lld%s%s%s\n", K, P, value_at(k, last, c), text ? "" : " /* ",
+			text ? "" : "does not apply to the variant", text ? "" : " */");
+		/* A choice's (or the variant's) name beside its index. */
+		snprintf(number, sizeof(number), "%lld", value_at(k, last, c));
+		if (text && strcmp(text, number) != 0)
+			fprintf(out, "#define TUNED_%s_%s_NAME %s\n", K, P, escape_c_string(text, esc, sizeof(esc)));
+	}
+	fprintf(out, "#define TUNED_%s_TABLE_LEN %zu\n", K, k->n);
+	for (size_t c = 0; c < k->ncols; c++) {
+		escape_c_identifier(k->names[c], 1, P, sizeof(P));
+		fprintf(out, "#define TUNED_%s_TABLE_%s {", K, P);
+		for (size_t r = 0; r < k->n; r++)
+			fprintf(out, "%s%lld", r ? ", " : " ", value_at(k, r, c));
+		fprintf(out, " }\n");
+	}
+	emit_lookup(out, k, K, kl);
+}
+
+int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	struct kernel_rows k = { 0 };
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low, o.ci_high, o.decided,"
+			       " o.host, COALESCE(json_extract(s.spec_json, '$.metric.unit'), '') FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
+			       " s.id = o.sweep_id WHERE o.platform = ?1 AND o.exports IS NOT NULL AND o.host = (SELECT"
+			       " x.host FROM optima x WHERE x.platform = ?1 AND x.kernel = o.kernel AND x.exports IS NOT"
+			       " NULL ORDER BY x.decided DESC, x.id DESC LIMIT 1) ORDER BY o.kernel, o.id",
+			       -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *kernel = (const char *)sqlite3_column_text(q, 0);
+
+		if (k.n && strcmp(kernel, k.kernel) != 0) {
+			emit(out, &k);
+			rows_free(&k);
+		}
+		if (!k.n) {
+			snprintf(k.kernel, sizeof(k.kernel), "%s", kernel);
+			report_column_text(q, 8, k.host, sizeof(k.host));
+			report_column_text(q, 9, k.unit, sizeof(k.unit));
+		}
+		if (add_row(&k, q) != 0) {
+			sqlite3_finalize(q);
+			rows_free(&k);
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+	}
+	sqlite3_finalize(q);
+	if (k.n)
+		emit(out, &k);
+	rows_free(&k);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s",
+						 sqlite3_errmsg(db));
+}

@@ -1,0 +1,175 @@
+/* The results and optima of kernels described by their manifest alone: any
+ * kernel's trials and optima, read from the generic columns (params,
+ * context, exports) and the sweep's recorded metric, so that a user's own
+ * kernel gets tables with no code of its own. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tuner/strbuf.h"
+#include "report.h"
+
+static const char *text_or(sqlite3_stmt *q, int col, const char *dflt)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+
+	return t ? (const char *)t : dflt;
+}
+
+/* Is key one of the words ("name" or "name=value") of omit? */
+static int omitted(const char *omit, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = omit; p && *p; p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL)
+		if (!strncmp(p, key, n) && (p[n] == '=' || p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+void report_params_text(const char *params_json, const char *omit, char *out, size_t len)
+{
+	json_t *o = json_loads(params_json ? params_json : "{}", 0, NULL);
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (void *it = json_object_iter(o); it; it = json_object_iter_next(o, it)) {
+		const char *key = json_object_iter_key(it);
+		json_t *v = json_object_iter_value(it), *text = json_object_get(v, "text");
+
+		if (!strcmp(key, "variant") || omitted(omit, key))
+			continue;
+		if (json_is_string(v))
+			str_appendf(out, len, &used, "%s%s=%s", used ? " " : "", key, json_string_value(v));
+		else if (json_is_integer(v))
+			str_appendf(out, len, &used, "%s%s=%lld", used ? " " : "", key, (long long)json_integer_value(v));
+		else if (json_is_string(text))
+			str_appendf(out, len, &used, "%s%s=%s", used ? " " : "", key, json_string_value(text));
+	}
+	json_decref(o);
+	if (!out[0])
+		snprintf(out, len, "-");
+}
+
+/* SQL: what a row leaves out, the context's words and the sweep's fixed
+ * parameters (the same in every row), space-separated. */
+#define OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
+	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
+
+/* Every search trial of the newest sweep of each kernel, per context. */
+static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [95% CI]", "Runs", "Chosen" };
+	sqlite3_stmt *q = NULL;
+	size_t t = (size_t)-1;
+	char last[600] = "";
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT r.platform, r.host, r.kernel, r.context, r.variant, r.params, r.median, r.ci_low,"
+			       " r.ci_high, r.runs, json_extract(s.spec_json, '$.metric.field'),"
+			       " json_extract(s.spec_json, '$.metric.unit'), json_extract(s.spec_json, '$.metric.better'),"
+			       " EXISTS (SELECT 1 FROM optima o WHERE o.sweep_id = r.sweep_id AND o.kernel = r.kernel AND"
+			       " o.context = r.context AND o.params = r.params), " OMIT("s", "r.context")
+			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
+			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
+			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND (?1 IS NULL OR r.platform = ?1)"
+			       " ORDER BY r.platform, r.host, r.kernel, r.context, r.trial_id", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s", sqlite3_errmsg(db));
+	if (platform)
+		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char title[600], params[512], median[96], runs[24];
+		const char *context = text_or(q, 3, "");
+		const char *row[6];
+
+		snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
+			 text_or(q, 2, ""), text_or(q, 0, ""), text_or(q, 1, ""), text_or(q, 10, "?"),
+			 text_or(q, 11, "?"), text_or(q, 12, "lower"));
+		if (strcmp(title, last) != 0) {
+			t = rdoc_table(d, title, 6, head);
+			snprintf(last, sizeof(last), "%s", title);
+		}
+		report_params_text(text_or(q, 5, "{}"), text_or(q, 14, ""), params, sizeof(params));
+		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
+			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
+		snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
+		row[0] = context[0] ? context : "-";
+		row[1] = text_or(q, 4, "");
+		row[2] = params;
+		row[3] = median;
+		row[4] = runs;
+		row[5] = sqlite3_column_int(q, 13) ? "*" : "";
+		rdoc_row(d, t, row);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s",
+						 sqlite3_errmsg(db));
+}
+
+/* The optimum of each context, with the runner-up. */
+static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	static const char *const head[] = { "Context", "Variant", "Exported", "Median [95% CI]", "Runner-up",
+					    "Trials", "Decided" };
+	sqlite3_stmt *q = NULL;
+	size_t t = (size_t)-1;
+	char last[600] = "";
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.platform, o.host, o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low,"
+			       " o.ci_high, o.runner_up, o.trials, o.decided, " OMIT("s", "o.context") " FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
+			       " s.id = o.sweep_id WHERE o.exports IS NOT NULL AND"
+			       " (?1 IS NULL OR o.platform = ?1) ORDER BY o.platform, o.host, o.kernel, o.id",
+			       -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s", sqlite3_errmsg(db));
+	if (platform)
+		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char title[600], exported[512], median[96], runner[600] = "-", trials[24];
+		const char *context = text_or(q, 3, ""), *row[7];
+		json_t *ru = json_loads(text_or(q, 9, "null"), JSON_DECODE_ANY, NULL);
+
+		snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", text_or(q, 2, ""),
+			 text_or(q, 0, ""), text_or(q, 1, ""));
+		if (strcmp(title, last) != 0) {
+			t = rdoc_table(d, title, 7, head);
+			snprintf(last, sizeof(last), "%s", title);
+		}
+		report_params_text(text_or(q, 5, "{}"), text_or(q, 12, ""), exported, sizeof(exported));
+		if (json_is_object(ru)) {
+			char *text = json_dumps(ru, JSON_COMPACT), params[400];
+
+			report_params_text(text, text_or(q, 12, ""), params, sizeof(params));
+			snprintf(runner, sizeof(runner), "%s %s %.4g", json_string_value(json_object_get(ru, "variant"))
+				 ? json_string_value(json_object_get(ru, "variant")) : "?", params,
+				 json_number_value(json_object_get(ru, "median")));
+			free(text);
+		}
+		json_decref(ru);
+		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
+			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
+		snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 10));
+		row[0] = context[0] ? context : "-";
+		row[1] = text_or(q, 4, "");
+		row[2] = exported;
+		row[3] = median;
+		row[4] = runner;
+		row[5] = trials;
+		row[6] = text_or(q, 11, "");
+		rdoc_row(d, t, row);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s",
+						 sqlite3_errmsg(db));
+}
+
+int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	int rc = results(d, db, platform, err);
+
+	return rc ? rc : optima(d, db, platform, err);
+}

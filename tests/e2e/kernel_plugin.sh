@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# A kernel of the user's own, tuned end to end with no file of the tree
+# changed: a tiny C program and its manifest (a context, a compile-time
+# define, a list parameter) in a temporary folder, then sweep -> optima ->
+# results -> header -> a program compiled against that header. Also: the
+# manifest and sweep errors name file:line:column, a changed kernel source
+# is another sweep, and the shipped manifests name flags their binaries take.
+tune=$1
+. "$(dirname "$0")/lib.sh"
+
+before=$(git -C "$src" status --porcelain 2> /dev/null)
+kd=$TMP/mykernels
+mkdir -p "$kd/sumk"
+cat > "$kd/sumk/kernel.yaml" << 'YAML'
+name: sumk
+description: sums an array in blocks of g
+main: sumk/main.c
+sources: [sumk/main.c]
+variants: [plain, unrolled]
+baseline: plain
+variant_define: SUMK_VARIANT
+parameters:
+  - { name: n, type: int, min: 1, max: 1000000, default: 1000, flag: --n, role: context }
+  - { name: unroll, type: int, min: 1, max: 8, default: 2, define: SUMK_UNROLL, role: searched, variants: [unrolled] }
+  - { name: g, type: int, min: 1, max: 64, default: 1, flag: --g, role: list }
+metric: { field: ns_per_item, unit: ns }
+correctness: checksum
+exports: [variant, unroll, g]
+YAML
+cat > "$kd/sumk/main.c" << 'C'
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifndef SUMK_UNROLL
+#define SUMK_UNROLL 1
+#endif
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+int main(int argc, char **argv)
+{
+	long runs = 1, warmup = 0, seed = 1, n = 1000, g[64], ng = 0;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		long v = strtol(argv[i + 1], NULL, 10);
+
+		if (!strcmp(argv[i], "--runs")) runs = v;
+		else if (!strcmp(argv[i], "--warmup")) warmup = v;
+		else if (!strcmp(argv[i], "--seed")) seed = v;
+		else if (!strcmp(argv[i], "--n")) n = v;
+		else if (!strcmp(argv[i], "--g"))
+			for (char *p = argv[i + 1]; *p && ng < 64; p += *p == ',') g[ng++] = strtol(p, &p, 10);
+		else { fprintf(stderr, "sumk: unknown flag %s\n", argv[i]); return 2; }
+	}
+	if (!ng) g[ng++] = 1;
+	unsigned *a = malloc(n * sizeof(*a));
+	for (long i = 0; i < n; i++) a[i] = (unsigned)(i * 2654435761u + seed);
+	for (long r = 0; r < warmup + runs; r++)
+		for (long b = 0; b < ng; b++) {
+			double t0 = now();
+			unsigned long long sum = 0;
+			for (long rep = 0; rep < 50; rep++)
+				for (long i = 0; i < n; i += g[b])
+					for (long k = i; k < i + g[b] && k < n; k++) sum += (unsigned long long)a[k] * SUMK_UNROLL / SUMK_UNROLL;
+			printf("{\"g\":%ld,\"run\":%ld,\"warmup\":%s,\"ns_per_item\":%.4f,\"checksum\":%llu}\n", g[b], r,
+			       r < warmup ? "true" : "false", (now() - t0) / (50.0 * n), sum);
+		}
+	free(a);
+	return 0;
+}
+C
+cat > "$TMP/sumk.yaml" << 'YAML'
+name: sumk-tune
+kernel: sumk
+params:
+  variant: [plain, unrolled]
+  n: [1000, 3000]
+  unroll: [1, 4]
+  g: [1, 2, 4, 8]
+runs: 3
+warmup: 1
+final_top: 2
+YAML
+db=$TMP/k.db
+
+"$tune" kernels --kernels-dir "$kd" > "$TMP/kernels" 2>&1
+check "tune kernels lists the user's kernel beside the shipped ones" \
+	grep -q "^sumk  sums an array in blocks of g" "$TMP/kernels"
+check "with its parameters" grep -qE "unroll +int 1..8 = 2, -D SUMK_UNROLL, searched, for unrolled" "$TMP/kernels"
+check "and the shipped ones" grep -q "^chase  " "$TMP/kernels"
+
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err1"
+rc=$?
+check "the sweep runs (rc $rc: $(tail -1 "$TMP/err1"))" [ "$rc" = 0 ]
+# 2 contexts x (plain + unrolled x 2 unrolls) x 4 g = 24 search trials.
+check "24 search trials done" [ "$(q "$db" "SELECT COUNT(*) FROM trials WHERE phase = 'search' AND status = 'done'")" = 24 ]
+check "every sample's metric recorded" [ "$(q "$db" "SELECT COUNT(*) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.phase = 'search' AND s.warmup = 0")" = 72 ]
+check "one optimum per context" [ "$(q "$db" "SELECT group_concat(context, ';') FROM (SELECT context FROM optima WHERE kernel = 'sumk' ORDER BY id)")" = "n=1000;n=3000" ]
+check "parameters as rows (trial_params)" \
+	[ "$(q "$db" "SELECT COUNT(DISTINCT value) FROM trial_params WHERE kernel = 'sumk' AND name = 'g'")" = 4 ]
+check "unroll only where it applies" \
+	[ "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'sumk' AND variant = 'plain' AND json_extract(params, '$.unroll') IS NOT NULL")" = 0 ]
+check "the builds: plain, and unrolled once per unroll" \
+	[ "$(q "$db" "SELECT group_concat(defines, ';') FROM (SELECT defines FROM builds WHERE kernel = 'sumk' ORDER BY defines)")" = "-DSUMK_VARIANT=0;-DSUMK_VARIANT=1 -DSUMK_UNROLL=1;-DSUMK_VARIANT=1 -DSUMK_UNROLL=4" ]
+# The knee: the optimum's g is the smallest within tolerance of the best of its process.
+check "the optimum is the fastest of its final measurement, or its knee" \
+	[ "$(q "$db" "SELECT COUNT(*) FROM optima o WHERE kernel = 'sumk' AND median <= (SELECT MIN(ts.median) FROM trial_summary ts JOIN trials t ON t.id = ts.trial_id WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND t.context = o.context) * 1.02 + 1e-9")" = 2 ]
+
+"$tune" results --db "$db" > "$TMP/results" 2>&1
+check "results: a table per kernel with its metric" grep -q "Kernel sumk on platform tiny, host .*: ns_per_item in ns, lower is better" "$TMP/results"
+check "results: the chosen trial marked" [ "$(grep -cE '^n=[0-9]+ .* \*$' "$TMP/results")" = 2 ]
+check "results: the optima" grep -q "Optima of kernel sumk on platform tiny" "$TMP/results"
+
+"$tune" export header --platform tiny --db "$db" -o "$TMP/tuned.h" 2> "$TMP/err2"
+check "export header ($(tail -1 "$TMP/err2"))" [ -s "$TMP/tuned.h" ]
+# What the database chose, row by row, against what the compiled header says.
+want=$(q "$db" "SELECT context || ' ' || json_extract(exports, '$.variant.value') || ' ' || COALESCE(json_extract(exports, '$.unroll.value'), -1) || ' ' || json_extract(exports, '$.g.value') FROM optima WHERE kernel = 'sumk' ORDER BY id" | sed 's/^n=//')
+cat > "$TMP/prog.c" << 'C'
+#include <stdio.h>
+#include "tuned.h"
+int main(void)
+{
+	static const long long n[] = TUNED_SUMK_TABLE_N;
+
+	for (unsigned i = 0; i < TUNED_SUMK_TABLE_LEN; i++)
+		printf("%lld %lld %lld %lld\n", n[i], tuned_sumk_variant_for(n[i]), tuned_sumk_unroll_for(n[i]),
+		       tuned_sumk_g_for(n[i]));
+	printf("default %d %s %d\n", TUNED_SUMK_VARIANT, TUNED_SUMK_VARIANT_NAME, TUNED_SUMK_G);
+	printf("row %u %u %u\n", tuned_sumk_row_for(1), tuned_sumk_row_for(2000), tuned_sumk_row_for(1000000));
+	return 0;
+}
+C
+check "a program compiles against the header" cc -std=c11 -Wall -Werror -DTUNED_PLATFORM_TINY -I"$TMP" -o "$TMP/prog" "$TMP/prog.c"
+"$TMP/prog" > "$TMP/prog.out" 2>&1
+check "its lookups give what the database chose" [ "$(head -2 "$TMP/prog.out")" = "$want" ]
+check "its defaults are the last context's" \
+	[ "$(sed -n 3p "$TMP/prog.out" | cut -d' ' -f2,4)" = "$(echo "$want" | tail -1 | cut -d' ' -f2,4)" ]
+check "a context between rows takes the next larger, past the last the largest" \
+	[ "$(sed -n 4p "$TMP/prog.out")" = "row 0 1 1" ]
+
+# Resume: the same command measures nothing again.
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err3"
+check "a second run is complete already" grep -q "is already complete: 24 trials" "$TMP/err3"
+# A changed kernel is another sweep, never mixed with the old one's samples.
+echo "/* changed */" >> "$kd/sumk/main.c"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err4"
+check "a changed source starts a new sweep" [ "$(q "$db" "SELECT COUNT(*) FROM sweeps WHERE name = 'sumk-tune'")" = 2 ]
+
+# A kernel the folders do not hold, bad params: file:line:column and what to do.
+bad() {
+	printf 'name: b\nkernel: sumk\nparams:\n%s\n' "$1" > "$TMP/bad.yaml"
+	"$tune" run "$TMP/bad.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/bad.db" > /dev/null 2> "$TMP/err5"
+	local rc=$?
+	check "bad params '$1': rc $rc, '$2' in: $(cat "$TMP/err5")" sh -c "[ $rc = 3 ] && grep -qF -- \"\$1\" \"\$2\"" _ "$2" "$TMP/err5"
+}
+bad "  gg: [1]" "bad.yaml:4:3: key 'params': kernel 'sumk' has no parameter 'gg' (it has: n unroll g, and variant)"
+bad "  g: [1, 99]" "bad.yaml:4:10: key 'params': parameter 'g': 99 is out of range [1, 64]"
+bad "  variant: [plain, fast]" "bad.yaml:4:20: key 'params': 'fast' is not a variant of kernel 'sumk'"
+bad "  g: [1, 1]" "bad.yaml:4:10: key 'g': value '1' is listed twice"
+printf 'name: b\nkernel: nosuch\n' > "$TMP/bad.yaml"
+"$tune" run "$TMP/bad.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/bad.db" > /dev/null 2> "$TMP/err6"
+check "an unknown kernel names the file, line, column and the kernels there" \
+	grep -q "bad.yaml:2:9: key 'kernel': unknown value 'nosuch'.*chase ipa sched sumk" "$TMP/err6"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --db "$TMP/bad.db" > /dev/null 2> "$TMP/err7"
+check "without its folder the kernel is not found" grep -q "key 'kernel': unknown value 'sumk'" "$TMP/err7"
+TUNE_KERNELS_DIR=$kd "$tune" kernels > "$TMP/kernels2" 2>&1
+check "TUNE_KERNELS_DIR adds the folder too" grep -q "^sumk  " "$TMP/kernels2"
+"$tune" kernels --kernels-dir "$TMP/none" > /dev/null 2> "$TMP/err8"
+check "a --kernels-dir that is no folder is named" grep -q "kernels: --kernels-dir '$TMP/none' is not a folder" "$TMP/err8"
+
+# A platform names the folder itself, relative to its own file.
+{ tiny_platform kplat; printf 'kernels_dirs: [mykernels]\n'; } > "$TMP/kplat.yaml"
+"$tune" run "$TMP/sumk.yaml" --platform "$TMP/kplat.yaml" --db "$TMP/k2.db" > /dev/null 2> "$TMP/err9"
+check "a platform's kernels_dirs finds the kernel ($(tail -1 "$TMP/err9"))" \
+	[ "$(q "$TMP/k2.db" "SELECT COUNT(*) FROM trials WHERE phase = 'search' AND status = 'done'")" = 24 ]
+{ tiny_platform kplat; printf 'kernels_dirs: [nope]\n'; } > "$TMP/kplat.yaml"
+"$tune" run "$TMP/sumk.yaml" --platform "$TMP/kplat.yaml" --db "$TMP/k2.db" > /dev/null 2> "$TMP/err10"
+check "a kernels_dirs entry that is no folder is named" grep -q "kplat.yaml: key 'kernels_dirs': '$TMP/nope' is not a folder" "$TMP/err10"
+
+# The shipped manifests name only flags their binaries take.
+for k in chase ipa sched; do
+	cc -std=c11 -O0 -D_GNU_SOURCE -Ikernels -o "$TMP/$k" "kernels/$k/${k}_main.c" -pthread -lm 2> /dev/null
+	"$TMP/$k" --help > "$TMP/$k.help" 2>&1
+	missing=""
+	for f in $(sed -n "/^$k  /,/^  exports:/p" "$TMP/kernels" | grep -oE 'flag --[a-z0-9-]+' | cut -d' ' -f2); do
+		grep -q -- "$f" "$TMP/$k.help" || missing="$missing $f"
+	done
+	check "$k's manifest flags are its binary's (missing:$missing)" [ -z "$missing" ] && [ -s "$TMP/$k.help" ]
+done
+
+check "no file of the tree changed" [ "$(git -C "$src" status --porcelain 2> /dev/null)" = "$before" ]
+e2e_done kernel_plugin

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A database of schema 4 (chase, ipa and sched results written by an older
+# tune, tests/data/schema4.sql) migrates to this tune's schema keeping every
+# sample, trial, sweep and optimum: `tune results` reads the same as it did
+# for the tune that wrote it (tests/data/schema4.results), and every trial and
+# optimum has its parameters as data (trial_params, optimum_params).
+tune=$1
+. "$(dirname "$0")/lib.sh"
+
+db=$TMP/s4.db
+sqlite3 "$db" < tests/data/schema4.sql
+check "the fixture is schema 4" [ "$(q "$db" "PRAGMA user_version")" = 4 ]
+counts="SELECT (SELECT COUNT(*) FROM samples) || ' ' || (SELECT COUNT(*) FROM trials) || ' ' ||
+	(SELECT COUNT(*) FROM sweeps) || ' ' || (SELECT group_concat(k, ',') FROM (SELECT kernel || '=' || COUNT(*) AS k
+	FROM optima GROUP BY kernel ORDER BY kernel))"
+before=$(q "$db" "$counts")
+sums="SELECT SUM(ns_per_lookup), SUM(checksum % 1000003) FROM samples"
+sums_before=$(q "$db" "$sums")
+
+"$tune" results --db "$db" > "$TMP/results" 2> "$TMP/err"
+rc=$?
+check "results after the migration (rc $rc: $(head -1 "$TMP/err"))" [ "$rc" = 0 ]
+check "the same results as the tune that wrote it" diff -u tests/data/schema4.results "$TMP/results"
+check "schema is this tune's" [ "$(q "$db" "PRAGMA user_version")" = "$("$tune" version | sed -n 's/.*(schema \([0-9]*\).*/\1/p')" ]
+check "every sample, trial, sweep and optimum kept ($before)" [ "$(q "$db" "$counts")" = "$before" ]
+check "every sample's values kept" [ "$(q "$db" "$sums")" = "$sums_before" ]
+check "integrity" [ "$(q "$db" "PRAGMA integrity_check")" = ok ]
+check "every trial has its parameters" [ "$(q "$db" "SELECT COUNT(*) FROM trials WHERE params IS NULL")" = 0 ]
+check "every optimum has its parameters" [ "$(q "$db" "SELECT COUNT(*) FROM optima WHERE params IS NULL")" = 0 ]
+check "chase's parameters are its columns' values" [ "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'chase' AND
+	(json_extract(params, '$.group_size') != group_size OR json_extract(params, '$.size_mb') != size_mb OR
+	 json_extract(params, '$.variant') != variant OR json_extract(params, '$.hint') IS NOT hint)")" = 0 ]
+check "ipa's threshold is a parameter" [ "$(q "$db" "SELECT COUNT(*) FROM trial_params p JOIN trials t ON t.id = p.trial_id
+	WHERE p.kernel = 'ipa' AND p.name = 'threshold_ns' AND p.value = t.threshold_ns")" = "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'ipa'")" ]
+check "sched's point is parameters" [ "$(q "$db" "SELECT COUNT(DISTINCT optimum_id) FROM optimum_params WHERE kernel = 'sched' AND name IN ('speedup', 'apps', 'dispatch')")" = "$(q "$db" "SELECT COUNT(*) FROM optima WHERE kernel = 'sched'")" ]
+check "the shipped kernels' views still answer" [ "$(q "$db" "SELECT COUNT(*) FROM ipa_results") $(q "$db" "SELECT COUNT(*) FROM sched_results")" = "6 48" ]
+# A trial recorded after the migration gets its parameters from its columns too.
+"$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" --fresh > /dev/null 2>&1
+check "a new chase trial's parameters" [ "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'chase' AND params IS NULL")-$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'chase'")" = "0-48" ]
+e2e_done migrate

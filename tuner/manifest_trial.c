@@ -1,0 +1,441 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest_trial.h"
+
+/* The planner's walk over the values: one index per parameter. */
+struct walk {
+	const struct sweep *s;
+	struct plan *pl;
+	size_t cap;
+	size_t idx[PLAN_MAX_PARAMS];
+};
+
+static const struct kernel_param *param_at(const struct kernel_manifest *m, size_t i)
+{
+	return MANIFEST_PARAM(m, i);
+}
+
+static int push(struct walk *w, const struct trial *t)
+{
+	if (w->pl->ntrials == w->cap) {
+		size_t ncap = w->cap ? w->cap * 2 : 64;
+		struct trial *nt = realloc(w->pl->trials, ncap * sizeof(*nt));
+
+		if (!nt)
+			return -1;
+		w->pl->trials = nt;
+		w->cap = ncap;
+	}
+	w->pl->trials[w->pl->ntrials++] = *t;
+	return 0;
+}
+
+static int push_batch(struct plan *pl, size_t first, size_t count)
+{
+	struct batch *nb = realloc(pl->batches, (pl->nbatches + 1) * sizeof(*nb));
+
+	if (!nb)
+		return -1;
+	nb[pl->nbatches].first = first;
+	nb[pl->nbatches].count = count;
+	pl->batches = nb;
+	pl->nbatches++;
+	return 0;
+}
+
+/* Advances the indices of the parameters of role (those that apply to v)
+ * like an odometer; 0 when every combination was visited. */
+static int next_combination(struct walk *w, int role, size_t v)
+{
+	const struct kernel_manifest *m = w->s->manifest;
+
+	for (size_t i = m->parameters.n; i-- > 0;) {
+		const struct kernel_param *p = param_at(m, i);
+
+		if (p->role != role || !manifest_param_applies(m, p, v))
+			continue;
+		if (++w->idx[i] < w->s->values[i].n)
+			return 1;
+		w->idx[i] = 0;
+	}
+	return 0;
+}
+
+static void reset(struct walk *w, int role)
+{
+	for (size_t i = 0; i < w->s->manifest->parameters.n; i++)
+		if (param_at(w->s->manifest, i)->role == role)
+			w->idx[i] = 0;
+}
+
+/* The trial of variant v at the walk's indices, list value l. */
+static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struct tune_error *err)
+{
+	const struct sweep *s = w->s;
+	const struct kernel_manifest *m = s->manifest;
+	size_t used = 0, cused = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->kernel = s->kernel;
+	t->manifest = m;
+	t->variant = (int)s->kvariants.v[v];
+	t->hint = -1;
+	t->seed = s->seed;
+	t->runs = s->runs;
+	t->warmup = s->warmup;
+	t->group_size = 1;
+	t->queries = 1; /* the ETA's unit: a run of each trial */
+	str_appendf(t->key, sizeof(t->key), &used, "%s", m->variants.v[t->variant]);
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+		char text[64];
+
+		if (!manifest_param_applies(m, p, (size_t)t->variant)) {
+			t->values[i] = PLAN_NA;
+			continue;
+		}
+		t->values[i] = s->values[i].v[p->role == ROLE_LIST ? l : w->idx[i]];
+		manifest_param_text(p, t->values[i], text, sizeof(text));
+		str_appendf(t->key, sizeof(t->key), &used, "/%s=%s", p->name, text);
+		if (p->role == ROLE_CONTEXT)
+			str_appendf(t->context, sizeof(t->context), &cused, "%s%s=%s", cused ? " " : "", p->name, text);
+	}
+	str_appendf(t->key, sizeof(t->key), &used, "/r%lld+%lld", t->runs, t->warmup);
+	t->kernel_name = m->name;
+	t->variant_name = m->variants.v[t->variant];
+	{
+		json_t *o = manifest_params_json(t);
+		char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+		json_decref(o);
+		if (!text)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		snprintf(t->params, sizeof(t->params), "%s", text);
+		if (strlen(text) + 1 > sizeof(t->params))
+			used = sizeof(t->key);
+		free(text);
+	}
+	if (used + 1 >= sizeof(t->key) || cused + 1 >= sizeof(t->context))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s': the parameters of a trial of kernel '%s' are "
+				 "too long to store (%zu bytes; shorten the names or values)", s->path, s->name, m->name,
+				 used);
+	return 0;
+}
+
+/* Every variant, baseline first, and every combination of the searched
+ * values; one batch per combination over the list's values. */
+static int plan_context(struct walk *w, struct tune_error *err)
+{
+	const struct sweep *s = w->s;
+	const struct kernel_manifest *m = s->manifest;
+	const struct kernel_param *list = manifest_list_param(m);
+	size_t li = list ? (size_t)(list - param_at(m, 0)) : 0;
+	size_t order[64] = { 0 }, nv = 0;
+	int rc;
+
+	for (size_t v = 0; v < s->kvariants.n && nv < 64; v++)
+		if (!strcmp(m->variants.v[s->kvariants.v[v]], m->baseline))
+			order[nv++] = v;
+	for (size_t v = 0; v < s->kvariants.n && nv < 64; v++)
+		if (strcmp(m->variants.v[s->kvariants.v[v]], m->baseline) != 0)
+			order[nv++] = v;
+	for (size_t k = 0; k < nv; k++) {
+		size_t v = order[k], kv = (size_t)s->kvariants.v[v];
+		size_t nl = list && manifest_param_applies(m, list, kv) ? s->values[li].n : 1;
+
+		reset(w, ROLE_SEARCHED);
+		do {
+			size_t first = w->pl->ntrials;
+
+			for (size_t l = 0; l < nl; l++) {
+				struct trial t;
+
+				if ((rc = make_trial(w, v, l, &t, err)) != 0)
+					return rc;
+				if (push(w, &t))
+					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+			}
+			if (push_batch(w->pl, first, w->pl->ntrials - first))
+				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		} while (next_combination(w, ROLE_SEARCHED, kv));
+	}
+	return 0;
+}
+
+int manifest_plan(const struct sweep *s, struct plan *pl, struct tune_error *err)
+{
+	struct walk w = { s, pl, 0, { 0 } };
+	int rc = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	if (s->manifest->parameters.n > PLAN_MAX_PARAMS)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: kernel '%s' has %zu parameters; tune takes at most %d",
+				 s->manifest->path, s->manifest->name, s->manifest->parameters.n, PLAN_MAX_PARAMS);
+	/* Contexts apply to every variant: their odometer runs over all. */
+	do
+		rc = plan_context(&w, err);
+	while (!rc && next_combination(&w, ROLE_CONTEXT, (size_t)-1));
+	if (rc)
+		plan_free(pl);
+	return rc;
+}
+
+int manifest_same_process(const struct trial *a, const struct trial *b)
+{
+	const struct kernel_manifest *m = a->manifest;
+
+	if (!m || m != b->manifest || a->variant != b->variant)
+		return 0;
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if (param_at(m, i)->role != ROLE_LIST && a->values[i] != b->values[i])
+			return 0;
+	return 1;
+}
+
+int manifest_same_decision(const struct trial *a, const struct trial *b)
+{
+	return a->manifest && a->manifest == b->manifest && !strcmp(a->context, b->context);
+}
+
+long long manifest_point(const struct trial *t)
+{
+	const struct kernel_param *list = manifest_list_param(t->manifest);
+
+	return list ? t->values[list - param_at(t->manifest, 0)] : PLAN_NA;
+}
+
+int manifest_better(const struct kernel_manifest *m, double a, double b)
+{
+	return m->metric.better == BETTER_HIGHER ? a > b : a < b;
+}
+
+void manifest_defines(const struct trial *t, struct strbuf *out)
+{
+	const struct kernel_manifest *m = t->manifest;
+
+	if (m->variant_define)
+		strbuf_addf(out, "-D%s=%d", m->variant_define, t->variant);
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+
+		if (p->define && t->values[i] != PLAN_NA)
+			strbuf_addf(out, "%s-D%s=%lld", out->len ? " " : "", p->define, t->values[i]);
+	}
+}
+
+/* Appends one argument's text to a's storage; NULL when it is full. */
+static char *arg_text(struct manifest_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *arg_text(struct manifest_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *at = a->text + a->used;
+	size_t room = sizeof(a->text) - a->used;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(at, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room || a->argc + 2 >= (int)(sizeof(a->argv) / sizeof(a->argv[0])))
+		return NULL;
+	a->used += (size_t)n + 1;
+	return at;
+}
+
+static int add(struct manifest_argv *a, const char *flag, char *value)
+{
+	if (!value)
+		return -1;
+	a->argv[a->argc++] = (char *)flag;
+	a->argv[a->argc++] = value;
+	return 0;
+}
+
+int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
+		  struct manifest_argv *a)
+{
+	const struct trial *t = todo[0];
+	const struct kernel_manifest *m = t->manifest;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->argv[a->argc++] = (char *)binary;
+	rc |= add(a, "--runs", arg_text(a, "%lld", runs));
+	rc |= add(a, "--warmup", arg_text(a, "%lld", warmup));
+	rc |= add(a, "--seed", arg_text(a, "%lld", t->seed));
+	if (m->variant_flag)
+		rc |= add(a, m->variant_flag, arg_text(a, "%s", m->variants.v[t->variant]));
+	for (size_t i = 0; i < m->parameters.n && !rc; i++) {
+		const struct kernel_param *p = param_at(m, i);
+		char text[64], *start;
+
+		if (!p->flag || t->values[i] == PLAN_NA)
+			continue;
+		if (p->role != ROLE_LIST) {
+			manifest_param_text(p, t->values[i], text, sizeof(text));
+			rc |= add(a, p->flag, arg_text(a, "%s", text));
+			continue;
+		}
+		start = a->text + a->used;
+		for (size_t k = 0; k < n && !rc; k++) {
+			manifest_param_text(p, todo[k]->values[i], text, sizeof(text));
+			/* The list is one argument: each value overwrites the last one's NUL. */
+			if (k)
+				a->used--;
+			rc |= arg_text(a, "%s%s", k ? "," : "", text) ? 0 : -1;
+		}
+		rc |= add(a, p->flag, start);
+	}
+	a->argv[a->argc] = NULL;
+	return rc ? -1 : 0;
+}
+
+static int number(json_t *o, const char *field, double *out)
+{
+	json_t *v = json_object_get(o, field);
+
+	if (!json_is_number(v))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+int manifest_sample(const struct trial *t, json_t *o, long long *point, double *metric, unsigned long long *check,
+		    double *cpu, char *why, size_t len)
+{
+	const struct kernel_manifest *m = t->manifest;
+	const struct kernel_param *list = manifest_list_param(m);
+	long long x = manifest_point(t);
+
+	*point = PLAN_NA;
+	if (list && x != PLAN_NA) {
+		json_t *v = json_object_get(o, list->name);
+		char why2[256];
+
+		if (json_is_integer(v) && list->type != PARAM_CHOICE)
+			*point = (long long)json_integer_value(v);
+		else if (json_is_string(v) && manifest_param_value(list, json_string_value(v), point, why2,
+								    sizeof(why2)) != 0)
+			*point = PLAN_NA;
+		if (*point == PLAN_NA) {
+			snprintf(why, len, "field '%s' (the list parameter) is missing or not one of its values", list->name);
+			return -1;
+		}
+	}
+	if (number(o, m->metric.field, metric)) {
+		snprintf(why, len, "field '%s' (the metric) is missing or not a number", m->metric.field);
+		return -1;
+	}
+	for (size_t i = 0; i < m->metric.per.n; i++) {
+		double d;
+
+		if (number(o, m->metric.per.v[i], &d) || d <= 0) {
+			snprintf(why, len, "field '%s' (the metric is per it) is missing or not above 0",
+				 m->metric.per.v[i]);
+			return -1;
+		}
+		*metric /= d;
+	}
+	*check = 0;
+	if (m->correctness) {
+		json_t *c = json_object_get(o, m->correctness);
+
+		if (!json_is_integer(c)) {
+			snprintf(why, len, "field '%s' (the correctness check) is missing or not an integer",
+				 m->correctness);
+			return -1;
+		}
+		*check = (unsigned long long)json_integer_value(c);
+	}
+	if (number(o, "cpu", cpu))
+		*cpu = -1;
+	return 0;
+}
+
+void manifest_label(const struct trial *t, char *out, size_t len)
+{
+	const struct kernel_manifest *m = t->manifest;
+	size_t used = 0;
+
+	str_appendf(out, len, &used, "%s %s", m->name, m->variants.v[t->variant]);
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+		char text[64];
+
+		if (p->role == ROLE_FIXED || t->values[i] == PLAN_NA)
+			continue;
+		manifest_param_text(p, t->values[i], text, sizeof(text));
+		str_appendf(out, len, &used, " %s=%s", p->name, text);
+	}
+}
+
+json_t *manifest_params_json(const struct trial *t)
+{
+	const struct kernel_manifest *m = t->manifest;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "variant", json_string(m->variants.v[t->variant]));
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+
+		if (t->values[i] == PLAN_NA)
+			continue;
+		if (p->type == PARAM_CHOICE || p->type == PARAM_BOOL) {
+			char text[64];
+
+			manifest_param_text(p, t->values[i], text, sizeof(text));
+			json_object_set_new(o, p->name, json_string(text));
+		} else {
+			json_object_set_new(o, p->name, json_integer(t->values[i]));
+		}
+	}
+	return o;
+}
+
+static int exported(const struct kernel_manifest *m, const char *name, int role)
+{
+	if (!m->exports.n)
+		return !strcmp(name, "variant") || role == ROLE_SEARCHED || role == ROLE_LIST;
+	for (size_t i = 0; i < m->exports.n; i++)
+		if (!strcmp(m->exports.v[i], name))
+			return 1;
+	return 0;
+}
+
+static void export_value(json_t *o, const char *name, long long value, const char *text, const char *role)
+{
+	json_object_set_new(o, name, json_pack("{s:I, s:s, s:s}", "value", (json_int_t)value, "text", text, "role",
+					       role));
+}
+
+json_t *manifest_exports_json(const struct trial *t)
+{
+	const struct kernel_manifest *m = t->manifest;
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+		char text[64];
+
+		if (p->role != ROLE_CONTEXT || t->values[i] == PLAN_NA)
+			continue;
+		manifest_param_text(p, t->values[i], text, sizeof(text));
+		export_value(o, p->name, t->values[i], text, "context");
+	}
+	if (o && exported(m, "variant", ROLE_SEARCHED))
+		export_value(o, "variant", t->variant, m->variants.v[t->variant], "export");
+	for (size_t i = 0; o && i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+		char text[64];
+
+		/* A parameter that does not apply to the chosen variant has no value to give. */
+		if (p->role == ROLE_CONTEXT || t->values[i] == PLAN_NA || !exported(m, p->name, p->role))
+			continue;
+		manifest_param_text(p, t->values[i], text, sizeof(text));
+		export_value(o, p->name, t->values[i], text, "export");
+	}
+	return o;
+}
