@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The hash-probe example, as its README section runs it: one command tunes it
+# beside the chase (its platform file, under --quick), the header it exports
+# builds the production program, whose tuned probe finds what the scalar loop
+# finds. No timing is asserted.
+tune=$1
+. "$(dirname "$0")/lib.sh"
+
+db=$TMP/hp.db
+"$tune" --platform examples/hashprobe/platform.yaml --quick --db "$db" > /dev/null 2> "$TMP/err"
+rc=$?
+check "one command tunes the example (rc $rc: $(tail -1 "$TMP/err"))" [ "$rc" = 0 ]
+check "the probe's optimum at 256 MB" [ "$(q "$db" "SELECT context FROM optima WHERE kernel = 'hashprobe'")" = "size_mb=256" ]
+check "the chase's at the same working set" [ "$(q "$db" "SELECT size_mb FROM optima WHERE kernel = 'chase'")" = 256 ]
+check "every probe agreed with the scalar loop" \
+	[ "$(q "$db" "SELECT COUNT(DISTINCT s.checksum) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'hashprobe'")" = 1 ]
+
+mkdir -p "$TMP/ex"
+cp examples/hashprobe/prod.c examples/hashprobe/hashprobe.h examples/hashprobe/Makefile "$TMP/ex/"
+"$tune" export header --platform hashprobe-local --db "$db" -o "$TMP/ex/tuned_config.h" 2> "$TMP/err2"
+check "export header ($(tail -1 "$TMP/err2"))" [ -s "$TMP/ex/tuned_config.h" ]
+check "the production program builds against it" make -s -C "$TMP/ex" CFLAGS=-O2
+"$TMP/ex/prod" 64 > "$TMP/prod.out" 2>&1
+check "it runs the tuned probe: $(cat "$TMP/prod.out")" grep -q "checksum ok" "$TMP/prod.out"
+want=$(q "$db" "SELECT 'g=' || json_extract(exports, '$.g.value') FROM optima WHERE kernel = 'hashprobe'")
+check "with the g tune chose ($want)" grep -q "$want" "$TMP/prod.out"
+e2e_done hashprobe
