@@ -4,7 +4,6 @@
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,49 +14,11 @@
 #include <unistd.h>
 
 #include "../kernels/common/timing.h"
-#include "../kernels/chase/chase.h"
-#include "agent.h"
+#include "agent_internal.h"
 #include "build.h"
 #include "exec.h"
-#include "hostinfo.h"
-#include "kernel.h"
 #include "names.h"
 #include "paths.h"
-#include "platform.h"
-#include "runner.h"
-#include "runspec.h"
-#include "version.h"
-
-/* One connection, with a duplicate of its socket: the deadline cuts it with
- * shutdown() on the duplicate, which can never be a descriptor MHD has
- * closed and the system has handed to someone else. */
-struct conn {
-	int fd;        /* ours; closed when MHD closes the connection */
-	double since;  /* when its current request began to arrive */
-	int serving;   /* the request is whole: a trial's time is not the client's */
-	int cut;
-	struct conn *prev, *next;
-};
-
-struct agent {
-	char token[AGENT_MAX_TOKEN + 2]; /* and the newline fgets keeps */
-	long long max_timeout_s;  /* the longest timeout_s a run spec may ask */
-	pthread_mutex_t conns_lock;
-	struct conn *conns;
-	unsigned long cut;        /* connections cut at the deadline */
-	struct platform platform; /* resolved for this host */
-	struct host_facts facts;
-	char fingerprint[17], compiler_version[256], cflags[PLATFORM_MAX_CFLAGS];
-	pthread_mutex_t trial;    /* one trial at a time on this host */
-	volatile sig_atomic_t *stop;
-};
-
-/* One request with the token: its body, bounded. */
-struct request {
-	char *body;
-	size_t len;
-	int too_big; /* it grew past the limit without saying so in Content-Length */
-};
 
 int agent_token_equal(const char *presented, const char *expected)
 {
@@ -102,7 +63,7 @@ int agent_read_token(const char *path, char *out, size_t len, struct tune_error 
 	return 0;
 }
 
-static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, json_t *body)
+enum MHD_Result agent_respond(struct MHD_Connection *c, unsigned status, json_t *body)
 {
 	char *text;
 	struct MHD_Response *r;
@@ -125,9 +86,9 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, json_t
 	return ok;
 }
 
-static enum MHD_Result fail(struct MHD_Connection *c, unsigned status, const char *msg)
+enum MHD_Result agent_fail(struct MHD_Connection *c, unsigned status, const char *msg)
 {
-	return respond(c, status, json_pack("{s:s}", "error", msg));
+	return agent_respond(c, status, json_pack("{s:s}", "error", msg));
 }
 
 static enum MHD_Result body_too_big(struct MHD_Connection *c)
@@ -135,10 +96,10 @@ static enum MHD_Result body_too_big(struct MHD_Connection *c)
 	char msg[128];
 
 	snprintf(msg, sizeof(msg), "request body over %d bytes", AGENT_MAX_BODY);
-	return fail(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
+	return agent_fail(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
 }
 
-static struct conn *conn_of(struct MHD_Connection *c)
+struct conn *agent_conn_of(struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
@@ -208,120 +169,6 @@ static void cut_late(struct agent *a)
 	pthread_mutex_unlock(&a->conns_lock);
 }
 
-/* Watches a trial's client: when it hangs up, *gone is set and the trial
- * stops (the agent stopping stops it too). */
-struct client_watch {
-	int fd;
-	volatile sig_atomic_t *agent_stop;
-	volatile sig_atomic_t gone;
-	volatile int done;
-};
-
-static void *watch_client(void *p)
-{
-	struct client_watch *w = p;
-
-	while (!w->done) {
-		struct pollfd pf = { w->fd, POLLRDHUP, 0 };
-
-		if (w->agent_stop && *w->agent_stop)
-			w->gone = 1;
-		if (w->fd >= 0 && poll(&pf, 1, 100) > 0 && (pf.revents & (POLLRDHUP | POLLHUP | POLLERR)))
-			w->gone = 1;
-		if (w->fd < 0) {
-			struct timespec nap = { 0, 100000000 };
-
-			nanosleep(&nap, NULL);
-		}
-		if (w->gone)
-			break;
-	}
-	return NULL;
-}
-
-static json_t *facts_json(const struct agent *a)
-{
-	char *facts = hostinfo_json(&a->facts);
-	json_t *f = facts ? json_loads(facts, 0, NULL) : NULL, *cpus = json_array();
-
-	free(facts);
-	for (size_t i = 0; i < a->platform.cpus.n; i++)
-		json_array_append_new(cpus, json_integer(a->platform.cpus.v[i]));
-	return json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:b}", "tune_version", TUNE_VERSION, "facts",
-			 f ? f : json_object(), "platform", a->platform.name, "fingerprint", a->fingerprint,
-			 "compiler", a->platform.compiler, "compiler_version", a->compiler_version, "cflags",
-			 a->cflags, "cpus", cpus, "device_cpu", (json_int_t)a->platform.device_cpu,
-			 "pin", a->platform.pin);
-}
-
-/* POST /v1/run: decode, build, run, answer with what the kernel printed. */
-static enum MHD_Result run_trial(struct agent *a, struct MHD_Connection *c, const struct request *rq)
-{
-	struct run_spec spec;
-	struct build_spec bs;
-	struct build_result br;
-	struct run_place place = { a->platform.pin, &a->platform.cpus, a->platform.device_cpu };
-	struct runspec_argv args;
-	struct run_result res;
-	struct tune_error err;
-	char why[512];
-	json_t *out;
-	int cpu;
-
-	if (runspec_from_json(rq->body ? rq->body : "", rq->len, &spec, why, sizeof(why)) != 0)
-		return fail(c, MHD_HTTP_BAD_REQUEST, why);
-	if (spec.kernel != KERNEL_CHASE && a->platform.device_cpu < 0)
-		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "this host has one CPU: the emulated accelerator needs "
-			    "its own");
-	/* Checked against this host, as a local sweep checks against its own. */
-	if (spec.kernel == KERNEL_CHASE && spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {
-		snprintf(why, sizeof(why), "field 'size_mb': %lld MB is over half of this host's memory (%lld MB)",
-			 spec.size_mb, (a->facts.memory_bytes >> 20));
-		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
-	}
-	if (spec.timeout_s > a->max_timeout_s) {
-		snprintf(why, sizeof(why), "field 'timeout_s': %lld s is over this agent's --max-timeout of %lld s",
-			 spec.timeout_s, a->max_timeout_s);
-		return fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
-	}
-	if (pthread_mutex_trylock(&a->trial) != 0)
-		return fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
-	bs = (struct build_spec){ spec.kernel, spec.kernel == KERNEL_CHASE ? spec.variant : 0,
-				  spec.kernel == KERNEL_CHASE ? spec.hint : -1, a->platform.compiler, &a->platform.cflags,
-				  a->stop, NULL, NULL };
-	if (build_kernel(&bs, &br, &err) != 0) {
-		pthread_mutex_unlock(&a->trial);
-		return respond(c, MHD_HTTP_OK, json_pack("{s:s, s:b, s:s}", "host", a->facts.hostname, "built", 0,
-							 "reason", err.msg));
-	}
-	runspec_args(&spec, br.path, &place, &args, &cpu);
-	{
-		struct conn *k = conn_of(c);
-		struct client_watch w = { k ? k->fd : -1, a->stop, 0, 0 };
-		pthread_t th;
-		int watching = pthread_create(&th, NULL, watch_client, &w) == 0;
-		int rc = runner_exec(args.argv, cpu, (double)spec.timeout_s, watching ? &w.gone : a->stop, &res, &err);
-
-		w.done = 1;
-		if (watching)
-			pthread_join(th, NULL);
-		pthread_mutex_unlock(&a->trial);
-		if (rc != 0)
-			return fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
-		if (w.gone && !(a->stop && *a->stop))
-			fprintf(stderr, "tune agent: the client of a %s trial hung up: trial stopped\n",
-				kernel_names[spec.kernel]);
-	}
-	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:s, s:s}", "host",
-			a->facts.hostname, "built", 1, "build", "hash", br.hash, "compiler", a->platform.compiler,
-			"compiler_version", br.compiler_version, "cflags", br.cflags, "defines", br.defines, "exited",
-			res.exited, "status", res.status, "signal", res.signo, "timed_out", res.timed_out, "interrupted",
-			res.interrupted, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
-	run_result_free(&res);
-	return out ? respond(c, MHD_HTTP_OK, out) : fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the kernel's output "
-							  "is not text");
-}
-
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *data, size_t *data_size, void **con_cls)
 {
@@ -339,7 +186,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		/* Answered as soon as the headers are read, before any 100
 		 * Continue: a refused body is never waited for, nor buffered. */
 		if (!auth || strncmp(auth, "Bearer ", 7) != 0 || !agent_token_equal(auth + 7, a->token))
-			return fail(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer TOKEN' "
+			return agent_fail(c, MHD_HTTP_UNAUTHORIZED, "missing or wrong token (send 'Authorization: Bearer TOKEN' "
 				    "with the token of the agent's --token-file)");
 		if (clen && strtoull(clen, NULL, 10) > AGENT_MAX_BODY)
 			return body_too_big(c);
@@ -363,18 +210,18 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (rq->too_big)
 		return body_too_big(c);
-	conn_serving(a, conn_of(c), 1);
+	conn_serving(a, agent_conn_of(c), 1);
 	if (!strcmp(url, "/v1/facts")) {
 		if (strcmp(method, "GET") != 0)
-			return fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET /v1/facts");
-		return respond(c, MHD_HTTP_OK, facts_json(a));
+			return agent_fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use GET /v1/facts");
+		return agent_respond(c, MHD_HTTP_OK, agent_facts_json(a));
 	}
 	if (!strcmp(url, "/v1/run")) {
 		if (strcmp(method, "POST") != 0)
-			return fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST /v1/run with a JSON run spec");
-		return run_trial(a, c, rq);
+			return agent_fail(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST /v1/run with a JSON run spec");
+		return agent_run_trial(a, c, rq);
 	}
-	return fail(c, MHD_HTTP_NOT_FOUND, "unknown path (the API is GET /v1/facts and POST /v1/run)");
+	return agent_fail(c, MHD_HTTP_NOT_FOUND, "unknown path (the API is GET /v1/facts and POST /v1/run)");
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode code)
@@ -383,7 +230,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 
 	(void)code;
 	/* The next request on this connection has the deadline from now. */
-	conn_serving(cls, conn_of(c), 0);
+	conn_serving(cls, agent_conn_of(c), 0);
 	if (rq) {
 		free(rq->body);
 		free(rq);
@@ -469,6 +316,8 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 	    (rc = exec_fingerprint(&a->platform, &a->facts, a->fingerprint, err)) != 0)
 		goto out;
 	conf_strs_join(&a->platform.cflags, " ", a->cflags, sizeof(a->cflags));
+	if ((rc = agent_list_kernels(a, err)) != 0)
+		goto out;
 	if (!!o->tls_cert != !!o->tls_key) {
 		rc = tune_fail(err, TUNE_ERR_USAGE, "agent: give both --tls-cert and --tls-key, or neither");
 		goto out;
@@ -519,6 +368,7 @@ out:
 	free(cert);
 	free(key);
 	platform_free(&a->platform);
+	json_decref(a->kernels);
 	pthread_mutex_destroy(&a->trial);
 	pthread_mutex_destroy(&a->conns_lock);
 	free(a);

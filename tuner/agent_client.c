@@ -94,6 +94,24 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 		if (c->ncpus < sizeof(c->cpus) / sizeof(c->cpus[0]))
 			c->cpus[c->ncpus++] = json_integer_value(v);
 	}
+	/* Names and hex only: they reach messages and the comparison. */
+	for (void *it = json_object_iter(json_object_get(a, "kernels")); it;
+	     it = json_object_iter_next(json_object_get(a, "kernels"), it)) {
+		const char *name = json_object_iter_key(it), *hash = json_string_value(json_object_iter_value(it));
+		struct agent_kernel *k = &c->kernels[c->nkernels];
+
+		if (c->nkernels == sizeof(c->kernels) / sizeof(c->kernels[0]))
+			break;
+		if (names_check(name, why, sizeof(why)) != 0 || !hash || strlen(hash) != 16 ||
+		    strspn(hash, "0123456789abcdef") != 16) {
+			json_decref(a);
+			return tune_fail(err, TUNE_ERR_HOST, "host '%s' sent facts that are refused: a kernel that is not "
+					 "a name with a 16-hex-digit hash", url);
+		}
+		snprintf(k->name, sizeof(k->name), "%s", name);
+		snprintf(k->hash, sizeof(k->hash), "%s", hash);
+		c->nkernels++;
+	}
 	json_decref(a);
 	if (!c->facts.hostname[0] || strlen(c->fingerprint) != 16 || !c->ncpus)
 		return tune_fail(err, TUNE_ERR_HOST, "host '%s' answered without its facts (is it a tune agent of this "
@@ -106,20 +124,39 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 	return 0;
 }
 
+const char *agent_client_kernel_hash(const struct agent_client *c, const char *name)
+{
+	for (size_t i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].name, name))
+			return c->kernels[i].hash;
+	return NULL;
+}
+
 int agent_client_run(struct agent_client *c, const struct run_spec *spec, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err)
 {
 	char *body = runspec_to_json(spec);
+	int rc;
+
+	if (!body) {
+		memset(out, 0, sizeof(*out));
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	rc = agent_client_run_json(c, body, spec->timeout_s, stop, out, err);
+	free(body);
+	return rc;
+}
+
+int agent_client_run_json(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
+			  struct agent_output *out, struct tune_error *err)
+{
 	json_t *a = NULL, *b;
 	long status = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!body)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	/* The kernel's own limit, plus building it and the way there and back. */
-	rc = call(c, "/v1/run", body, (double)spec->timeout_s + 180.0, stop, &status, &a, err);
-	free(body);
+	rc = call(c, "/v1/run", body, (double)timeout_s + 180.0, stop, &status, &a, err);
 	if (rc)
 		return rc;
 	if (status != 200) {

@@ -25,6 +25,12 @@ struct agent_client {
 	size_t ncpus;
 	long long device_cpu;
 	int pin;
+	/* The kernels it has (its manifests, with --kernels-dir its own too):
+	 * name and the hash of the manifest and sources (build_manifest_hash). */
+	struct agent_kernel {
+		char name[65], hash[17];
+	} kernels[64];
+	size_t nkernels;
 };
 
 /* What POST /v1/run answered. built 0: the build failed, reason says why. */
@@ -45,5 +51,11 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
 /* Runs spec on the host, waiting while it is busy with another trial. */
 int agent_client_run(struct agent_client *c, const struct run_spec *spec, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err);
+/* The same with a spec already encoded (a manifest kernel's, manifest_spec.h)
+ * whose kernel may run for timeout_s. */
+int agent_client_run_json(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
+			  struct agent_output *out, struct tune_error *err);
+/* The hash of kernel name on the host, or NULL when it has none. */
+const char *agent_client_kernel_hash(const struct agent_client *c, const char *name);
 
 #endif

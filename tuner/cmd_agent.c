@@ -1,11 +1,14 @@
 /* tune agent --listen ADDR:PORT --token-file F [--tls-cert C --tls-key K]
- * [--platform P] [--name HOST] [--max-timeout S]: serve this host to an orchestrator (see agent.h). */
+ * [--platform P] [--name HOST] [--max-timeout S] [--kernels-dir DIR]: serve this host to an orchestrator
+ * (see agent.h). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "agent.h"
 #include "commands.h"
+#include "paths.h"
 #include "signals.h"
 
 int cmd_agent(int argc, char **argv, struct tune_error *err)
@@ -18,6 +21,7 @@ int cmd_agent(int argc, char **argv, struct tune_error *err)
 		{ "platform", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "max-timeout", required_argument, NULL, 'm' },
+		{ "kernels-dir", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct agent_options o;
@@ -34,6 +38,17 @@ int cmd_agent(int argc, char **argv, struct tune_error *err)
 		case 'k': o.tls_key = optarg; break;
 		case 'p': o.platform = optarg; break;
 		case 'n': o.name = optarg; break;
+		case 'K': {
+			struct stat st;
+
+			if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))
+				return tune_fail(err, TUNE_ERR_USAGE, "agent: --kernels-dir '%s' is not a folder (give the "
+						 "folder that holds <kernel>/kernel.yaml)", optarg);
+			if (paths_add_kernels_dir(optarg) != 0)
+				return tune_fail(err, TUNE_ERR_USAGE, "agent: at most %d --kernels-dir folders",
+						 PATHS_MAX_KERNEL_DIRS);
+			break;
+		}
 		case 'm': {
 			char *end = NULL;
 

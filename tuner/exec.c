@@ -295,11 +295,18 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	    (rc = resolve_threshold(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
+	/* An agent runs the kernel it has: the same manifest and sources, or none. */
 	if (r->sweep.manifest && ctx->agent) {
-		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s': kernel '%s' is described by its manifest alone, and "
-			       "agents serve the shipped kernels only: run it here or on a Slurm platform", r->sweep.path,
-			       r->sweep.name, r->sweep.manifest->name);
-		goto out;
+		const char *theirs = agent_client_kernel_hash(ctx->agent, r->sweep.manifest->name);
+
+		if (!theirs || strcmp(theirs, r->kernel_hash) != 0) {
+			rc = tune_fail(err, TUNE_ERR_CONFIG, "host '%s': kernel '%s' %s (manifest and sources hash %s here%s%s%s): "
+				       "copy the folder of %s there and start the agent with --kernels-dir", ctx->agent->url,
+				       r->sweep.manifest->name, theirs ? "differs from this host's" : "is not served there",
+				       r->kernel_hash, theirs ? ", " : "", theirs ? theirs : "", theirs ? " there" : "",
+				       r->sweep.manifest->path);
+			goto out;
+		}
 	}
 	if ((r->sweep.kernel == KERNEL_IPA || (r->sweep.kernel == KERNEL_SCHED && r->sweep.sched.accels)) &&
 	    ctx->platform->device_cpu < 0) {

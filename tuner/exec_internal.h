@@ -60,9 +60,9 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
  * the build failed on the agent. */
 int exec_execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
 		 const char **reason, struct tune_error *err);
-/* A manifest kernel's process for todo[0..n), here or as a Slurm job. */
-int exec_execute_manifest(struct sweep_run *r, const struct built *bin, struct trial **todo, size_t n,
-			  long long runs, long long warmup, struct run_result *res, struct tune_error *err);
+/* A manifest kernel's process for todo[0..n), the same three ways. */
+int exec_execute_manifest(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
+			  long long warmup, struct run_result *res, const char **reason, struct tune_error *err);
 
 /* exec_measure.c */
 int exec_json_number(json_t *o, const char *key, double *out);

@@ -225,7 +225,7 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	exec_spec_of(r, todo, n, runs, warmup, &spec);
 	t0 = timing_now_ns();
 	if (todo[0]->manifest)
-		*rc = exec_execute_manifest(r, bin, todo, n, runs, warmup, &res, err);
+		*rc = exec_execute_manifest(r, bin, todo, n, runs, warmup, &res, &reason, err);
 	else
 		*rc = exec_execute(r, bin, &spec, &res, &reason, err);
 	if (*rc != 0)

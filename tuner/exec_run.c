@@ -11,6 +11,7 @@
 #include "agent_client.h"
 #include "exec_internal.h"
 #include "kernel.h"
+#include "manifest_spec.h"
 #include "manifest_trial.h"
 #include "slurm_client.h"
 #include "strbuf.h"
@@ -121,79 +122,94 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
 	}
 }
 
-/* Runs spec here (bin built) or on the context's agent: the kernel's
- * result in res. Returns 0, or a tune_err that stops the sweep (the host is
- * down, interrupted, cannot start a process). *reason is set when the build
- * failed on the agent. */
-int exec_execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
-		   const char **reason, struct tune_error *err)
+/* Runs argv here, pinned to cpu, or as a Slurm job bound to it. */
+static int run_here(struct sweep_run *r, char *const *argv, int cpu, long long timeout_s, struct run_result *res,
+		    struct tune_error *err)
 {
-	struct agent_client *agent = r->ctx->agent;
+	char bind[64] = "none", name[96];
+
+	if (!r->ctx->slurm)
+		return runner_exec(argv, cpu, (double)timeout_s, r->opt->stop, res, err);
+	if (cpu >= 0)
+		snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
+	snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
+	return slurm_client_run(r->ctx->slurm, argv, bind, name, (double)timeout_s, r->opt->stop, res, err);
+}
+
+/* What an agent answered: its build recorded once with the sweep's builds,
+ * its kernel's result in res, or *reason when the build failed there. */
+static int agent_answer(struct sweep_run *r, struct built *bin, struct agent_output *ao, struct run_result *res,
+			const char **reason, struct tune_error *err)
+{
+	const struct agent_client *agent = r->ctx->agent;
+	int rc;
+
+	if (!ao->built) {
+		snprintf(bin->reason, sizeof(bin->reason), "build failed on '%s': %.*s", agent->url,
+			 (int)strcspn(ao->reason, "\n"), ao->reason);
+		*reason = bin->reason;
+		return 0;
+	}
+	if (!bin->build_id) {
+		bin->res = ao->build;
+		if ((rc = record_build(r, bin, ao->compiler, agent->url, err)) != 0) {
+			run_result_free(&ao->run);
+			return rc;
+		}
+	}
+	*res = ao->run;
+	return 0;
+}
+
+int exec_execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
+		 const char **reason, struct tune_error *err)
+{
 	struct agent_output ao;
 	int rc, cpu;
 
 	*reason = NULL;
-	if (!agent) {
+	if (!r->ctx->agent) {
 		const struct platform *p = r->ctx->platform;
 		struct run_place place = { p->pin, &p->cpus, p->device_cpu };
 		struct runspec_argv a;
-		char bind[64] = "none", name[96];
 
+		/* chase is pinned by the runner (or srun); ipa and sched pin their own threads. */
 		runspec_args(spec, bin->res.path, &place, &a, &cpu);
-		if (!r->ctx->slurm)
-			return runner_exec(a.argv, cpu, (double)spec->timeout_s, r->opt->stop, res, err);
-		/* srun pins chase; ipa and sched pin their own threads. */
-		if (cpu >= 0)
-			snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
-		snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
-		return slurm_client_run(r->ctx->slurm, a.argv, bind, name, (double)spec->timeout_s, r->opt->stop, res,
-					err);
+		return run_here(r, a.argv, cpu, spec->timeout_s, res, err);
 	}
-	if ((rc = agent_client_run(agent, spec, r->opt->stop, &ao, err)) != 0)
+	if ((rc = agent_client_run(r->ctx->agent, spec, r->opt->stop, &ao, err)) != 0)
 		return rc;
-	if (!ao.built) {
-		snprintf(bin->reason, sizeof(bin->reason), "build failed on '%s': %.*s", agent->url,
-			 (int)strcspn(ao.reason, "\n"), ao.reason);
-		*reason = bin->reason;
-		return 0;
-	}
-	/* The agent's build, recorded once with this sweep's builds. */
-	if (!bin->build_id) {
-		bin->res = ao.build;
-		if ((rc = record_build(r, bin, ao.compiler, agent->url, err)) != 0) {
-			run_result_free(&ao.run);
-			return rc;
-		}
-	}
-	*res = ao.run;
-	return 0;
+	return agent_answer(r, bin, &ao, res, reason, err);
 }
 
-/* A manifest kernel's process for todo[0..n), here or as a Slurm job. */
-int exec_execute_manifest(struct sweep_run *r, const struct built *bin, struct trial **todo, size_t n,
-			    long long runs, long long warmup, struct run_result *res, struct tune_error *err)
+int exec_execute_manifest(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
+			  long long warmup, struct run_result *res, const char **reason, struct tune_error *err)
 {
 	const struct platform *p = r->ctx->platform;
-	struct manifest_argv *a = malloc(sizeof(*a));
-	int cpu = p->pin ? (int)p->cpus.v[0] : -1, rc;
-	char bind[64] = "none", name[96];
+	struct agent_output ao;
+	int rc;
 
-	if (!a)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	if (manifest_args(bin->res.path, todo, n, runs, warmup, a) != 0) {
+	*reason = NULL;
+	if (r->ctx->agent) {
+		char *body = manifest_spec_to_json(todo, n, runs, warmup, r->sweep.timeout_s, r->kernel_hash);
+
+		if (!body)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		rc = agent_client_run_json(r->ctx->agent, body, r->sweep.timeout_s, r->opt->stop, &ao, err);
+		free(body);
+		return rc ? rc : agent_answer(r, bin, &ao, res, reason, err);
+	}
+	{
+		struct manifest_argv *a = malloc(sizeof(*a));
+
+		if (!a)
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		if (manifest_args(bin->res.path, todo, n, runs, warmup, a) != 0)
+			rc = tune_fail(err, TUNE_ERR_CONFIG, "sweep '%s': the command line of kernel '%s' is too long "
+				       "(fewer list values per process)", r->sweep.name, todo[0]->manifest->name);
+		else
+			rc = run_here(r, a->argv, p->pin ? (int)p->cpus.v[0] : -1, r->sweep.timeout_s, res, err);
 		free(a);
-		return tune_fail(err, TUNE_ERR_CONFIG, "sweep '%s': the command line of kernel '%s' is too long (fewer "
-				 "list values per process)", r->sweep.name, todo[0]->manifest->name);
 	}
-	if (!r->ctx->slurm) {
-		rc = runner_exec(a->argv, cpu, (double)r->sweep.timeout_s, r->opt->stop, res, err);
-	} else {
-		if (cpu >= 0)
-			snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
-		snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
-		rc = slurm_client_run(r->ctx->slurm, a->argv, bind, name, (double)r->sweep.timeout_s, r->opt->stop, res,
-				      err);
-	}
-	free(a);
 	return rc;
 }

@@ -8,7 +8,7 @@
 const struct cmd_entry tune_commands[] = {
 	{ "agent", cmd_agent,
 	  "tune agent --token-file F [--listen ADDR:PORT] [--tls-cert C --tls-key K] [--platform P]\n"
-	  "       [--name HOST] [--max-timeout S]",
+	  "       [--name HOST] [--max-timeout S] [--kernels-dir DIR]",
 	  "serve this host to an orchestrator: its facts, and trials run with its own compiler and CPUs" },
 	{ "export", cmd_export,
 	  "tune export csv|header|json [--platform P ...] [--db F] [-o FILE]\n       tune export header --check FILE",

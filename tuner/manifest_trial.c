@@ -18,34 +18,6 @@ static const struct kernel_param *param_at(const struct kernel_manifest *m, size
 	return MANIFEST_PARAM(m, i);
 }
 
-static int push(struct walk *w, const struct trial *t)
-{
-	if (w->pl->ntrials == w->cap) {
-		size_t ncap = w->cap ? w->cap * 2 : 64;
-		struct trial *nt = realloc(w->pl->trials, ncap * sizeof(*nt));
-
-		if (!nt)
-			return -1;
-		w->pl->trials = nt;
-		w->cap = ncap;
-	}
-	w->pl->trials[w->pl->ntrials++] = *t;
-	return 0;
-}
-
-static int push_batch(struct plan *pl, size_t first, size_t count)
-{
-	struct batch *nb = realloc(pl->batches, (pl->nbatches + 1) * sizeof(*nb));
-
-	if (!nb)
-		return -1;
-	nb[pl->nbatches].first = first;
-	nb[pl->nbatches].count = count;
-	pl->batches = nb;
-	pl->nbatches++;
-	return 0;
-}
-
 /* Advances the indices of the parameters of role (those that apply to v)
  * like an odometer; 0 when every combination was visited. */
 static int next_combination(struct walk *w, int role, size_t v)
@@ -155,10 +127,10 @@ static int plan_context(struct walk *w, struct tune_error *err)
 
 				if ((rc = make_trial(w, v, l, &t, err)) != 0)
 					return rc;
-				if (push(w, &t))
+				if (plan_add_trial(w->pl, &w->cap, &t))
 					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 			}
-			if (push_batch(w->pl, first, w->pl->ntrials - first))
+			if (plan_add_batch(w->pl, first, w->pl->ntrials - first))
 				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		} while (next_combination(w, ROLE_SEARCHED, kv));
 	}
@@ -431,9 +403,14 @@ json_t *manifest_exports_json(const struct trial *t)
 		const struct kernel_param *p = param_at(m, i);
 		char text[64];
 
-		/* A parameter that does not apply to the chosen variant has no value to give. */
-		if (p->role == ROLE_CONTEXT || t->values[i] == PLAN_NA || !exported(m, p->name, p->role))
+		if (p->role == ROLE_CONTEXT || !exported(m, p->name, p->role))
 			continue;
+		/* Every context's row has every exported name, so the header's
+		 * tables line up; one the chosen variant does not use has no value. */
+		if (t->values[i] == PLAN_NA) {
+			json_object_set_new(o, p->name, json_pack("{s:i, s:n, s:s}", "value", -1, "text", "role", "export"));
+			continue;
+		}
 		manifest_param_text(p, t->values[i], text, sizeof(text));
 		export_value(o, p->name, t->values[i], text, "export");
 	}

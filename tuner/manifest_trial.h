@@ -59,7 +59,8 @@ json_t *manifest_params_json(const struct trial *t);
 /* What the header needs of an optimum, without the manifest: each context
  * parameter and each exported one (default: the variant, the searched and
  * the list parameters), name -> {"value": integer, "text": as written,
- * "role": "context" or "export"}, in the manifest's order. */
+ * "role": "context" or "export"}, in the manifest's order. An exported
+ * parameter the variant does not use is {"value": -1, "text": null}. */
 json_t *manifest_exports_json(const struct trial *t);
 
 #endif

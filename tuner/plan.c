@@ -19,7 +19,7 @@ static int uses_prefetch(int v)
 	return v == CHASE_VARIANT_SCALAR_PREFETCH || v == CHASE_VARIANT_INTERLEAVED_PREFETCH;
 }
 
-static int push_trial(struct plan *pl, size_t *cap, const struct trial *t)
+int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t)
 {
 	if (pl->ntrials == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 64;
@@ -34,7 +34,7 @@ static int push_trial(struct plan *pl, size_t *cap, const struct trial *t)
 	return 0;
 }
 
-static int push_batch(struct plan *pl, size_t first, size_t count)
+int plan_add_batch(struct plan *pl, size_t first, size_t count)
 {
 	struct batch *nb = realloc(pl->batches, (pl->nbatches + 1) * sizeof(*nb));
 
@@ -98,10 +98,10 @@ static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
 		snprintf(t.key, sizeof(t.key), "ipa/%s/a%lld/b%lld/w%lld/k%lld/c%lld/T%s/s%lld/r%lld+%lld",
 			 ipa_dist_names[w->dist], w->lat_a_ns, w->lat_b_ns, w->work_ns, w->apps, w->calls, thr, t.seed,
 			 t.runs, t.warmup);
-		rc = push_trial(pl, cap, &t);
+		rc = plan_add_trial(pl, cap, &t);
 	}
 	free(ts.v);
-	return rc ? rc : push_batch(pl, 0, pl->ntrials);
+	return rc ? rc : plan_add_batch(pl, 0, pl->ntrials);
 }
 
 /* A batch per (speedup, apps, dispatch): every policy in one process,
@@ -142,10 +142,10 @@ static int plan_sched(const struct sweep *s, struct plan *pl, size_t *cap)
 						 sched_dispatch_names[t.dispatch], t.speedup, t.apps, sched_policy_names[pol],
 						 w->tasks, w->accels, ipa_dist_names[w->cost_dist], w->cost_a_ns, w->cost_b_ns,
 						 sweep_completion_names[w->completion], thr, t.seed, t.runs, t.warmup);
-					if (push_trial(pl, cap, &t))
+					if (plan_add_trial(pl, cap, &t))
 						return -1;
 				}
-				if (pl->ntrials > first && push_batch(pl, first, pl->ntrials - first))
+				if (pl->ntrials > first && plan_add_batch(pl, first, pl->ntrials - first))
 					return -1;
 			}
 	return 0;
@@ -214,10 +214,10 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 						t.warmup = s->warmup;
 						t.hugepages = (int)pages->v[hp];
 						make_key(&t);
-						if (push_trial(pl, &cap, &t))
+						if (plan_add_trial(pl, &cap, &t))
 							goto oom;
 					}
-					if (push_batch(pl, first, pl->ntrials - first))
+					if (plan_add_batch(pl, first, pl->ntrials - first))
 						goto oom;
 				}
 			}

@@ -59,6 +59,10 @@ struct plan {
  * with a message on stderr. Returns 0 or a negative tune_err. */
 int plan_build(const struct platform *p, const struct sweep *s, struct plan *out, struct tune_error *err);
 void plan_free(struct plan *plan);
+/* Appends a trial (growing trials, *cap its room) or a batch of the trials
+ * [first, first+count); -1 when out of memory. For the planners. */
+int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t);
+int plan_add_batch(struct plan *pl, size_t first, size_t count);
 
 /* Estimated cost of measuring trials (of one context, in one kernel process)
  * for the ETA: links followed (chase), nanoseconds of calls (ipa). */

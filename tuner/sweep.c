@@ -191,7 +191,7 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 	    (rc = resolve_params(s, &s->quick.params, s->quick_values, &s->quick_kvariants, err)) != 0)
 		return rc;
 	/* What the sweep leaves out: every variant, each parameter's default. */
-	for (size_t v = 0; !s->kvariants.n && v < s->manifest->variants.n; v++)
+	for (size_t v = 0, every = !s->kvariants.n; every && v < s->manifest->variants.n; v++)
 		if (conf_ints_push(&s->kvariants, (long long)v))
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	for (size_t i = 0; i < s->manifest->parameters.n; i++) {

@@ -10,19 +10,16 @@ tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 agent_token
-base=$((20000 + RANDOM % 20000))
+# Each test that listens has its own port range (they run in parallel),
+# below the ephemeral ports (32768 on).
+base=$((20000 + RANDOM % 5900))
 pids=()
 # start_agent N: agent N on port base+N, its own build cache; waits until it answers.
 start_agent() {
 	TUNE_CACHE_DIR=$TMP/cache-agent$1 "$tune" agent --listen 127.0.0.1:$((base + $1)) --token-file "$TMP/token" \
 		--platform $plat --name "agent$1" 2>> "$TMP/agent$1.log" &
 	pids[$1]=$!
-	for _ in $(seq 50); do
-		curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$((base + $1))/v1/facts" && return 0
-		sleep 0.1
-	done
-	echo "agent $1 did not start: $(cat "$TMP/agent$1.log")"
-	return 1
+	agent_wait $((base + $1)) "$TMP/agent$1.log" $!
 }
 stop_agents() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'stop_agents; e2e_cleanup' EXIT
@@ -165,7 +162,7 @@ if command -v openssl > /dev/null; then
 fi
 
 # Start-up refusals.
-"$tune" agent --listen 127.0.0.1:$((base + 1)) --token-file "$TMP/token" --platform $plat > /dev/null 2> "$TMP/inuse"
+timeout 20 "$tune" agent --listen 127.0.0.1:$((base + 1)) --token-file "$TMP/token" --platform $plat > /dev/null 2> "$TMP/inuse"
 check "port in use: exit 6 and says so" sh -c "test $? = 6 && grep -q 'cannot listen on 127.0.0.1:$((base + 1))' '$TMP/inuse'"
 (umask 077; echo short > "$TMP/short")
 "$tune" agent --listen 127.0.0.1:$((base + 5)) --token-file "$TMP/short" > /dev/null 2> "$TMP/short.err"

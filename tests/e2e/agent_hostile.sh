@@ -15,7 +15,7 @@ hostile=$2
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 agent_token
-port=$((20000 + RANDOM % 20000))
+port=$((26000 + RANDOM % 2000)) # its own range: tests run in parallel
 pids=()
 stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap 'stop_all; e2e_cleanup' EXIT

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A kernel of the user's own, tuned end to end with no file of the tree
 # changed: a tiny C program and its manifest (a context, a compile-time
-# define, a list parameter) in a temporary folder, then sweep -> optima ->
+# define, a list parameter; write_sumk in lib.sh) written into a temporary
+# folder, then sweep -> optima ->
 # results -> header -> a program compiled against that header. Also: the
 # manifest and sweep errors name file:line:column, a changed kernel source
 # is another sweep, and the shipped manifests name flags their binaries take.
@@ -10,71 +11,7 @@ tune=$1
 
 before=$(git -C "$src" status --porcelain 2> /dev/null)
 kd=$TMP/mykernels
-mkdir -p "$kd/sumk"
-cat > "$kd/sumk/kernel.yaml" << 'YAML'
-name: sumk
-description: sums an array in blocks of g
-main: sumk/main.c
-sources: [sumk/main.c]
-variants: [plain, unrolled]
-baseline: plain
-variant_define: SUMK_VARIANT
-parameters:
-  - { name: n, type: int, min: 1, max: 1000000, default: 1000, flag: --n, role: context }
-  - { name: unroll, type: int, min: 1, max: 8, default: 2, define: SUMK_UNROLL, role: searched, variants: [unrolled] }
-  - { name: g, type: int, min: 1, max: 64, default: 1, flag: --g, role: list }
-metric: { field: ns_per_item, unit: ns }
-correctness: checksum
-exports: [variant, unroll, g]
-YAML
-cat > "$kd/sumk/main.c" << 'C'
-#define _POSIX_C_SOURCE 200809L
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#ifndef SUMK_UNROLL
-#define SUMK_UNROLL 1
-#endif
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-int main(int argc, char **argv)
-{
-	long runs = 1, warmup = 0, seed = 1, n = 1000, g[64], ng = 0;
-
-	for (int i = 1; i + 1 < argc; i += 2) {
-		long v = strtol(argv[i + 1], NULL, 10);
-
-		if (!strcmp(argv[i], "--runs")) runs = v;
-		else if (!strcmp(argv[i], "--warmup")) warmup = v;
-		else if (!strcmp(argv[i], "--seed")) seed = v;
-		else if (!strcmp(argv[i], "--n")) n = v;
-		else if (!strcmp(argv[i], "--g"))
-			for (char *p = argv[i + 1]; *p && ng < 64; p += *p == ',') g[ng++] = strtol(p, &p, 10);
-		else { fprintf(stderr, "sumk: unknown flag %s\n", argv[i]); return 2; }
-	}
-	if (!ng) g[ng++] = 1;
-	unsigned *a = malloc(n * sizeof(*a));
-	for (long i = 0; i < n; i++) a[i] = (unsigned)(i * 2654435761u + seed);
-	for (long r = 0; r < warmup + runs; r++)
-		for (long b = 0; b < ng; b++) {
-			double t0 = now();
-			unsigned long long sum = 0;
-			for (long rep = 0; rep < 50; rep++)
-				for (long i = 0; i < n; i += g[b])
-					for (long k = i; k < i + g[b] && k < n; k++) sum += (unsigned long long)a[k] * SUMK_UNROLL / SUMK_UNROLL;
-			printf("{\"g\":%ld,\"run\":%ld,\"warmup\":%s,\"ns_per_item\":%.4f,\"checksum\":%llu}\n", g[b], r,
-			       r < warmup ? "true" : "false", (now() - t0) / (50.0 * n), sum);
-		}
-	free(a);
-	return 0;
-}
-C
+write_sumk "$kd"
 cat > "$TMP/sumk.yaml" << 'YAML'
 name: sumk-tune
 kernel: sumk
@@ -143,6 +80,21 @@ check "its defaults are the last context's" \
 	[ "$(sed -n 3p "$TMP/prog.out" | cut -d' ' -f2,4)" = "$(echo "$want" | tail -1 | cut -d' ' -f2,4)" ]
 check "a context between rows takes the next larger, past the last the largest" \
 	[ "$(sed -n 4p "$TMP/prog.out")" = "row 0 1 1" ]
+
+# A parameter the chosen variant does not use is still in the header (-1),
+# so the same program compiles whatever was chosen.
+sed 's/variant: \[plain, unrolled\]/variant: [plain]/' "$TMP/sumk.yaml" > "$TMP/plain.yaml"
+"$tune" run "$TMP/plain.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/plain.db" > /dev/null 2>&1
+mkdir -p "$TMP/plain"
+"$tune" export header --platform tiny --db "$TMP/plain.db" -o "$TMP/plain/tuned.h" > /dev/null 2>&1
+check "a header where no context chose unrolled compiles the same program" \
+	sh -c 'cp "$1/prog.c" "$1/plain/" && cc -std=c11 -Wall -Werror -o "$1/prog2" "$1/plain/prog.c"' _ "$TMP"
+check "and says unroll does not apply (-1): $("$TMP/prog2" | head -2 | tr '\n' ';')" \
+	[ "$("$TMP/prog2" | head -2 | cut -d' ' -f2,3 | sort -u)" = "0 -1" ]
+
+"$tune" export json --platform tiny --db "$db" -o "$TMP/tuned.json" 2> "$TMP/err2j"
+check "export json carries the kernel's optima ($(tail -1 "$TMP/err2j"))" \
+	[ "$(grep -c '"kernel": "sumk"' "$TMP/tuned.json")" = 2 ]
 
 # Resume: the same command measures nothing again.
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err3"

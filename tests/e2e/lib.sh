@@ -26,5 +26,88 @@ agent_token() {
 	(umask 077; head -c 24 /dev/urandom | base64 > "$TMP/token")
 	token=$(cat "$TMP/token")
 }
+# agent_wait PORT LOG PID: waits until the agent PID on 127.0.0.1:PORT
+# answers with $token; says what it logged and fails when it does not
+# within 5 s, or has exited (another process holding the port answers too).
+agent_wait() {
+	for _ in $(seq 50); do
+		kill -0 "$3" 2> /dev/null || break
+		curl -s -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$1/v1/facts" && return 0
+		sleep 0.1
+	done
+	echo "agent on port $1 did not start: $(cat "$2")"
+	return 1
+}
 # e2e_done NAME [EXTRA_RC]: the summary line; exits non-zero on any failure.
 e2e_done() { echo "$1: $pass passed, $fail failed"; [ "$fail" = 0 ] && [ "${2:-0}" = 0 ]; }
+
+# write_sumk DIR: a user's kernel, sumk, written into DIR/sumk: a tiny C
+# program that sums an array in blocks of g, and its manifest (a context n,
+# a compile-time define unroll for the unrolled variant, the list g).
+write_sumk() {
+mkdir -p "$1/sumk"
+cat > "$1/sumk/kernel.yaml" << 'YAML'
+name: sumk
+description: sums an array in blocks of g
+main: sumk/main.c
+sources: [sumk/main.c]
+variants: [plain, unrolled]
+baseline: plain
+variant_define: SUMK_VARIANT
+parameters:
+  - { name: n, type: int, min: 1, max: 1000000, default: 1000, flag: --n, role: context }
+  - { name: unroll, type: int, min: 1, max: 8, default: 2, define: SUMK_UNROLL, role: searched, variants: [unrolled] }
+  - { name: g, type: int, min: 1, max: 64, default: 1, flag: --g, role: list }
+metric: { field: ns_per_item, unit: ns }
+correctness: checksum
+exports: [variant, unroll, g]
+YAML
+cat > "$1/sumk/main.c" << 'C'
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifndef SUMK_UNROLL
+#define SUMK_UNROLL 1
+#endif
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+int main(int argc, char **argv)
+{
+	long runs = 1, warmup = 0, seed = 1, n = 1000, g[64], ng = 0;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		long v = strtol(argv[i + 1], NULL, 10);
+
+		if (!strcmp(argv[i], "--runs")) runs = v;
+		else if (!strcmp(argv[i], "--warmup")) warmup = v;
+		else if (!strcmp(argv[i], "--seed")) seed = v;
+		else if (!strcmp(argv[i], "--n")) n = v;
+		else if (!strcmp(argv[i], "--g"))
+			for (char *p = argv[i + 1]; *p && ng < 64; p += *p == ',') g[ng++] = strtol(p, &p, 10);
+		else { fprintf(stderr, "sumk: unknown flag %s\n", argv[i]); return 2; }
+	}
+	if (!ng) g[ng++] = 1;
+	unsigned *a = malloc(n * sizeof(*a));
+	for (long i = 0; i < n; i++) a[i] = (unsigned)(i * 2654435761u + seed);
+	for (long r = 0; r < warmup + runs; r++)
+		for (long b = 0; b < ng; b++) {
+			double t0 = now();
+			unsigned long long sum = 0;
+			for (long rep = 0; rep < 50; rep++)
+				for (long i = 0; i < n; i += g[b])
+					for (long k = i; k < i + g[b] && k < n; k++) sum += (unsigned long long)a[k] * SUMK_UNROLL / SUMK_UNROLL;
+			printf("{\"g\":%ld,\"run\":%ld,\"warmup\":%s,\"ns_per_item\":%.4f,\"checksum\":%llu}\n", g[b], r,
+			       r < warmup ? "true" : "false", (now() - t0) / (50.0 * n), sum);
+		}
+	free(a);
+	return 0;
+}
+C
+}

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # A database of schema 4 (chase, ipa and sched results written by an older
-# tune, tests/data/schema4.sql) migrates to this tune's schema keeping every
+# tune, tests/data/schema4/db.sql) migrates to this tune's schema keeping every
 # sample, trial, sweep and optimum: `tune results` reads the same as it did
-# for the tune that wrote it (tests/data/schema4.results), and every trial and
+# for the tune that wrote it (tests/data/schema4/results.txt), and every trial and
 # optimum has its parameters as data (trial_params, optimum_params).
 tune=$1
 . "$(dirname "$0")/lib.sh"
 
 db=$TMP/s4.db
-sqlite3 "$db" < tests/data/schema4.sql
+sqlite3 "$db" < tests/data/schema4/db.sql
 check "the fixture is schema 4" [ "$(q "$db" "PRAGMA user_version")" = 4 ]
 counts="SELECT (SELECT COUNT(*) FROM samples) || ' ' || (SELECT COUNT(*) FROM trials) || ' ' ||
 	(SELECT COUNT(*) FROM sweeps) || ' ' || (SELECT group_concat(k, ',') FROM (SELECT kernel || '=' || COUNT(*) AS k
@@ -20,7 +20,7 @@ sums_before=$(q "$db" "$sums")
 "$tune" results --db "$db" > "$TMP/results" 2> "$TMP/err"
 rc=$?
 check "results after the migration (rc $rc: $(head -1 "$TMP/err"))" [ "$rc" = 0 ]
-check "the same results as the tune that wrote it" diff -u tests/data/schema4.results "$TMP/results"
+check "the same results as the tune that wrote it" diff -u tests/data/schema4/results.txt "$TMP/results"
 check "schema is this tune's" [ "$(q "$db" "PRAGMA user_version")" = "$("$tune" version | sed -n 's/.*(schema \([0-9]*\).*/\1/p')" ]
 check "every sample, trial, sweep and optimum kept ($before)" [ "$(q "$db" "$counts")" = "$before" ]
 check "every sample's values kept" [ "$(q "$db" "$sums")" = "$sums_before" ]

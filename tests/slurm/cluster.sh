@@ -28,7 +28,7 @@ done
 [ "$(id -u)" = 0 ] || { echo "slurm: starting slurmd and munged needs root" >&2; exit 77; }
 export PATH=$PATH:/usr/sbin
 host=$(hostname -s)
-port=$((21000 + RANDOM % 20000))
+port=$((30000 + RANDOM % 2700)) # its own range, below the ephemeral ports: the agent tests listen below 30000
 mkdir -p "$S"/{etc,state,spool,run,log,munge,jobs}
 chmod 755 "$S" "$S"/munge "$S"/jobs
 chown munge: "$S"/munge

@@ -1,0 +1,250 @@
+/* Loading the optima of each platform for the exports: the chase's per
+ * working set, the IPA threshold with the host's wake-up cost, the sched
+ * policies per point, and how many optima manifest kernels have. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kernels/sched/sched.h"
+#include "export_internal.h"
+#include "report.h"
+
+/* The IPA optimum of po's platform (its current fingerprint, the host that
+ * decided last), with that host's wake-up cost. */
+static int load_ipa(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.threshold_ns, o.median, o.ci_low, o.ci_high, o.decided, o.host, o.fingerprint,"
+			       " p.arch, COALESCE(h.wakeup_cross_ns, -1), COALESCE(h.wakeup_same_ns, -1) FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform JOIN sweeps s ON s.id = o.sweep_id"
+			       " JOIN hosts h ON h.id = s.host_id WHERE o.platform = ?1 AND o.kernel = 'ipa'"
+			       " ORDER BY o.decided DESC, o.id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct ipa_optimum *o = &po->ipa;
+
+		o->found = 1;
+		o->threshold_ns = sqlite3_column_int64(q, 0);
+		o->median = sqlite3_column_double(q, 1);
+		o->ci_low = sqlite3_column_double(q, 2);
+		o->ci_high = sqlite3_column_double(q, 3);
+		report_column_text(q, 4, o->decided, sizeof(o->decided));
+		o->wakeup_cross_ns = sqlite3_column_double(q, 8);
+		o->wakeup_same_ns = sqlite3_column_double(q, 9);
+		if (!po->n) {
+			report_column_text(q, 5, po->host, sizeof(po->host));
+			report_column_text(q, 6, po->fingerprint, sizeof(po->fingerprint));
+			report_column_text(q, 7, po->arch, sizeof(po->arch));
+		}
+		if (strcmp(o->decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", o->decided);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+		: tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+}
+
+/* The sched optima of po's platform (its current fingerprint, the host that
+ * decided last), by speedup and apps. */
+static int load_sched(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.speedup, o.apps, o.variant, COALESCE(o.dispatch, ''), o.median, o.ci_low, o.ci_high,"
+			       " o.decided, o.size_class, o.host, o.fingerprint, p.arch FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'sched'"
+			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'sched'"
+			       " ORDER BY decided DESC, id DESC LIMIT 1) ORDER BY o.speedup, o.apps", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct sched_row *nv = realloc(po->sched, (po->nsched + 1) * sizeof(*nv)), *r;
+
+		if (!nv) {
+			sqlite3_finalize(q);
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+		po->sched = nv;
+		r = &nv[po->nsched++];
+		r->speedup = sqlite3_column_int64(q, 0);
+		r->apps = sqlite3_column_int64(q, 1);
+		report_column_text(q, 2, r->policy, sizeof(r->policy));
+		report_column_text(q, 3, r->dispatch, sizeof(r->dispatch));
+		r->median = sqlite3_column_double(q, 4);
+		r->ci_low = sqlite3_column_double(q, 5);
+		r->ci_high = sqlite3_column_double(q, 6);
+		report_column_text(q, 7, r->decided, sizeof(r->decided));
+		report_column_text(q, 8, r->size_class, sizeof(r->size_class));
+		if (!po->n && !po->ipa.found && po->nsched == 1) {
+			report_column_text(q, 9, po->host, sizeof(po->host));
+			report_column_text(q, 10, po->fingerprint, sizeof(po->fingerprint));
+			report_column_text(q, 11, po->arch, sizeof(po->arch));
+		}
+		if (strcmp(r->decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+}
+
+/* The optima of platform's current fingerprint, on the host that decided last. */
+/* How many optima of manifest kernels po's platform has; the host, arch and
+ * fingerprint from the newest when nothing else gave them. */
+static int load_kernels(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.host, o.fingerprint, p.arch, o.decided, (SELECT COUNT(*) FROM optima x"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint) WHERE x.platform = ?1 AND"
+			       " x.exports IS NOT NULL) FROM optima o JOIN current_fingerprints USING (platform, host,"
+			       " fingerprint) JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND"
+			       " o.exports IS NOT NULL ORDER BY o.decided DESC, o.id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char decided[32];
+
+		po->nkernels = (size_t)sqlite3_column_int64(q, 4);
+		if (!po->host[0]) {
+			report_column_text(q, 0, po->host, sizeof(po->host));
+			report_column_text(q, 1, po->fingerprint, sizeof(po->fingerprint));
+			report_column_text(q, 2, po->arch, sizeof(po->arch));
+		}
+		report_column_text(q, 3, decided, sizeof(decided));
+		if (strcmp(decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", decided);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s",
+								     sqlite3_errmsg(db));
+}
+
+int export_load(sqlite3 *db, const char *platform, struct platform_optima *po, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	memset(po, 0, sizeof(*po));
+	if (sqlite3_prepare_v2(db,
+			       "SELECT o.size_mb, o.group_size, o.best_group_size, o.trials, o.hugepages, o.median,"
+			       " o.ci_low, o.ci_high, o.size_class, o.variant, COALESCE(o.hint, ''), o.decided,"
+			       " COALESCE(o.runner_up, ''), o.host, o.fingerprint, p.arch FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'chase'"
+			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'chase' ORDER BY decided DESC, id DESC"
+			       " LIMIT 1) ORDER BY o.size_mb", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	po->name = platform;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct optimum_row *nr = realloc(po->rows, (po->n + 1) * sizeof(*nr)), *r;
+
+		if (!nr) {
+			sqlite3_finalize(q);
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+		po->rows = nr;
+		r = &po->rows[po->n++];
+		r->size_mb = sqlite3_column_int64(q, 0);
+		r->group_size = sqlite3_column_int64(q, 1);
+		r->best_group_size = sqlite3_column_int64(q, 2);
+		r->trials = sqlite3_column_int64(q, 3);
+		r->hugepages = sqlite3_column_int(q, 4);
+		r->median = sqlite3_column_double(q, 5);
+		r->ci_low = sqlite3_column_double(q, 6);
+		r->ci_high = sqlite3_column_double(q, 7);
+		report_column_text(q, 8, r->size_class, sizeof(r->size_class));
+		report_column_text(q, 9, r->variant, sizeof(r->variant));
+		report_column_text(q, 10, r->hint, sizeof(r->hint));
+		report_column_text(q, 11, r->decided, sizeof(r->decided));
+		report_column_text(q, 12, r->runner_up, sizeof(r->runner_up));
+		report_column_text(q, 13, po->host, sizeof(po->host));
+		report_column_text(q, 14, po->fingerprint, sizeof(po->fingerprint));
+		report_column_text(q, 15, po->arch, sizeof(po->arch));
+		if (strcmp(r->decided, po->decided) > 0)
+			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	if ((rc = load_ipa(db, po, err)) != 0 || (rc = load_sched(db, po, err)) != 0 ||
+	    (rc = load_kernels(db, po, err)) != 0)
+		return rc;
+	if (!po->n && !po->ipa.found && !po->nsched && !po->nkernels)
+		return tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "
+				 "--platform %s' first)", platform, platform);
+	return 0;
+}
+
+int export_load_all(sqlite3 *db, const char *const *platforms, size_t n, struct platform_optima **out,
+		    struct tune_error *err)
+{
+	int rc = 0;
+
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = export_load(db, platforms[i], &(*out)[i], err);
+	return rc;
+}
+
+void export_free_all(struct platform_optima *po, size_t n)
+{
+	for (size_t i = 0; po && i < n; i++) {
+		free(po[i].rows);
+		free(po[i].sched);
+	}
+	free(po);
+}
+
+/* The optimum that production code uses by default: the largest working set
+ * out of cache, where latency hiding matters. */
+const struct optimum_row *export_primary(const struct platform_optima *po)
+{
+	const struct optimum_row *p = &po->rows[po->n - 1];
+
+	for (size_t i = po->n; i-- > 0;)
+		if (!strcmp(po->rows[i].size_class, "dram"))
+			return &po->rows[i];
+	return p;
+}
+
+/* The policy chosen at most points (ties: the earlier in sched.h's order). */
+const struct sched_row *export_sched_primary(const struct platform_optima *po)
+{
+	const struct sched_row *best = NULL;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < po->nsched; i++) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < po->nsched; k++)
+			n += !strcmp(po->sched[k].policy, po->sched[i].policy);
+		if (n > best_n || (n == best_n && tune_name_index(sched_policy_names, po->sched[i].policy) <
+						     tune_name_index(sched_policy_names, best->policy))) {
+			best = &po->sched[i];
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+void export_now_utc(char *out, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
