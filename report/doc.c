@@ -69,6 +69,15 @@ size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *c
 	return d->n - 1;
 }
 
+size_t rdoc_table_for(struct rdoc *d, const char *title, size_t ncols, const char *const *headers)
+{
+	const struct block *last = d->n ? &d->v[d->n - 1] : NULL;
+
+	if (last && last->kind == BLOCK_TABLE && last->title && !strcmp(last->title, title))
+		return d->n - 1;
+	return rdoc_table(d, title, ncols, headers);
+}
+
 void rdoc_row(struct rdoc *d, size_t table, const char *const *cells)
 {
 	struct block *b = &d->v[table];

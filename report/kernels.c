@@ -62,8 +62,6 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 {
 	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [95% CI]", "Runs", "Chosen" };
 	sqlite3_stmt *q = NULL;
-	size_t t = (size_t)-1;
-	char last[600] = "";
 	int rc;
 
 	if (sqlite3_prepare_v2(db,
@@ -80,28 +78,24 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 	if (platform)
 		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t t;
 		char title[600], params[512], median[96], runs[24];
 		const char *context = text_or(q, 3, "");
-		const char *row[6];
 
 		snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
 			 text_or(q, 2, ""), text_or(q, 0, ""), text_or(q, 1, ""), text_or(q, 10, "?"),
 			 text_or(q, 11, "?"), text_or(q, 12, "lower"));
-		if (strcmp(title, last) != 0) {
-			t = rdoc_table(d, title, 6, head);
-			snprintf(last, sizeof(last), "%s", title);
-		}
+		t = rdoc_table_for(d, title, 6, head);
 		report_params_text(text_or(q, 5, "{}"), text_or(q, 14, ""), params, sizeof(params));
 		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
 			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
 		snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
-		row[0] = context[0] ? context : "-";
-		row[1] = text_or(q, 4, "");
-		row[2] = params;
-		row[3] = median;
-		row[4] = runs;
-		row[5] = sqlite3_column_int(q, 13) ? "*" : "";
-		rdoc_row(d, t, row);
+		{
+			const char *row[] = { context[0] ? context : "-", text_or(q, 4, ""), params, median, runs,
+					      sqlite3_column_int(q, 13) ? "*" : "" };
+
+			rdoc_row(d, t, row);
+		}
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s",
@@ -114,8 +108,6 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 	static const char *const head[] = { "Context", "Variant", "Exported", "Median [95% CI]", "Runner-up",
 					    "Trials", "Decided" };
 	sqlite3_stmt *q = NULL;
-	size_t t = (size_t)-1;
-	char last[600] = "";
 	int rc;
 
 	if (sqlite3_prepare_v2(db,
@@ -129,16 +121,14 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 	if (platform)
 		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t t;
 		char title[600], exported[512], median[96], runner[600] = "-", trials[24];
-		const char *context = text_or(q, 3, ""), *row[7];
+		const char *context = text_or(q, 3, "");
 		json_t *ru = json_loads(text_or(q, 9, "null"), JSON_DECODE_ANY, NULL);
 
 		snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", text_or(q, 2, ""),
 			 text_or(q, 0, ""), text_or(q, 1, ""));
-		if (strcmp(title, last) != 0) {
-			t = rdoc_table(d, title, 7, head);
-			snprintf(last, sizeof(last), "%s", title);
-		}
+		t = rdoc_table_for(d, title, 7, head);
 		report_params_text(text_or(q, 5, "{}"), text_or(q, 12, ""), exported, sizeof(exported));
 		if (json_is_object(ru)) {
 			char *text = json_dumps(ru, JSON_COMPACT), params[400];
@@ -153,14 +143,12 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
 			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
 		snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 10));
-		row[0] = context[0] ? context : "-";
-		row[1] = text_or(q, 4, "");
-		row[2] = exported;
-		row[3] = median;
-		row[4] = runner;
-		row[5] = trials;
-		row[6] = text_or(q, 11, "");
-		rdoc_row(d, t, row);
+		{
+			const char *row[] = { context[0] ? context : "-", text_or(q, 4, ""), exported, median, runner,
+					      trials, text_or(q, 11, "") };
+
+			rdoc_row(d, t, row);
+		}
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s",

@@ -22,8 +22,6 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 	static const char *const head[] = { "Working set", "Class", "Variant", "Hint", "g (fastest)",
 					    "Median [95% CI]", "Runner-up", "Trials", "Decided" };
 	sqlite3_stmt *q = NULL;
-	size_t t = (size_t)-1;
-	char last[400] = "";
 	int rc;
 
 	if (sqlite3_prepare_v2(db,
@@ -35,16 +33,14 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
 	bind_platform(q, platform);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t t;
 		char runner[128] = "-", median[96], g[48], title[400], trials[24];
 		json_t *ru = json_loads(text_or(q, 13, "null"), JSON_DECODE_ANY, NULL);
 		const char *row[9];
 
 		/* A table per platform and host. */
 		snprintf(title, sizeof(title), "Optima of platform %s on host %s", text_or(q, 0, ""), text_or(q, 1, ""));
-		if (strcmp(title, last) != 0) {
-			t = rdoc_table(d, title, 9, head);
-			snprintf(last, sizeof(last), "%s", title);
-		}
+		t = rdoc_table_for(d, title, 9, head);
 		if (json_is_object(ru))
 			snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),
 				 (long long)json_integer_value(json_object_get(ru, "group_size")),
@@ -75,7 +71,6 @@ int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 {
 	static const char *const head[] = { "Sweep", "Started", "Warning" };
 	sqlite3_stmt *q = NULL;
-	size_t t = (size_t)-1;
 	int rc;
 
 	if (sqlite3_prepare_v2(db,
@@ -86,10 +81,9 @@ int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read warnings: %s", sqlite3_errmsg(db));
 	bind_platform(q, platform);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t t = rdoc_table_for(d, "Warnings", 3, head);
 		char *w = strdup(text_or(q, 2, "")), *save = NULL;
 
-		if (t == (size_t)-1)
-			t = rdoc_table(d, "Warnings", 3, head);
 		for (char *line = w ? strtok_r(w, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
 			const char *row[3] = { text_or(q, 0, ""), text_or(q, 1, ""), line };
 

@@ -7,9 +7,11 @@ tune=$1
 . "$(dirname "$0")/lib.sh"
 
 db=$TMP/hp.db
-"$tune" --platform examples/hashprobe/platform.yaml --quick --db "$db" > /dev/null 2> "$TMP/err"
+"$tune" --platform examples/hashprobe/platform.yaml --quick --db "$db" > "$TMP/out" 2> "$TMP/err"
 rc=$?
 check "one command tunes the example (rc $rc: $(tail -1 "$TMP/err"))" [ "$rc" = 0 ]
+check "and shows both kernels' tables, for a platform given as a file" \
+	sh -c 'grep -q "^Kernel hashprobe on platform hashprobe-local" "$1" && grep -q "^Optima of platform hashprobe-local" "$1"' _ "$TMP/out"
 check "the probe's optimum at 256 MB" [ "$(q "$db" "SELECT context FROM optima WHERE kernel = 'hashprobe'")" = "size_mb=256" ]
 check "the chase's at the same working set" [ "$(q "$db" "SELECT size_mb FROM optima WHERE kernel = 'chase'")" = 256 ]
 check "every probe agreed with the scalar loop" \
