@@ -16,7 +16,6 @@
 #include "../kernels/common/timing.h"
 #include "agent_internal.h"
 #include "build.h"
-#include "exec.h"
 #include "names.h"
 #include "paths.h"
 
@@ -313,7 +312,7 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 	    (rc = platform_resolve(&a->platform, &a->facts, err)) != 0 ||
 	    (rc = build_compiler_version(a->platform.compiler, a->compiler_version, sizeof(a->compiler_version),
 					 err)) != 0 ||
-	    (rc = exec_fingerprint(&a->platform, &a->facts, a->fingerprint, err)) != 0)
+	    (rc = build_fingerprint(&a->platform, &a->facts, a->fingerprint, err)) != 0)
 		goto out;
 	conf_strs_join(&a->platform.cflags, " ", a->cflags, sizeof(a->cflags));
 	if ((rc = agent_list_kernels(a, err)) != 0)

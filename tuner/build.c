@@ -280,3 +280,17 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
 	manifest_free(&m);
 	return rc;
 }
+
+int build_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err)
+{
+	char version[256], cflags[PLATFORM_MAX_CFLAGS], sources[17], extra[PLATFORM_MAX_CFLAGS + 512];
+	int rc;
+
+	conf_strs_join(&p->cflags, " ", cflags, sizeof(cflags));
+	if ((rc = build_compiler_version(p->compiler, version, sizeof(version), err)) != 0 ||
+	    (rc = build_sources_hash(sources, err)) != 0)
+		return rc;
+	snprintf(extra, sizeof(extra), "%s|%s|%s|%s", p->compiler, version, cflags, sources);
+	hostinfo_fingerprint(facts, extra, out);
+	return 0;
+}

@@ -11,6 +11,7 @@
 #include "conf.h"
 #include "manifest.h"
 #include "errors.h"
+#include "hostinfo.h"
 #include "platform.h"
 
 struct build_spec {
@@ -46,6 +47,11 @@ int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tu
 
 /* A hash of every kernel's sources, as hex. */
 int build_sources_hash(char out[17], struct tune_error *err);
+
+/* The fingerprint of measurements of platform p on this host (see
+ * hostinfo_fingerprint): its facts with the compiler, its version, the flags
+ * and the shipped kernels' sources. */
+int build_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err);
 
 /* The first line of `compiler --version`, or TUNE_ERR_BUILD when it cannot run. */
 int build_compiler_version(const char *compiler, char *out, size_t len, struct tune_error *err);

@@ -9,7 +9,7 @@
 #include "../store/store.h"
 #include "cmd_options.h"
 #include "commands.h"
-#include "exec.h"
+#include "build.h"
 #include "hostinfo.h"
 #include "platform.h"
 #include "strbuf.h"
@@ -98,7 +98,7 @@ static int check_header(sqlite3 *db, const char *path, struct tune_error *err)
 
 		if (platform_load(platform_path(db, names[i]), &p, &perr) == 0 &&
 		    platform_resolve(&p, &facts, &perr) == 0) {
-			if (exec_fingerprint(&p, &facts, fp, &perr) == 0 && strcmp(fp, fps[i]) != 0)
+			if (build_fingerprint(&p, &facts, fp, &perr) == 0 && strcmp(fp, fps[i]) != 0)
 				str_appendf(why, sizeof(why), &used,
 					    "\n  platform '%s': this host's fingerprint is %s, the header's %s (CPU, "
 					    "microcode, kernel, governor, SMT, THP, compiler, flags or kernel sources "

@@ -6,7 +6,7 @@
 #include "agent_client.h"
 #include "cmd_options.h"
 #include "commands.h"
-#include "exec.h"
+#include "build.h"
 #include "platform.h"
 #include "slurm_client.h"
 
@@ -74,7 +74,7 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 					continue;
 				}
 				if (platform_resolve(&p, &f, &herr) == 0)
-					exec_fingerprint(&p, &f, fp, &herr);
+					build_fingerprint(&p, &f, fp, &herr);
 				show(p.name, "local", "up", &f, fp, "");
 			} else {
 				struct agent_client c;

@@ -229,20 +229,6 @@ static void measure_wakeup(struct sweep_run *r)
 	run_result_free(&res);
 }
 
-int exec_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err)
-{
-	char version[256], cflags[PLATFORM_MAX_CFLAGS], sources[17], extra[PLATFORM_MAX_CFLAGS + 512];
-	int rc;
-
-	conf_strs_join(&p->cflags, " ", cflags, sizeof(cflags));
-	if ((rc = build_compiler_version(p->compiler, version, sizeof(version), err)) != 0 ||
-	    (rc = build_sources_hash(sources, err)) != 0)
-		return rc;
-	snprintf(extra, sizeof(extra), "%s|%s|%s|%s", p->compiler, version, cflags, sources);
-	hostinfo_fingerprint(facts, extra, out);
-	return 0;
-}
-
 /* sched's ipa completion with threshold auto: the IPA optimum of this
  * platform, host and fingerprint, else a wake-up's worth (30 us). */
 static int resolve_threshold(struct sweep_run *r, struct tune_error *err)
@@ -290,7 +276,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	}
 	if ((!ctx->agent && ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version,
 							  sizeof(r->compiler_version), err)) != 0 ||
-			     (rc = exec_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)) ||
+			     (rc = build_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)) ||
 	    (r->sweep.manifest && (rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0) ||
 	    (rc = resolve_threshold(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)

@@ -42,11 +42,6 @@ struct exec_summary {
 int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 	       struct exec_summary *sum, struct tune_error *err);
 
-/* The fingerprint of measurements of platform p on this host (see
- * hostinfo_fingerprint): with its compiler's version, flags and the kernel
- * sources. */
-int exec_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err);
-
 /* Opens everything exec_sweep needs for a platform: host facts, the platform
  * resolved for this host, and their rows in the store. */
 int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
