@@ -113,6 +113,25 @@ static int build_or_answer(struct agent *a, struct MHD_Connection *c, const stru
 	return -1;
 }
 
+/* Is a memory_mb value of the run over half of this host's memory? Says which. */
+static int over_memory(const struct agent *a, const struct kernel_manifest *m, const struct manifest_run *run,
+		       char *why, size_t len)
+{
+	long long host_mb = (long long)(a->facts.memory_bytes >> 20);
+
+	for (size_t k = 0; k < run->n; k++)
+		for (size_t i = 0; i < m->parameters.n; i++) {
+			long long v = run->trials[k].values[i];
+
+			if (MANIFEST_PARAM(m, i)->memory_mb && v != PLAN_NA && v > host_mb / 2) {
+				snprintf(why, len, "field 'params': %s=%lld MB is over half of this host's memory (%lld MB)",
+					 MANIFEST_PARAM(m, i)->name, v, host_mb);
+				return 1;
+			}
+		}
+	return 0;
+}
+
 /* A kernel of this host's kernel directories, described by its manifest:
  * the spec decoded against this host's copy, whose hash must be the one
  * the orchestrator measured with. */
@@ -139,6 +158,8 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 	}
 	if (manifest_spec_from_json(o, &m, run, why, sizeof(why)) != 0) {
 		answer = agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	} else if (over_memory(a, &m, run, why, sizeof(why))) {
+		answer = agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
 	} else if (strcmp(run->kernel_hash, mine) != 0) {
 		snprintf(why, sizeof(why), "kernel '%s' here differs from the orchestrator's (manifest and sources hash "
 			 "%s here, %s there): copy the same folder to both", name, mine, run->kernel_hash);

@@ -30,6 +30,7 @@ static const struct conf_key param_keys[] = {
 	{ "flag", CONF_STRING, P(flag), 0, 0, NULL, NULL, 0, "run time: passed as <flag> <value>; a list's values joined by commas" },
 	{ "role", CONF_ENUM, P(role), 0, 0, param_role_names, NULL, 0, "fixed (default), context (decided apart), searched, or list (searched in one process)" },
 	{ "variants", CONF_STRING_LIST, P(variants), 0, 0, NULL, NULL, CONF_NAME, "the variants it applies to (default all)" },
+	{ "memory_mb", CONF_BOOL, P(memory_mb), 0, 0, NULL, NULL, 0, "int: the value is memory in MiB the kernel takes; values over half the host's are skipped (and refused by agents)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef P
@@ -207,6 +208,8 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 	if ((p->type == PARAM_INT || p->type == PARAM_DURATION) && (p->min > p->max || (!p->min && !p->max)))
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': give its range with 'min' and 'max' (min <= "
 				    "max)", p->name);
+	if (p->memory_mb && p->type != PARAM_INT)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': memory_mb is for an int (MiB)", p->name);
 	if (p->type == PARAM_CHOICE && !p->choices.n)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': a choice needs 'choices'", p->name);
 	if (p->type != PARAM_CHOICE && p->choices.n)

@@ -41,6 +41,7 @@ struct kernel_param {
 	char *flag;                 /* run time: <flag> <value> */
 	int role;                   /* enum param_role */
 	struct conf_strs variants;  /* the variants it applies to; empty: all */
+	int memory_mb;              /* a working set in MiB: over half the host's memory is not run */
 };
 
 struct kernel_metric {

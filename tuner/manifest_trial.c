@@ -8,9 +8,12 @@
 /* The planner's walk over the values: one index per parameter. */
 struct walk {
 	const struct sweep *s;
+	const struct platform *p;
 	struct plan *pl;
 	size_t cap;
 	size_t idx[PLAN_MAX_PARAMS];
+	long long skipped[16]; /* memory values said to be too large, each once */
+	size_t nskipped;
 };
 
 static const struct kernel_param *param_at(const struct kernel_manifest *m, size_t i)
@@ -97,6 +100,34 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 	return 0;
 }
 
+/* Is t over half the platform's memory by a memory_mb value? Says so once
+ * per value. */
+static int too_large(struct walk *w, const struct trial *t)
+{
+	const struct kernel_manifest *m = t->manifest;
+
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+		long long v = t->values[i];
+		int said = 0;
+
+		if (!p->memory_mb || v == PLAN_NA || v * 2 <= w->p->usable_memory_mb)
+			continue;
+		for (size_t k = 0; k < w->nskipped; k++)
+			said |= w->skipped[k] == v;
+		if (!said) {
+			fprintf(stderr, "tune: skipping %s=%lld in sweep '%s': more than half of the %lld MB memory of "
+					"platform '%s' on this host\n", p->name, v, w->s->name, w->p->usable_memory_mb,
+				w->p->name);
+			w->pl->skipped_sizes++;
+			if (w->nskipped < sizeof(w->skipped) / sizeof(w->skipped[0]))
+				w->skipped[w->nskipped++] = v;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* Every variant, baseline first, and every combination of the searched
  * values; one batch per combination over the list's values. */
 static int plan_context(struct walk *w, struct tune_error *err)
@@ -127,19 +158,21 @@ static int plan_context(struct walk *w, struct tune_error *err)
 
 				if ((rc = make_trial(w, v, l, &t, err)) != 0)
 					return rc;
+				if (too_large(w, &t))
+					continue;
 				if (plan_add_trial(w->pl, &w->cap, &t))
 					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 			}
-			if (plan_add_batch(w->pl, first, w->pl->ntrials - first))
+			if (w->pl->ntrials > first && plan_add_batch(w->pl, first, w->pl->ntrials - first))
 				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		} while (next_combination(w, ROLE_SEARCHED, kv));
 	}
 	return 0;
 }
 
-int manifest_plan(const struct sweep *s, struct plan *pl, struct tune_error *err)
+int manifest_plan(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err)
 {
-	struct walk w = { s, pl, 0, { 0 } };
+	struct walk w = { s, p, pl, 0, { 0 }, { 0 }, 0 };
 	int rc = 0;
 
 	memset(pl, 0, sizeof(*pl));
@@ -150,6 +183,9 @@ int manifest_plan(const struct sweep *s, struct plan *pl, struct tune_error *err
 	do
 		rc = plan_context(&w, err);
 	while (!rc && next_combination(&w, ROLE_CONTEXT, (size_t)-1));
+	if (!rc && !pl->ntrials)
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' has no trial to run on platform '%s' (every value "
+			       "of a memory parameter is over half its memory)", s->path, s->name, p->name);
 	if (rc)
 		plan_free(pl);
 	return rc;

@@ -14,11 +14,14 @@
 
 #include "manifest.h"
 #include "plan.h"
+#include "platform.h"
 #include "strbuf.h"
 #include "sweep.h"
 
-/* Expands s (a manifest kernel's sweep) into pl's trials and batches. */
-int manifest_plan(const struct sweep *s, struct plan *pl, struct tune_error *err);
+/* Expands s (a manifest kernel's sweep) into pl's trials and batches; a
+ * trial whose memory_mb value is over half of p's memory is left out with a
+ * message on stderr. */
+int manifest_plan(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err);
 
 /* Measured in one kernel process: same variant and every value but the list's. */
 int manifest_same_process(const struct trial *a, const struct trial *b);

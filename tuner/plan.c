@@ -162,7 +162,7 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 
 	memset(pl, 0, sizeof(*pl));
 	if (s->manifest)
-		return manifest_plan(s, pl, err);
+		return manifest_plan(p, s, pl, err);
 	if (s->kernel == KERNEL_IPA) {
 		if (plan_ipa(s, pl, &cap))
 			goto oom;

@@ -76,4 +76,10 @@ out=$(post "${good/,\"unroll\":2/}")
 check "a missing value: 400, nothing defaulted" grep -q "parameter 'unroll' is missing" <<< "$out"
 out=$(post "${good/\"kernel\":\"sumk\"/\"kernel\":\"nope\"}")
 check "a kernel it does not have: 400 with those it has" grep -q "field 'kernel' must be one of chase ipa sched sumk" <<< "$out"
+# A working set over half of the agent's memory is refused there.
+check "the agent restarts with the examples too" start --kernels-dir "$TMP/here" --kernels-dir examples
+hp=$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/facts" | grep -oE '"hashprobe":"[0-9a-f]{16}"' | cut -d'"' -f4)
+out=$(post '{"api":1,"kernel":"hashprobe","kernel_hash":"'$hp'","variant":"scalar","params":{"size_mb":1048576,"queries":10},"runs":1,"warmup":0,"seed":1,"timeout_s":30}')
+check "over half its memory: 422" [ "$(tail -1 <<< "$out")" = 422 ]
+check "saying so: $(head -c 150 <<< "$out")" grep -q "size_mb=1048576 MB is over half of this host's memory" <<< "$out"
 e2e_done agent_kernels

@@ -26,4 +26,10 @@ check "the production program builds against it" make -s -C "$TMP/ex" CFLAGS=-O2
 check "it runs the tuned probe: $(cat "$TMP/prod.out")" grep -q "checksum ok" "$TMP/prod.out"
 want=$(q "$db" "SELECT 'g=' || json_extract(exports, '$.g.value') FROM optima WHERE kernel = 'hashprobe'")
 check "with the g tune chose ($want)" grep -q "$want" "$TMP/prod.out"
+# A table over half this host's memory is not built: said, and not run.
+printf 'name: huge\nkernel: hashprobe\nparams:\n  size_mb: [1048576]\n  g: [4]\n' > "$TMP/huge.yaml"
+"$tune" run "$TMP/huge.yaml" --platform $plat --kernels-dir examples --db "$TMP/huge.db" > /dev/null 2> "$TMP/huge.err"
+rc=$?
+check "a working set over half the memory is skipped (rc $rc)" [ "$rc" = 3 ]
+check "and said: $(head -1 "$TMP/huge.err")" grep -q "skipping size_mb=1048576 in sweep 'huge': more than half of the" "$TMP/huge.err"
 e2e_done hashprobe

@@ -85,6 +85,8 @@ static const struct {
 	{ HEAD METRIC "parameters:\n  - name: g\n    typ: int\n", { ":9:5: unknown key 'typ'", "did you mean 'type'?" } },
 	{ HEAD METRIC "parameters: { name: g }\n", { ":7:13: key 'parameters': expected a list of mappings" } },
 	{ HEAD METRIC "exports: [g]\n", { "key 'exports': 'g' is not a parameter (or variant)" } },
+	{ HEAD METRIC "parameters:\n  - { name: h, type: choice, choices: [x], define: H, memory_mb: true }\n",
+	  { ":8:5: parameter 'h': memory_mb is for an int (MiB)" } },
 	{ HEAD METRIC "variant_define: K_V\nvariant_flag: --v\n", { "keys 'variant_define' and 'variant_flag': give one" } },
 };
 
