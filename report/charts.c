@@ -1,12 +1,14 @@
 /* Charts with gnuplot, each as PNG and SVG: throughput against working-set
  * size (the best configuration of each variant), speedup against group
- * size per working set, and ipa's wall time against the polling threshold,
- * with the 95% intervals as error bars.
+ * size per working set, ipa's wall time against the polling threshold,
+ * sched's makespan, and each manifest kernel's metric against its list
+ * parameter, with the 95% intervals as error bars.
  *
  * No name from the database enters a script's text: the output directory,
  * the platform and the host are the script's arguments (gnuplot -c FILE.gp
  * DIR PLATFORM HOST), which gnuplot holds as strings, never as commands; the
  * files are named with escape_file_name(). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -85,7 +87,17 @@ static int plot(const char *dir, const char *name, const char *platform, const c
 	return run_gnuplot(path, dir, platform, host, err);
 }
 
-static int chase_charts(sqlite3 *db, const char *platform, const char *dir, const char **made, size_t *charts,
+/* Appends a chart drawn to made. */
+static void made_chart(struct report_chart *made, size_t *n, const char *name, const char *caption)
+{
+	if (*n >= REPORT_MAX_CHARTS)
+		return;
+	snprintf(made[*n].name, sizeof(made[*n].name), "%s", name);
+	snprintf(made[*n].caption, sizeof(made[*n].caption), "%s", caption);
+	(*n)++;
+}
+
+static int chase_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 			struct tune_error *err)
 {
 	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
@@ -146,7 +158,8 @@ static int chase_charts(sqlite3 *db, const char *platform, const char *dir, cons
 			  "  unset logscale x");
 	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
-	made[(*charts)++] = "throughput_vs_size";
+	made_chart(made, charts, "throughput_vs_size",
+		   "Throughput against working-set size: the best g of each variant");
 
 	/* Speedup of interleaved-prefetch over scalar against g, per size. */
 	report_chart_file(platform, "speedup_vs_groupsize", name, sizeof(name));
@@ -184,7 +197,8 @@ static int chase_charts(sqlite3 *db, const char *platform, const char *dir, cons
 		    ns ? ns - 1 : 0);
 	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
-	made[(*charts)++] = "speedup_vs_groupsize";
+	made_chart(made, charts, "speedup_vs_groupsize",
+		   "Speedup of interleaved-prefetch over scalar against group size");
 out:
 	if (f)
 		fclose(f);
@@ -196,7 +210,7 @@ out:
 /* Wall time per call against T on a log axis (the paper's Fig. 12): the
  * finite T > 0 as points, always-block and always-poll as horizontal lines,
  * the chosen T and the wake-up cost as vertical ones. */
-static int ipa_chart(sqlite3 *db, const char *platform, const char *dir, const char **made, size_t *charts,
+static int ipa_chart(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 		     struct tune_error *err)
 {
 	struct report_ipa *v = NULL;
@@ -250,7 +264,9 @@ static int ipa_chart(sqlite3 *db, const char *platform, const char *dir, const c
 	strbuf_add(&body, "\n  unset logscale x\n  unset arrow\n  unset label");
 	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
-	made[(*charts)++] = "ipa_wall_vs_threshold";
+	made_chart(made, charts, "ipa_wall_vs_threshold",
+		   "IPA: wall time per call against the polling threshold, with the chosen threshold and the host's "
+		   "wake-up cost");
 out:
 	strbuf_release(&body);
 	free(v);
@@ -259,7 +275,7 @@ out:
 
 /* Makespan against apps, a line per policy (inline dispatch), a panel per
  * speedup: the paper's Fig. 10. */
-static int sched_chart(sqlite3 *db, const char *platform, const char *dir, const char **made, size_t *charts,
+static int sched_chart(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 		       struct tune_error *err)
 {
 	static const char *const policies[] = { "co", "ao", "fuse", "random", "eft" };
@@ -306,21 +322,136 @@ static int sched_chart(sqlite3 *db, const char *platform, const char *dir, const
 	strbuf_add(&body, "  unset multiplot");
 	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
-	made[(*charts)++] = "sched_makespan_vs_apps";
+	made_chart(made, charts, "sched_makespan_vs_apps",
+		   "Scheduler: makespan against apps per policy, a panel per accelerator speedup");
 out:
 	strbuf_release(&body);
 	free(v);
 	return rc;
 }
 
-int report_charts(sqlite3 *db, const char *platform, const char *dir, const char *made[REPORT_MAX_CHARTS],
+/* A series label as data for gnuplot's columnheader: letters, digits and
+ * " .=_-" kept, the rest '_' (it is data, but stays one quoted field). */
+static void series_label(const char *text, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; text[i] && i + 1 < len; i++)
+		out[i] = isalnum((unsigned char)text[i]) || strchr(" .=_-", text[i]) ? text[i] : '_';
+	out[i] = '\0';
+}
+
+/* Draws the chart of one manifest kernel from its rows in f's data. */
+static int kernel_chart(const char *platform, const char *dir, const char *kernel, const char *host,
+			const char *list, const char *unit, size_t nseries, struct report_chart *made, size_t *charts,
+			struct tune_error *err)
+{
+	struct strbuf body = STRBUF_INIT;
+	char name[200], chart[160], caption[256];
+	int rc;
+
+	snprintf(chart, sizeof(chart), "kernel-%s", kernel);
+	report_chart_file(platform, chart, name, sizeof(name));
+	/* Names are data: the kernel and list names reach the title through the
+	 * data file's header line, never the script's text. */
+	strbuf_addf(&body, "  set title 'Metric against the list parameter (' . ARG2 . ', host ' . ARG3 . '), 95%% "
+		    "intervals' noenhanced\n  set logscale x 2\n  set xlabel 'list parameter'\n  set ylabel 'metric'\n"
+		    "  set key noenhanced\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title "
+		    "columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);
+	rc = plot(dir, name, platform, host, &body, err);
+	strbuf_release(&body);
+	snprintf(caption, sizeof(caption), "Kernel %s: its metric (%s) against %s, a line per context, variant and "
+		 "searched values", kernel, unit[0] ? unit : "?", list);
+	if (!rc)
+		made_chart(made, charts, chart, caption);
+	return rc;
+}
+
+/* For each manifest kernel with a numeric list parameter, its newest
+ * sweep's search trials: the metric against the list's values. */
+static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made,
+			 size_t *charts, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	char kernel[80] = "", host[300] = "", list[80] = "", unit[40] = "", last[700] = "", path[4200];
+	size_t nseries = 0;
+	FILE *f = NULL;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT r.kernel, r.host, r.context, r.variant, r.params, r.median, r.ci_low, r.ci_high,"
+			       " json_extract(s.spec_json, '$.list'), COALESCE(json_extract(s.spec_json, '$.metric.unit'),"
+			       " ''), json_extract(r.params, '$.\"' || json_extract(s.spec_json, '$.list') || '\"'),"
+			       " r.context || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM"
+			       " json_each(s.spec_json, '$.fixed') f), '') || ' ' || json_extract(s.spec_json, '$.list')"
+			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
+			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
+			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND r.platform = ?1 AND"
+			       " json_extract(s.spec_json, '$.list') IS NOT NULL ORDER BY r.kernel, r.host, r.trial_id",
+			       -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0), *h = (const char *)sqlite3_column_text(q, 1);
+		char params[400], label[700], safe[700];
+
+		/* A chart per kernel, of the first host listed. */
+		if (strcmp(k, kernel) != 0) {
+			if (f) {
+				fclose(f);
+				f = NULL;
+				rc = kernel_chart(platform, dir, kernel, host, list, unit, nseries, made, charts, err);
+			}
+			snprintf(kernel, sizeof(kernel), "%s", k);
+			snprintf(host, sizeof(host), "%s", h);
+			report_column_text(q, 8, list, sizeof(list));
+			report_column_text(q, 9, unit, sizeof(unit));
+			last[0] = '\0';
+			nseries = 0;
+			if (!rc) {
+				char file[200], chart[160];
+
+				snprintf(chart, sizeof(chart), "kernel-%s", kernel);
+				report_chart_file(platform, chart, file, sizeof(file));
+				if (!(f = open_data(dir, file, path, sizeof(path), err)))
+					rc = TUNE_ERR_SYSTEM;
+				else
+					fprintf(f, "# %s median low high, in %s\n", list, unit);
+			}
+		}
+		if (rc || !f || strcmp(h, host) != 0 || sqlite3_column_type(q, 10) != SQLITE_INTEGER)
+			continue;
+		report_params_text((const char *)sqlite3_column_text(q, 4), (const char *)sqlite3_column_text(q, 11),
+				   params, sizeof(params));
+		snprintf(label, sizeof(label), "%s %s%s%s", (const char *)sqlite3_column_text(q, 2),
+			 (const char *)sqlite3_column_text(q, 3), strcmp(params, "-") ? " " : "",
+			 strcmp(params, "-") ? params : "");
+		if (strcmp(label, last) != 0) {
+			series_label(label, safe, sizeof(safe));
+			fprintf(f, "%s\"%s\"\n", nseries++ ? "\n\n" : "", safe);
+			snprintf(last, sizeof(last), "%s", label);
+		}
+		fprintf(f, "%lld %.4f %.4f %.4f\n", sqlite3_column_int64(q, 10), sqlite3_column_double(q, 5),
+			sqlite3_column_double(q, 6), sqlite3_column_double(q, 7));
+	}
+	sqlite3_finalize(q);
+	if (f) {
+		fclose(f);
+		if (!rc)
+			rc = kernel_chart(platform, dir, kernel, host, list, unit, nseries, made, charts, err);
+	}
+	return rc;
+}
+
+int report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart made[REPORT_MAX_CHARTS],
 		  size_t *charts, struct tune_error *err)
 {
 	int rc;
 
 	*charts = 0;
 	if ((rc = chase_charts(db, platform, dir, made, charts, err)) == 0 &&
-	    (rc = ipa_chart(db, platform, dir, made, charts, err)) == 0)
-		rc = sched_chart(db, platform, dir, made, charts, err);
+	    (rc = ipa_chart(db, platform, dir, made, charts, err)) == 0 &&
+	    (rc = sched_chart(db, platform, dir, made, charts, err)) == 0)
+		rc = kernel_charts(db, platform, dir, made, charts, err);
 	return rc;
 }

@@ -57,14 +57,6 @@ static int add_facts(struct rdoc *d, sqlite3 *db, const char *platform, struct t
 
 int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err)
 {
-	static const char *const captions[][2] = {
-		{ "throughput_vs_size", "Throughput against working-set size: the best g of each variant" },
-		{ "speedup_vs_groupsize", "Speedup of interleaved-prefetch over scalar against group size" },
-		{ "ipa_wall_vs_threshold", "IPA: wall time per call against the polling threshold, with the chosen "
-					   "threshold and the host's wake-up cost" },
-		{ "sched_makespan_vs_apps", "Scheduler: makespan against apps per policy, a panel per accelerator "
-					    "speedup" },
-	};
 	struct rdoc *d = rdoc_new();
 	char path[4200], file[200];
 	struct strbuf title = STRBUF_INIT;
@@ -80,7 +72,7 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 	strbuf_add(&title, "tune report:");
 	for (size_t p = 0; p < np && !rc; p++) {
 		size_t nmade = 0, rows;
-		const char *made[REPORT_MAX_CHARTS];
+		struct report_chart made[REPORT_MAX_CHARTS];
 		struct rdoc *probe = rdoc_new();
 
 		/* An empty platform is an error worth a clear message, not an empty page. */
@@ -99,19 +91,16 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		if ((rc = add_facts(d, db, platforms[p], err)) != 0 ||
 		    (rc = report_charts(db, platforms[p], dir, made, &nmade, err)) != 0)
 			break;
-		for (size_t m = 0; m < nmade; m++)
-			for (size_t c = 0; c < sizeof(captions) / sizeof(captions[0]); c++) {
-				char *svg;
+		for (size_t m = 0; m < nmade; m++) {
+			char *svg;
 
-				if (strcmp(made[m], captions[c][0]) != 0)
-					continue;
-				report_chart_file(platforms[p], captions[c][0], file, sizeof(file));
-				snprintf(path, sizeof(path), "%s/%s.svg", dir, file);
-				if ((svg = read_svg(path)) != NULL) {
-					rdoc_figure(d, captions[c][1], svg);
-					free(svg);
-				}
+			report_chart_file(platforms[p], made[m].name, file, sizeof(file));
+			snprintf(path, sizeof(path), "%s/%s.svg", dir, file);
+			if ((svg = read_svg(path)) != NULL) {
+				rdoc_figure(d, made[m].caption, svg);
+				free(svg);
 			}
+		}
 	}
 	if (!rc)
 		rc = report_all(d, db, platforms, np, err);

@@ -130,14 +130,21 @@ int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struc
  * gnuplot drew them from: PLATFORM-throughput_vs_size and
  * PLATFORM-speedup_vs_groupsize when there are chase results,
  * PLATFORM-ipa_wall_vs_threshold when there are ipa results,
- * PLATFORM-sched_makespan_vs_apps when there are sched results. made[] gets the
- * names drawn (without platform and extension; static strings). Needs
+ * PLATFORM-sched_makespan_vs_apps when there are sched results, and
+ * PLATFORM-kernel-K for each manifest kernel K with a numeric list parameter
+ * (its metric against it, a line per context, variant and searched values).
+ * made[] gets the charts drawn (name without platform and extension). Needs
  * gnuplot: TUNE_ERR_BUILD with a message saying so when it is missing. */
-#define REPORT_MAX_CHARTS 8
+#define REPORT_MAX_CHARTS 16
+/* A chart drawn: its part of the file name, and what it shows. */
+struct report_chart {
+	char name[160];
+	char caption[256];
+};
 /* The file name (without extension) of platform's chart: "<platform>-<chart>",
  * the platform escaped as a file name. */
 void report_chart_file(const char *platform, const char *chart, char *out, size_t len);
-int report_charts(sqlite3 *db, const char *platform, const char *dir, const char *made[REPORT_MAX_CHARTS],
+int report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart made[REPORT_MAX_CHARTS],
 		  size_t *charts, struct tune_error *err);
 /* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */
 int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err);

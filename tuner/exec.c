@@ -15,6 +15,7 @@
 #include "exec_internal.h"
 #include "hash.h"
 #include "kernel.h"
+#include "manifest.h"
 #include "plan.h"
 #include "search.h"
 #include "sweep.h"
@@ -94,6 +95,9 @@ static char *spec_json(const struct sweep_run *r)
 				if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)
 					json_array_append_new(fixed, json_string(MANIFEST_PARAM(s->manifest, i)->name));
 			json_object_set_new(o, "fixed", fixed);
+			/* The charts' x axis: a numeric list parameter. */
+			if (manifest_list_param(s->manifest) && manifest_list_param(s->manifest)->type != PARAM_CHOICE)
+				json_object_set_new(o, "list", json_string(manifest_list_param(s->manifest)->name));
 			json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
 								   mt->unit ? mt->unit : "", "better",
 								   metric_better_names[mt->better]));

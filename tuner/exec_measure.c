@@ -124,7 +124,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		json_error_t jerr;
 		json_t *o = json_loads(line, 0, &jerr);
-		double ns_total = 0, nspl, lps, cpu;
+		double ns_total = 0, nspl = 0, lps = 0, cpu = -1;
 		unsigned long long check = 0;
 		char bad[256] = "";
 		long long point;

@@ -115,7 +115,7 @@ int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct m
 	const char *hash = json_string_value(json_object_get(o, "kernel_hash"));
 	json_t *params = json_object_get(o, "params"), *values = json_object_get(o, "list");
 	struct trial t;
-	long long api, seed;
+	long long api = 0, seed = 0;
 	int v = -1;
 
 	memset(run, 0, sizeof(*run));

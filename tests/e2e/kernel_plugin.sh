@@ -81,6 +81,12 @@ check "its defaults are the last context's" \
 check "a context between rows takes the next larger, past the last the largest" \
 	[ "$(sed -n 4p "$TMP/prog.out")" = "row 0 1 1" ]
 
+"$tune" report --platform tiny --db "$db" -o "$TMP/rep" > /dev/null 2> "$TMP/err2r"
+check "report: a chart of the metric against g ($(tail -1 "$TMP/err2r"))" test -s "$TMP/rep/tiny-kernel-sumk.svg"
+check "report: a line per context, variant and unroll" \
+	[ "$(grep -c '^"' "$TMP/rep/tiny-kernel-sumk.dat")" = 6 ]
+check "report: in the HTML with its caption" grep -q "Kernel sumk: its metric (ns) against g" "$TMP/rep/report.html"
+
 # A parameter the chosen variant does not use is still in the header (-1),
 # so the same program compiles whatever was chosen.
 sed 's/variant: \[plain, unrolled\]/variant: [plain]/' "$TMP/sumk.yaml" > "$TMP/plain.yaml"

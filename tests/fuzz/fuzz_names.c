@@ -106,7 +106,7 @@ static void check_allowlist(const char *script)
 /* The scripts of platform, with its file name part as P, in chart order. */
 static size_t scripts(const char *platform, struct strbuf *out)
 {
-	const char *made[REPORT_MAX_CHARTS];
+	struct report_chart made[REPORT_MAX_CHARTS];
 	size_t n = 0;
 	struct tune_error err;
 	char file[300], path[700];
@@ -120,7 +120,7 @@ static size_t scripts(const char *platform, struct strbuf *out)
 		struct strbuf raw = STRBUF_INIT;
 		const char *s, *hit;
 
-		report_chart_file(platform, made[i], file, sizeof(file));
+		report_chart_file(platform, made[i].name, file, sizeof(file));
 		snprintf(path, sizeof(path), "%s/%s.gp", charts_dir, file);
 		if (!(f = fopen(path, "r")))
 			die("no script", path);
