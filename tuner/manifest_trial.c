@@ -73,6 +73,9 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 			continue;
 		}
 		t->values[i] = s->values[i].v[p->role == ROLE_LIST ? l : w->idx[i]];
+		/* The search walks a numeric list as it walks chase's g. */
+		if (p->role == ROLE_LIST && p->type != PARAM_CHOICE)
+			t->group_size = t->values[i];
 		manifest_param_text(p, t->values[i], text, sizeof(text));
 		str_appendf(t->key, sizeof(t->key), &used, "/%s=%s", p->name, text);
 		if (p->role == ROLE_CONTEXT)

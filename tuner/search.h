@@ -1,8 +1,9 @@
 /* search: which trials of a plan to measure next, by the sweep's strategy.
  *
  * grid measures every trial; random a seeded sample of max_trials of them;
- * adaptive works along g for each context (variant, hint, size, pages) of the
- * plan (a context is one of the plan's batches): a geometric probe from g_min
+ * adaptive works along g (a manifest kernel's numeric list parameter) for
+ * each context (variant, hint, size, pages) of the plan (a context is one of
+ * the plan's batches): a geometric probe from g_min
  * to g_max, refinement inside the best bracket, then bisection towards the
  * knee (the smallest g within tolerance of the best, since a smaller g pollutes
  * the cache less), racing away contexts whose best is clearly worse than the

@@ -167,6 +167,38 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 	return 0;
 }
 
+static int ascending(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* An adaptive search walks a numeric list parameter, lower metric better:
+ * over every value from g_min to g_max within its range unless the sweep
+ * lists them, ascending. */
+static int adaptive_list(struct sweep *s, struct tune_error *err)
+{
+	const struct kernel_manifest *m = s->manifest;
+	const struct kernel_param *list = manifest_list_param(m);
+	size_t li = list ? (size_t)(list - MANIFEST_PARAM(m, 0)) : 0;
+	struct conf_ints *v[2] = { list ? &s->values[li] : NULL, list ? &s->quick_values[li] : NULL };
+
+	if (!list || list->type == PARAM_CHOICE || m->metric.better != BETTER_LOWER)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches a numeric list parameter "
+				 "whose metric is better lower; kernel '%s' has %s (use grid or random)", s->path, m->name,
+				 !list ? "no list parameter" : list->type == PARAM_CHOICE ? "a list of choices"
+				 : "a metric better higher");
+	for (long long g = s->g_min > list->min ? s->g_min : list->min, every = !v[0]->n;
+	     every && g <= s->g_max && g <= list->max; g++)
+		if (conf_ints_push(v[0], g))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (int k = 0; k < 2; k++)
+		if (v[k]->n > 1)
+			qsort(v[k]->v, v[k]->n, sizeof(*v[k]->v), ascending);
+	return 0;
+}
+
 /* A manifest kernel's sweep: its manifest, and its values resolved. */
 static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 {
@@ -177,9 +209,6 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys variants, sizes_mb, group_sizes, hints, hugepages and "
 				 "thresholds_ns are the shipped kernels'; kernel '%s' takes its parameters and variant "
 				 "in 'params:' (see 'tune kernels')", s->path, kernel_choices[s->kernel]);
-	if (s->strategy == STRATEGY_ADAPTIVE)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches chase's group size; a sweep "
-				 "of kernel '%s' is grid or random", s->path, kernel_choices[s->kernel]);
 	if (!(s->manifest = calloc(1, sizeof(*s->manifest))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = manifest_load(kernel_choices[s->kernel], s->manifest, err)) != 0)
@@ -189,6 +218,8 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = resolve_params(s, &s->params, s->values, &s->kvariants, err)) != 0 ||
 	    (rc = resolve_params(s, &s->quick.params, s->quick_values, &s->quick_kvariants, err)) != 0)
+		return rc;
+	if (s->strategy == STRATEGY_ADAPTIVE && (rc = adaptive_list(s, err)) != 0)
 		return rc;
 	/* What the sweep leaves out: every variant, each parameter's default. */
 	for (size_t v = 0, every = !s->kvariants.n; every && v < s->manifest->variants.n; v++)

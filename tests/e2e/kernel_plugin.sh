@@ -102,6 +102,14 @@ check "and says unroll does not apply (-1): $("$TMP/prog2" | head -2 | tr '\n' '
 check "export json carries the kernel's optima ($(tail -1 "$TMP/err2j"))" \
 	[ "$(grep -c '"kernel": "sumk"' "$TMP/tuned.json")" = 2 ]
 
+# The adaptive search walks the numeric list as it walks chase's g.
+printf 'name: sumk-adaptive\nkernel: sumk\nstrategy: adaptive\ng_min: 1\ng_max: 64\nparams:\n  variant: [unrolled]\n  n: [3000]\n  unroll: [2]\nruns: 3\nwarmup: 1\n' > "$TMP/adaptive.yaml"
+"$tune" run "$TMP/adaptive.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/adaptive.db" > /dev/null 2> "$TMP/err2a"
+searched=$(q "$TMP/adaptive.db" "SELECT COUNT(*) FROM trials WHERE phase = 'search' AND status = 'done'")
+check "adaptive: a probe of g = 1, 2, 4 .. 64 and more, fewer than all 64 ($searched; $(tail -1 "$TMP/err2a"))" \
+	[ "$searched" -ge 7 ] && [ "$searched" -lt 64 ]
+check "adaptive: an optimum" [ "$(q "$TMP/adaptive.db" "SELECT COUNT(*) FROM optima WHERE kernel = 'sumk'")" = 1 ]
+
 # Resume: the same command measures nothing again.
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err3"
 check "a second run is complete already" grep -q "is already complete: 24 trials" "$TMP/err3"
