@@ -376,7 +376,7 @@ static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, str
 	char kernel[80] = "", host[300] = "", list[80] = "", unit[40] = "", last[700] = "", path[4200];
 	size_t nseries = 0;
 	FILE *f = NULL;
-	int rc = 0, step;
+	int rc = 0;
 
 	if (sqlite3_prepare_v2(db,
 			       "SELECT r.kernel, r.host, r.context, r.variant, r.params, r.median, r.ci_low, r.ci_high,"
@@ -391,7 +391,7 @@ static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, str
 			       -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(q, 0), *h = (const char *)sqlite3_column_text(q, 1);
 		char params[400], label[700], safe[700];
 

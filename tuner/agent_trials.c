@@ -177,7 +177,7 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 
 		for (size_t i = 0; i < run->n; i++)
 			todo[i] = &run->trials[i];
-		manifest_defines(todo[0], &defines);
+		manifest_defines(&run->trials[0], &defines);
 		bs.defines = strbuf_str(&defines);
 		if (defines.oom) {
 			pthread_mutex_unlock(&a->trial);

@@ -127,7 +127,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 		double ns_total = 0, nspl = 0, lps = 0, cpu = -1;
 		unsigned long long check = 0;
 		char bad[256] = "";
-		long long point;
+		long long point = PLAN_NA;
 		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
 		json_t *sum = o ? json_object_get(o, "checksum") : NULL;
 		struct store_sample *s;
