@@ -10,13 +10,6 @@
 #include "../tuner/strbuf.h"
 #include "report.h"
 
-static const char *text_or(sqlite3_stmt *q, int col, const char *dflt)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	return t ? (const char *)t : dflt;
-}
-
 /* Is key one of the words ("name" or "name=value") of omit? */
 static int omitted(const char *omit, const char *key)
 {
@@ -52,11 +45,6 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
 		snprintf(out, len, "-");
 }
 
-/* SQL: what a row leaves out, the context's words and the sweep's fixed
- * parameters (the same in every row), space-separated. */
-#define OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
-	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
-
 /* Every search trial of the newest sweep of each kernel, per context. */
 static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
@@ -69,7 +57,7 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 			       " r.ci_high, r.runs, json_extract(s.spec_json, '$.metric.field'),"
 			       " json_extract(s.spec_json, '$.metric.unit'), json_extract(s.spec_json, '$.metric.better'),"
 			       " EXISTS (SELECT 1 FROM optima o WHERE o.sweep_id = r.sweep_id AND o.kernel = r.kernel AND"
-			       " o.context = r.context AND o.params = r.params), " OMIT("s", "r.context")
+			       " o.context = r.context AND o.params = r.params), " REPORT_SQL_OMIT("s", "r.context")
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND (?1 IS NULL OR r.platform = ?1)"
@@ -80,18 +68,18 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		size_t t;
 		char title[600], params[512], median[96], runs[24];
-		const char *context = text_or(q, 3, "");
+		const char *context = report_text(q, 3, "");
 
 		snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
-			 text_or(q, 2, ""), text_or(q, 0, ""), text_or(q, 1, ""), text_or(q, 10, "?"),
-			 text_or(q, 11, "?"), text_or(q, 12, "lower"));
+			 report_text(q, 2, ""), report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 10, "?"),
+			 report_text(q, 11, "?"), report_text(q, 12, "lower"));
 		t = rdoc_table_for(d, title, 6, head);
-		report_params_text(text_or(q, 5, "{}"), text_or(q, 14, ""), params, sizeof(params));
+		report_params_text(report_text(q, 5, "{}"), report_text(q, 14, ""), params, sizeof(params));
 		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
 			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
 		snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
 		{
-			const char *row[] = { context[0] ? context : "-", text_or(q, 4, ""), params, median, runs,
+			const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), params, median, runs,
 					      sqlite3_column_int(q, 13) ? "*" : "" };
 
 			rdoc_row(d, t, row);
@@ -112,7 +100,7 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 
 	if (sqlite3_prepare_v2(db,
 			       "SELECT o.platform, o.host, o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low,"
-			       " o.ci_high, o.runner_up, o.trials, o.decided, " OMIT("s", "o.context") " FROM optima o"
+			       " o.ci_high, o.runner_up, o.trials, o.decided, " REPORT_SQL_OMIT("s", "o.context") " FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
 			       " s.id = o.sweep_id WHERE o.exports IS NOT NULL AND"
 			       " (?1 IS NULL OR o.platform = ?1) ORDER BY o.platform, o.host, o.kernel, o.id",
@@ -123,17 +111,17 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		size_t t;
 		char title[600], exported[512], median[96], runner[600] = "-", trials[24];
-		const char *context = text_or(q, 3, "");
-		json_t *ru = json_loads(text_or(q, 9, "null"), JSON_DECODE_ANY, NULL);
+		const char *context = report_text(q, 3, "");
+		json_t *ru = json_loads(report_text(q, 9, "null"), JSON_DECODE_ANY, NULL);
 
-		snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", text_or(q, 2, ""),
-			 text_or(q, 0, ""), text_or(q, 1, ""));
+		snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", report_text(q, 2, ""),
+			 report_text(q, 0, ""), report_text(q, 1, ""));
 		t = rdoc_table_for(d, title, 7, head);
-		report_params_text(text_or(q, 5, "{}"), text_or(q, 12, ""), exported, sizeof(exported));
+		report_params_text(report_text(q, 5, "{}"), report_text(q, 12, ""), exported, sizeof(exported));
 		if (json_is_object(ru)) {
 			char *text = json_dumps(ru, JSON_COMPACT), params[400];
 
-			report_params_text(text, text_or(q, 12, ""), params, sizeof(params));
+			report_params_text(text, report_text(q, 12, ""), params, sizeof(params));
 			snprintf(runner, sizeof(runner), "%s %s %.4g", json_string_value(json_object_get(ru, "variant"))
 				 ? json_string_value(json_object_get(ru, "variant")) : "?", params,
 				 json_number_value(json_object_get(ru, "median")));
@@ -144,8 +132,8 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
 		snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 10));
 		{
-			const char *row[] = { context[0] ? context : "-", text_or(q, 4, ""), exported, median, runner,
-					      trials, text_or(q, 11, "") };
+			const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), exported, median, runner,
+					      trials, report_text(q, 11, "") };
 
 			rdoc_row(d, t, row);
 		}

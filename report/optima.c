@@ -4,13 +4,6 @@
 
 #include "report.h"
 
-static const char *text_or(sqlite3_stmt *q, int col, const char *dflt)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	return t ? (const char *)t : dflt;
-}
-
 static void bind_platform(sqlite3_stmt *q, const char *platform)
 {
 	if (platform)
@@ -35,11 +28,11 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		size_t t;
 		char runner[128] = "-", median[96], g[48], title[400], trials[24];
-		json_t *ru = json_loads(text_or(q, 13, "null"), JSON_DECODE_ANY, NULL);
+		json_t *ru = json_loads(report_text(q, 13, "null"), JSON_DECODE_ANY, NULL);
 		const char *row[9];
 
 		/* A table per platform and host. */
-		snprintf(title, sizeof(title), "Optima of platform %s on host %s", text_or(q, 0, ""), text_or(q, 1, ""));
+		snprintf(title, sizeof(title), "Optima of platform %s on host %s", report_text(q, 0, ""), report_text(q, 1, ""));
 		t = rdoc_table_for(d, title, 9, head);
 		if (json_is_object(ru))
 			snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),
@@ -51,14 +44,14 @@ int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 		snprintf(g, sizeof(g), "%lld (%lld)", sqlite3_column_int64(q, 7), sqlite3_column_int64(q, 8));
 		snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 14));
 		row[0] = report_size_label(sqlite3_column_int64(q, 3));
-		row[1] = text_or(q, 4, "");
-		row[2] = text_or(q, 5, "");
-		row[3] = text_or(q, 6, "");
+		row[1] = report_text(q, 4, "");
+		row[2] = report_text(q, 5, "");
+		row[3] = report_text(q, 6, "");
 		row[4] = g;
 		row[5] = median;
 		row[6] = runner;
 		row[7] = trials;
-		row[8] = text_or(q, 15, "");
+		row[8] = report_text(q, 15, "");
 		rdoc_row(d, t, row);
 	}
 	sqlite3_finalize(q);
@@ -82,10 +75,10 @@ int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 	bind_platform(q, platform);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		size_t t = rdoc_table_for(d, "Warnings", 3, head);
-		char *w = strdup(text_or(q, 2, "")), *save = NULL;
+		char *w = strdup(report_text(q, 2, "")), *save = NULL;
 
 		for (char *line = w ? strtok_r(w, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-			const char *row[3] = { text_or(q, 0, ""), text_or(q, 1, ""), line };
+			const char *row[3] = { report_text(q, 0, ""), report_text(q, 1, ""), line };
 
 			rdoc_row(d, t, row);
 		}

@@ -161,6 +161,12 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 /* When the newest optimum of platform's current fingerprint was decided. */
 int report_header_newest(sqlite3 *db, const char *platform, char *decided, size_t len, struct tune_error *err);
 
+/* Column col of the row as text (valid until the next step), dflt for NULL. */
+const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
+/* SQL: what a manifest kernel's row leaves out of its parameters, the
+ * context's words and the sweep's fixed parameters, space-separated. */
+#define REPORT_SQL_OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
+	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
 /* Column col of the row as text into out ("" for NULL). */
 void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len);
 

@@ -50,6 +50,13 @@ int report_load_results(sqlite3 *db, const char *platform, struct report_results
 	return 0;
 }
 
+const char *report_text(sqlite3_stmt *q, int col, const char *dflt)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+
+	return t ? (const char *)t : dflt;
+}
+
 void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len)
 {
 	const unsigned char *t = sqlite3_column_text(q, col);

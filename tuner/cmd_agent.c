@@ -4,11 +4,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "agent.h"
 #include "commands.h"
-#include "paths.h"
+#include "cmd_options.h"
 #include "signals.h"
 
 int cmd_agent(int argc, char **argv, struct tune_error *err)
@@ -39,14 +38,10 @@ int cmd_agent(int argc, char **argv, struct tune_error *err)
 		case 'p': o.platform = optarg; break;
 		case 'n': o.name = optarg; break;
 		case 'K': {
-			struct stat st;
+			int rc = cmd_add_kernels_dir("agent", optarg, err);
 
-			if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))
-				return tune_fail(err, TUNE_ERR_USAGE, "agent: --kernels-dir '%s' is not a folder (give the "
-						 "folder that holds <kernel>/kernel.yaml)", optarg);
-			if (paths_add_kernels_dir(optarg) != 0)
-				return tune_fail(err, TUNE_ERR_USAGE, "agent: at most %d --kernels-dir folders",
-						 PATHS_MAX_KERNEL_DIRS);
+			if (rc)
+				return rc;
 			break;
 		}
 		case 'm': {

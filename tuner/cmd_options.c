@@ -1,7 +1,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../report/report.h"
@@ -33,6 +32,19 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err)
 	return store_open(path, st, err);
 }
 
+int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err)
+{
+	switch (paths_add_kernels_dir(dir)) {
+	case 0:
+		return 0;
+	case PATHS_NOT_A_FOLDER:
+		return tune_fail(err, TUNE_ERR_USAGE, "%s: --kernels-dir '%s' is not a folder (give the folder that holds "
+				 "<kernel>/kernel.yaml)", cmd, dir);
+	default:
+		return tune_fail(err, TUNE_ERR_USAGE, "%s: at most %d --kernels-dir folders", cmd, PATHS_MAX_KERNEL_DIRS);
+	}
+}
+
 int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
 		      struct tune_error *err)
 {
@@ -48,7 +60,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		{ "kernels-dir", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc;
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
@@ -85,17 +97,10 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 		case 'T':
 			o->require_tls = 1;
 			break;
-		case 'K': {
-			struct stat st;
-
-			if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))
-				return tune_fail(err, TUNE_ERR_USAGE, "%s: --kernels-dir '%s' is not a folder (give the "
-						 "folder that holds <kernel>/kernel.yaml)", cmd, optarg);
-			if (paths_add_kernels_dir(optarg) != 0)
-				return tune_fail(err, TUNE_ERR_USAGE, "%s: at most %d --kernels-dir folders", cmd,
-						 PATHS_MAX_KERNEL_DIRS);
+		case 'K':
+			if ((rc = cmd_add_kernels_dir(cmd, optarg, err)) != 0)
+				return rc;
 			break;
-		}
 		case 'o':
 			o->output = optarg;
 			break;

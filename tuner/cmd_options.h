@@ -25,6 +25,9 @@ struct cmd_options {
  * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check),
  * F (--format table|md|csv|json), T (--require-tls), K (--kernels-dir DIR, added to
  * the kernel search path as it is read). */
+/* --kernels-dir DIR of command cmd: added to the kernel search path, or
+ * TUNE_ERR_USAGE saying why not. */
+int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err);
 int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
 		      struct tune_error *err);
 

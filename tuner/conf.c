@@ -114,6 +114,19 @@ int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src)
 	return 0;
 }
 
+static int ascending(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+void conf_ints_sort(struct conf_ints *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), ascending);
+}
+
 int conf_ints_contains(const struct conf_ints *l, long long v)
 {
 	for (size_t i = 0; i < l->n; i++)

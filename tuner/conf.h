@@ -108,6 +108,8 @@ void conf_help(FILE *out, const struct conf_key *table, int indent);
 int conf_ints_push(struct conf_ints *l, long long v);
 int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src);
 int conf_ints_contains(const struct conf_ints *l, long long v);
+/* Sorts the values ascending. */
+void conf_ints_sort(struct conf_ints *l);
 /* The items joined by sep into out (cut at len). */
 void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len);
 

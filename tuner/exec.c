@@ -86,6 +86,7 @@ static char *spec_json(const struct sweep_run *r)
 		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
 		if (s->manifest) {
 			const struct kernel_metric *mt = &s->manifest->metric;
+			const struct kernel_param *list = manifest_list_param(s->manifest);
 
 			json_t *fixed = json_array();
 
@@ -96,8 +97,8 @@ static char *spec_json(const struct sweep_run *r)
 					json_array_append_new(fixed, json_string(MANIFEST_PARAM(s->manifest, i)->name));
 			json_object_set_new(o, "fixed", fixed);
 			/* The charts' x axis: a numeric list parameter. */
-			if (manifest_list_param(s->manifest) && manifest_list_param(s->manifest)->type != PARAM_CHOICE)
-				json_object_set_new(o, "list", json_string(manifest_list_param(s->manifest)->name));
+			if (list && list->type != PARAM_CHOICE)
+				json_object_set_new(o, "list", json_string(list->name));
 			json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
 								   mt->unit ? mt->unit : "", "better",
 								   metric_better_names[mt->better]));

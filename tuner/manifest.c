@@ -147,6 +147,14 @@ void manifest_param_text(const struct kernel_param *p, long long value, char *ou
 		snprintf(out, len, "%lld", value);
 }
 
+int manifest_variant(const struct kernel_manifest *m, const char *name)
+{
+	for (size_t i = 0; name && i < m->variants.n; i++)
+		if (!strcmp(m->variants.v[i], name))
+			return (int)i;
+	return -1;
+}
+
 const struct kernel_param *manifest_param(const struct kernel_manifest *m, const char *name)
 {
 	for (size_t i = 0; i < m->parameters.n; i++)

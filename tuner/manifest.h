@@ -81,6 +81,8 @@ void manifest_free(struct kernel_manifest *m);
 int manifest_decode(const char *path, const struct ynode *root, const char *name, struct kernel_manifest *m,
 		    struct tune_error *err);
 
+/* The index of the variant named name, or -1. */
+int manifest_variant(const struct kernel_manifest *m, const char *name);
 /* The parameter named name, or NULL. */
 const struct kernel_param *manifest_param(const struct kernel_manifest *m, const char *name);
 #define MANIFEST_PARAM(m, i) CONF_ITEM(&(m)->parameters, struct kernel_param, i)

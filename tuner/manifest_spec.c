@@ -6,17 +6,6 @@
 #include "manifest_trial.h"
 #include "names.h"
 
-/* A value as the spec carries it: a number, or a choice's name (on/off). */
-static json_t *value_json(const struct kernel_param *p, long long v)
-{
-	char text[64];
-
-	if (p->type != PARAM_CHOICE && p->type != PARAM_BOOL)
-		return json_integer(v);
-	manifest_param_text(p, v, text, sizeof(text));
-	return json_string(text);
-}
-
 char *manifest_spec_to_json(struct trial *const *todo, size_t n, long long runs, long long warmup,
 			    long long timeout_s, const char *kernel_hash)
 {
@@ -34,10 +23,10 @@ char *manifest_spec_to_json(struct trial *const *todo, size_t n, long long runs,
 		const struct kernel_param *p = MANIFEST_PARAM(m, i);
 
 		if (t->values[i] != PLAN_NA && p != list)
-			json_object_set_new(params, p->name, value_json(p, t->values[i]));
+			json_object_set_new(params, p->name, manifest_value_json(p, t->values[i]));
 	}
 	for (size_t k = 0; list && values && manifest_point(t) != PLAN_NA && k < n; k++)
-		json_array_append_new(values, value_json(list, manifest_point(todo[k])));
+		json_array_append_new(values, manifest_value_json(list, manifest_point(todo[k])));
 	if (!o || !params || !values) {
 		json_decref(o);
 		json_decref(params);
@@ -116,7 +105,7 @@ int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct m
 	json_t *params = json_object_get(o, "params"), *values = json_object_get(o, "list");
 	struct trial t;
 	long long api = 0, seed = 0;
-	int v = -1;
+	int v;
 
 	memset(run, 0, sizeof(*run));
 	memset(&t, 0, sizeof(t));
@@ -132,10 +121,7 @@ int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct m
 	if (!hash || strlen(hash) != 16 || strspn(hash, "0123456789abcdef") != 16)
 		return fail(why, whylen, "field 'kernel_hash' is not 16 hex digits");
 	snprintf(run->kernel_hash, sizeof(run->kernel_hash), "%s", hash);
-	for (size_t i = 0; variant && i < m->variants.n && v < 0; i++)
-		if (!strcmp(m->variants.v[i], variant))
-			v = (int)i;
-	if (v < 0)
+	if ((v = manifest_variant(m, variant)) < 0)
 		return fail(why, whylen, "field 'variant': not a variant of kernel '%s'", m->name);
 	if (!json_is_object(params))
 		return fail(why, whylen, "field 'params' is missing or not an object");

@@ -383,26 +383,25 @@ void manifest_label(const struct trial *t, char *out, size_t len)
 	}
 }
 
+json_t *manifest_value_json(const struct kernel_param *p, long long value)
+{
+	char text[64];
+
+	if (p->type != PARAM_CHOICE && p->type != PARAM_BOOL)
+		return json_integer(value);
+	manifest_param_text(p, value, text, sizeof(text));
+	return json_string(text);
+}
+
 json_t *manifest_params_json(const struct trial *t)
 {
 	const struct kernel_manifest *m = t->manifest;
 	json_t *o = json_object();
 
 	json_object_set_new(o, "variant", json_string(m->variants.v[t->variant]));
-	for (size_t i = 0; i < m->parameters.n; i++) {
-		const struct kernel_param *p = param_at(m, i);
-
-		if (t->values[i] == PLAN_NA)
-			continue;
-		if (p->type == PARAM_CHOICE || p->type == PARAM_BOOL) {
-			char text[64];
-
-			manifest_param_text(p, t->values[i], text, sizeof(text));
-			json_object_set_new(o, p->name, json_string(text));
-		} else {
-			json_object_set_new(o, p->name, json_integer(t->values[i]));
-		}
-	}
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if (t->values[i] != PLAN_NA)
+			json_object_set_new(o, param_at(m, i)->name, manifest_value_json(param_at(m, i), t->values[i]));
 	return o;
 }
 

@@ -55,6 +55,8 @@ int manifest_sample(const struct trial *t, json_t *o, long long *point, double *
 		    double *cpu, char *why, size_t len);
 /* "hashprobe interleaved size_mb=64 g=8" */
 void manifest_label(const struct trial *t, char *out, size_t len);
+/* A value of p as JSON: a number, or a choice's name (on/off for a bool). */
+json_t *manifest_value_json(const struct kernel_param *p, long long value);
 /* The parameters of t as a JSON object (name: value, a choice by name), for
  * an optimum's runner-up and the spec. */
 json_t *manifest_params_json(const struct trial *t);

@@ -76,11 +76,15 @@ static size_t nadded;
 
 int paths_add_kernels_dir(const char *dir)
 {
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return PATHS_NOT_A_FOLDER;
 	for (size_t i = 0; i < nadded; i++)
 		if (!strcmp(added_dirs[i], dir))
 			return 0;
 	if (nadded == PATHS_MAX_KERNEL_DIRS || !(added_dirs[nadded] = strdup(dir)))
-		return -1;
+		return PATHS_TOO_MANY;
 	nadded++;
 	return 0;
 }

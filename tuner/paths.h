@@ -24,8 +24,11 @@ void paths_list(const char *dir, char *out, size_t len);
  * Returns how many, at most max, into dirs (borrowed strings). */
 #define PATHS_MAX_KERNEL_DIRS 16
 size_t paths_kernels_dirs(const char **dirs, size_t max);
-/* Adds a folder to look in before TUNE_KERNELS_DIR's and the shipped one;
- * -1 when PATHS_MAX_KERNEL_DIRS are already added or out of memory. */
+/* Adds a folder to look in before TUNE_KERNELS_DIR's and the shipped one:
+ * 0, PATHS_NOT_A_FOLDER, or PATHS_TOO_MANY when PATHS_MAX_KERNEL_DIRS are
+ * already added (or out of memory). */
+#define PATHS_NOT_A_FOLDER (-1)
+#define PATHS_TOO_MANY (-2)
 int paths_add_kernels_dir(const char *dir);
 
 /* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */

@@ -54,13 +54,6 @@ static void make_key(struct trial *t)
 		 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup);
 }
 
-static int by_value(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
 /* One trial per threshold, always with 0 (always block) and inf (always
  * poll), in ascending order; all of them one batch, measured interleaved. */
 static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
@@ -77,7 +70,7 @@ static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
 		free(ts.v);
 		return -1;
 	}
-	qsort(ts.v, ts.n, sizeof(*ts.v), by_value);
+	conf_ints_sort(&ts);
 	for (size_t i = 0; i < ts.n && !rc; i++) {
 		struct trial t = { 0 };
 		char thr[24];

@@ -1,7 +1,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../kernels/chase/chase.h"
 #include "paths.h"
@@ -83,7 +82,6 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 				 "partition (list them in slurm.nodes instead)", p->path);
 	for (size_t i = 0; i < p->kernels_dirs.n; i++) {
 		char dir[4096];
-		struct stat st;
 		const char *slash = strrchr(p->path, '/');
 
 		/* Relative to the platform file, wherever tune runs from. */
@@ -91,10 +89,10 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 			snprintf(dir, sizeof(dir), "%s", p->kernels_dirs.v[i]);
 		else
 			snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - p->path), p->path, p->kernels_dirs.v[i]);
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		if ((rc = paths_add_kernels_dir(dir)) == PATHS_NOT_A_FOLDER)
 			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'kernels_dirs': '%s' is not a folder (give the folder "
 					 "that holds <kernel>/kernel.yaml, relative to the platform file)", p->path, dir);
-		if (paths_add_kernels_dir(dir) != 0)
+		if (rc != 0)
 			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'kernels_dirs': more than %d kernel folders", p->path,
 					 PATHS_MAX_KERNEL_DIRS);
 	}

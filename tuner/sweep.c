@@ -151,10 +151,7 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 			long long x = -1;
 
 			if (is_variant) {
-				for (size_t k = 0; k < m->variants.n && x < 0; k++)
-					if (!strcmp(m->variants.v[k], v->text))
-						x = (long long)k;
-				if (x < 0)
+				if ((x = manifest_variant(m, v->text)) < 0)
 					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
 							    "kernel '%s' (see 'tune kernels')", v->text, m->name);
 			} else if (manifest_param_value(p, v->text, &x, why, sizeof(why)) != 0) {
@@ -165,13 +162,6 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 		}
 	}
 	return 0;
-}
-
-static int ascending(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
 }
 
 /* An adaptive search walks a numeric list parameter, lower metric better:
@@ -193,9 +183,8 @@ static int adaptive_list(struct sweep *s, struct tune_error *err)
 	     every && g <= s->g_max && g <= list->max; g++)
 		if (conf_ints_push(v[0], g))
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	for (int k = 0; k < 2; k++)
-		if (v[k]->n > 1)
-			qsort(v[k]->v, v[k]->n, sizeof(*v[k]->v), ascending);
+	conf_ints_sort(v[0]);
+	conf_ints_sort(v[1]);
 	return 0;
 }
 
