@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/runner.h"
-#include "../tuner/strbuf.h"
+#include "../tuner/base/runner.h"
+#include "../tuner/base/strbuf.h"
 #include "escape.h"
 #include "report.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/version.h"
+#include "../tuner/base/version.h"
 #include "report.h"
 
 enum block_kind { BLOCK_SECTION, BLOCK_TABLE, BLOCK_FIGURE };

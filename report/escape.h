@@ -1,6 +1,6 @@
 /* escape: text from the database written into another language. Each sink
  * escapes for its own syntax, whatever the store holds (names are checked
- * where they enter, see tuner/names.h, but a database may be older than
+ * where they enter, see tuner/base/names.h, but a database may be older than
  * that check, or edited by hand):
  *  - a C string literal: escape_c_string();
  *  - a C block comment: escape_c_comment();

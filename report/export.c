@@ -6,7 +6,7 @@
 
 #include "../kernels/chase/chase.h"
 #include "../kernels/sched/sched.h"
-#include "../tuner/version.h"
+#include "../tuner/base/version.h"
 #include "escape.h"
 #include "export_internal.h"
 #include "report.h"

@@ -7,7 +7,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "../tuner/errors.h"
+#include "../tuner/base/errors.h"
 
 struct optimum_row {
 	long long size_mb, group_size, best_group_size, trials;

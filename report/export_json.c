@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/version.h"
+#include "../tuner/base/version.h"
 #include "export_internal.h"
 #include "report.h"
 

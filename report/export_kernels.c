@@ -1,6 +1,6 @@
 /* The header block of each kernel described by its manifest alone: every
  * exported value of the optimum per context, from the optima's exports
- * column (see tuner/manifest_trial.h), so that the header needs no manifest.
+ * column (see tuner/plan/manifest_trial.h), so that the header needs no manifest.
  * Names from the database reach the header as identifiers made of letters,
  * digits and '_' only, and as escaped comments and string literals. */
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/strbuf.h"
+#include "../tuner/base/strbuf.h"
 #include "escape.h"
 #include "report.h"
 

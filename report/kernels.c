@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/strbuf.h"
+#include "../tuner/base/strbuf.h"
 #include "report.h"
 
 /* Is key one of the words ("name" or "name=value") of omit? */

@@ -6,7 +6,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "../tuner/errors.h"
+#include "../tuner/base/errors.h"
 
 /* The newest result of each configuration (current fingerprints only),
  * ordered by platform, host, depth, size, variant and g. Free rs->v. */

@@ -5,7 +5,7 @@
 
 #include <sqlite3.h>
 
-#include "../tuner/errors.h"
+#include "../tuner/base/errors.h"
 
 struct store_heartbeat;
 

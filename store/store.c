@@ -7,7 +7,7 @@
 #include "store.h"
 #include "../kernels/chase/chase.h"
 #include "../kernels/sched/sched.h"
-#include "../tuner/kernel.h"
+#include "../tuner/config/kernel.h"
 
 #define NOW STORE_NOW
 

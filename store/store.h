@@ -11,11 +11,11 @@
 
 #include <sqlite3.h>
 
-#include "../tuner/errors.h"
-#include "../tuner/stats.h"
-#include "../tuner/hostinfo.h"
-#include "../tuner/plan.h"
-#include "../tuner/platform.h"
+#include "../tuner/base/errors.h"
+#include "../tuner/base/stats.h"
+#include "../tuner/config/hostinfo.h"
+#include "../tuner/plan/plan.h"
+#include "../tuner/config/platform.h"
 
 #define STORE_SCHEMA_VERSION 6
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */

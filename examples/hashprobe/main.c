@@ -1,5 +1,5 @@
 /* hashprobe's benchmark: the protocol of a tune kernel (see tune's
- * tuner/manifest.h). It takes --runs, --warmup, --seed, --size-mb,
+ * tuner/config/manifest.h). It takes --runs, --warmup, --seed, --size-mb,
  * --queries and --g (a list, measured interleaved: A B C A B C), and prints
  * one JSON line per run and g. HASHPROBE_VARIANT (0 scalar, 1 interleaved)
  * and HASHPROBE_HINT (HP_HINT_*) come from the compiler. */

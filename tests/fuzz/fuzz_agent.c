@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tuner/conf.h"
-#include "../../tuner/manifest_spec.h"
-#include "../../tuner/manifest_trial.h"
-#include "../../tuner/runspec.h"
+#include "../../tuner/config/conf.h"
+#include "../../tuner/run/manifest_spec.h"
+#include "../../tuner/plan/manifest_trial.h"
+#include "../../tuner/run/runspec.h"
 
 static const char manifest_yaml[] =
 	"name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [plain, fast]\nbaseline: plain\n"

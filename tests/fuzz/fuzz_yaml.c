@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../tuner/manifest.h"
-#include "../../tuner/platform.h"
-#include "../../tuner/sweep.h"
+#include "../../tuner/config/manifest.h"
+#include "../../tuner/config/platform.h"
+#include "../../tuner/config/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../tuner/platform.h"
-#include "../../tuner/sweep.h"
+#include "../../tuner/config/platform.h"
+#include "../../tuner/config/sweep.h"
 #include "../check.h"
 
 struct bad_case {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../tuner/runner.h"
+#include "../../tuner/base/runner.h"
 #include "../check.h"
 
 /* Whether pid is gone (or a zombie waiting for init). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../tuner/search.h"
+#include "../../tuner/search/search.h"
 #include "../check.h"
 
 /* ns/lookup of a curve that falls until saturation at g = sat, then rises slowly. */

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The layout DESIGN.md promises, checked: tuner/ is one folder per stage in
+# the order of CMakeLists.txt's TUNE_STAGES, and a file includes only headers
+# of its own stage or of the stages before it; every tuner/ source is in a
+# stage folder (main.c aside); no source file passes 600 lines.
+# Run from the source tree.
+set -u
+fail=0
+stages=$(sed -n 's/^set(TUNE_STAGES \(.*\))$/\1/p' CMakeLists.txt)
+if [ -z "$stages" ]; then
+	echo "FAIL: no TUNE_STAGES line in CMakeLists.txt"
+	exit 1
+fi
+rank() { # the position of stage $1 in TUNE_STAGES, or nothing
+	local i=0 s
+	for s in $stages; do
+		[ "$s" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+}
+for f in tuner/*.c tuner/*.h; do
+	[ "$f" = tuner/main.c ] && continue
+	[ -e "$f" ] || continue
+	echo "FAIL: $f is in no stage folder"
+	fail=1
+done
+for dir in tuner/*/; do
+	stage=$(basename "$dir")
+	if [ -z "$(rank "$stage")" ]; then
+		echo "FAIL: tuner/$stage/ is not a stage of TUNE_STAGES ($stages)"
+		fail=1
+	fi
+done
+checked=0
+for stage in $stages; do
+	own=$(rank "$stage")
+	for f in tuner/"$stage"/*.[ch]; do
+		[ -e "$f" ] || continue
+		while IFS= read -r inc; do
+			# "../<stage>/x.h" names another stage; "x.h" is this one's.
+			case "$inc" in
+			../*/*) other=${inc#../}; other=${other%%/*} ;;
+			*) continue ;;
+			esac
+			r=$(rank "$other")
+			[ -z "$r" ] && continue # kernels/, store/: outside tuner/
+			checked=$((checked + 1))
+			if [ "$r" -gt "$own" ]; then
+				echo "FAIL: $f includes $inc: stage '$other' comes after '$stage'"
+				fail=1
+			fi
+		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	done
+done
+for f in tuner/*.c tuner/*/*.[ch] store/*.[ch] report/*.[ch]; do
+	n=$(wc -l < "$f")
+	if [ "$n" -gt 600 ]; then
+		echo "FAIL: $f has $n lines: past 600 it holds two concerns"
+		fail=1
+	fi
+done
+if [ "$checked" -lt 20 ]; then
+	echo "FAIL: only $checked includes across stages found: is the include pattern still right?"
+	fail=1
+fi
+[ $fail = 0 ] && echo "ok: $(echo "$stages" | wc -w) stages, $checked includes across stages, all forward"
+exit $fail

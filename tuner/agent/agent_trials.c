@@ -1,0 +1,283 @@
+/* The agent's trials: its facts, a run spec decoded (a shipped kernel's,
+ * or a manifest kernel's against this host's copy of it), the kernel built
+ * with this host's compiler and run pinned to its CPUs, stopped when the
+ * client hangs up. */
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "../../kernels/chase/chase.h"
+#include "agent_internal.h"
+#include "../build/build.h"
+#include "../config/kernel.h"
+#include "../run/manifest_spec.h"
+#include "../plan/manifest_trial.h"
+#include "../base/runner.h"
+#include "../run/runspec.h"
+#include "../base/strbuf.h"
+#include "../base/version.h"
+
+/* Watches a trial's client: when it hangs up, *gone is set and the trial
+ * stops (the agent stopping stops it too). */
+struct client_watch {
+	int fd;
+	volatile sig_atomic_t *agent_stop;
+	volatile sig_atomic_t gone;
+	volatile int done;
+};
+
+static void *watch_client(void *p)
+{
+	struct client_watch *w = p;
+
+	while (!w->done) {
+		struct pollfd pf = { w->fd, POLLRDHUP, 0 };
+
+		if (w->agent_stop && *w->agent_stop)
+			w->gone = 1;
+		if (w->fd >= 0 && poll(&pf, 1, 100) > 0 && (pf.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			w->gone = 1;
+		if (w->fd < 0) {
+			struct timespec nap = { 0, 100000000 };
+
+			nanosleep(&nap, NULL);
+		}
+		if (w->gone)
+			break;
+	}
+	return NULL;
+}
+
+json_t *agent_facts_json(const struct agent *a)
+{
+	char *facts = hostinfo_json(&a->facts);
+	json_t *f = facts ? json_loads(facts, 0, NULL) : NULL, *cpus = json_array();
+
+	free(facts);
+	for (size_t i = 0; i < a->platform.cpus.n; i++)
+		json_array_append_new(cpus, json_integer(a->platform.cpus.v[i]));
+	return json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:b, s:O}", "tune_version", TUNE_VERSION,
+			 "facts", f ? f : json_object(), "platform", a->platform.name, "fingerprint", a->fingerprint,
+			 "compiler", a->platform.compiler, "compiler_version", a->compiler_version, "cflags",
+			 a->cflags, "cpus", cpus, "device_cpu", (json_int_t)a->platform.device_cpu,
+			 "pin", a->platform.pin, "kernels", a->kernels);
+}
+
+/* Runs the built kernel's argv pinned to cpu, stopped when the client hangs
+ * up, and answers with what it printed. Called with the trial lock held;
+ * releases it. */
+static enum MHD_Result run_built(struct agent *a, struct MHD_Connection *c, char *const *argv, int cpu,
+				 long long timeout_s, const struct build_result *br, const char *kernel)
+{
+	struct conn *k = agent_conn_of(c);
+	struct client_watch w = { k ? k->fd : -1, a->stop, 0, 0 };
+	struct run_result res;
+	struct tune_error err;
+	pthread_t th;
+	int watching = pthread_create(&th, NULL, watch_client, &w) == 0;
+	int rc = runner_exec(argv, cpu, (double)timeout_s, watching ? &w.gone : a->stop, &res, &err);
+	json_t *out;
+
+	w.done = 1;
+	if (watching)
+		pthread_join(th, NULL);
+	pthread_mutex_unlock(&a->trial);
+	if (rc != 0)
+		return agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
+	if (w.gone && !(a->stop && *a->stop))
+		fprintf(stderr, "tune agent: the client of a %s trial hung up: trial stopped\n", kernel);
+	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:s, s:s}", "host",
+			a->facts.hostname, "built", 1, "build", "hash", br->hash, "compiler", a->platform.compiler,
+			"compiler_version", br->compiler_version, "cflags", br->cflags, "defines", br->defines, "exited",
+			res.exited, "status", res.status, "signal", res.signo, "timed_out", res.timed_out, "interrupted",
+			res.interrupted, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
+	run_result_free(&res);
+	return out ? agent_respond(c, MHD_HTTP_OK, out) : agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the kernel's output "
+							  "is not text");
+}
+
+/* Builds, or answers that the build failed; 0 when built (lock still held). */
+static int build_or_answer(struct agent *a, struct MHD_Connection *c, const struct build_spec *bs,
+			   struct build_result *br, enum MHD_Result *answer)
+{
+	struct tune_error err;
+
+	if (build_kernel(bs, br, &err) == 0)
+		return 0;
+	pthread_mutex_unlock(&a->trial);
+	*answer = agent_respond(c, MHD_HTTP_OK, json_pack("{s:s, s:b, s:s}", "host", a->facts.hostname, "built", 0,
+						    "reason", err.msg));
+	return -1;
+}
+
+/* Is a memory_mb value of the run over half of this host's memory? Says which. */
+static int over_memory(const struct agent *a, const struct kernel_manifest *m, const struct manifest_run *run,
+		       char *why, size_t len)
+{
+	long long host_mb = (long long)(a->facts.memory_bytes >> 20);
+
+	for (size_t k = 0; k < run->n; k++)
+		for (size_t i = 0; i < m->parameters.n; i++) {
+			long long v = run->trials[k].values[i];
+
+			if (MANIFEST_PARAM(m, i)->memory_mb && v != PLAN_NA && v > host_mb / 2) {
+				snprintf(why, len, "field 'params': %s=%lld MB is over half of this host's memory (%lld MB)",
+					 MANIFEST_PARAM(m, i)->name, v, host_mb);
+				return 1;
+			}
+		}
+	return 0;
+}
+
+/* A kernel of this host's kernel directories, described by its manifest:
+ * the spec decoded against this host's copy, whose hash must be the one
+ * the orchestrator measured with. */
+static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection *c, json_t *o, const char *name)
+{
+	struct kernel_manifest m;
+	struct manifest_run *run = malloc(sizeof(*run));
+	struct manifest_argv *args = malloc(sizeof(*args));
+	struct strbuf defines = STRBUF_INIT;
+	struct build_result br;
+	struct tune_error err;
+	const char *mine = json_string_value(json_object_get(a->kernels, name));
+	char why[600];
+	enum MHD_Result answer;
+
+	memset(&m, 0, sizeof(m));
+	if (!run || !args || !mine || manifest_load(name, &m, &err) != 0) {
+		free(run);
+		free(args);
+		manifest_free(&m);
+		snprintf(why, sizeof(why), "field 'kernel': this host has no kernel '%s' (start the agent with "
+			 "--kernels-dir holding %s/kernel.yaml)", name, name);
+		return agent_fail(c, run && args ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_INTERNAL_SERVER_ERROR, why);
+	}
+	if (manifest_spec_from_json(o, &m, run, why, sizeof(why)) != 0) {
+		answer = agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	} else if (over_memory(a, &m, run, why, sizeof(why))) {
+		answer = agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	} else if (strcmp(run->kernel_hash, mine) != 0) {
+		snprintf(why, sizeof(why), "kernel '%s' here differs from the orchestrator's (manifest and sources hash "
+			 "%s here, %s there): copy the same folder to both", name, mine, run->kernel_hash);
+		answer = agent_fail(c, MHD_HTTP_CONFLICT, why);
+	} else if (run->timeout_s > a->max_timeout_s) {
+		snprintf(why, sizeof(why), "field 'timeout_s': %lld s is over this agent's --max-timeout of %lld s",
+			 run->timeout_s, a->max_timeout_s);
+		answer = agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	} else if (pthread_mutex_trylock(&a->trial) != 0) {
+		answer = agent_fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
+	} else {
+		struct trial *todo[RUNSPEC_MAX_POINTS];
+		struct build_spec bs = { -1, run->trials[0].variant, -1, a->platform.compiler, &a->platform.cflags,
+					 a->stop, &m, NULL };
+
+		for (size_t i = 0; i < run->n; i++)
+			todo[i] = &run->trials[i];
+		manifest_defines(&run->trials[0], &defines);
+		bs.defines = strbuf_str(&defines);
+		if (defines.oom) {
+			pthread_mutex_unlock(&a->trial);
+			answer = agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+		} else if (build_or_answer(a, c, &bs, &br, &answer) == 0) {
+			if (manifest_args(br.path, todo, run->n, run->runs, run->warmup, args) != 0) {
+				pthread_mutex_unlock(&a->trial);
+				answer = agent_fail(c, MHD_HTTP_BAD_REQUEST, "the kernel's command line is too long");
+			} else {
+				answer = run_built(a, c, args->argv, a->platform.pin ? (int)a->platform.cpus.v[0] : -1,
+						   run->timeout_s, &br, name);
+			}
+		}
+	}
+	strbuf_release(&defines);
+	manifest_free(&m);
+	free(run);
+	free(args);
+	return answer;
+}
+
+/* POST /v1/run: decode, build, run, answer with what the kernel printed. */
+enum MHD_Result agent_run_trial(struct agent *a, struct MHD_Connection *c, const struct request *rq)
+{
+	struct run_spec spec;
+	struct build_spec bs;
+	struct build_result br;
+	struct run_place place = { a->platform.pin, &a->platform.cpus, a->platform.device_cpu };
+	struct runspec_argv args;
+	char why[512], name[80];
+	json_t *o = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, NULL);
+	enum MHD_Result answer;
+	int cpu;
+
+	/* A kernel the tuner does not run by id is a manifest's; the rest of
+	 * the decoding (and every message about bad JSON) is runspec's. */
+	if (o && manifest_spec_kernel(o, name, sizeof(name), why, sizeof(why)) == 0 &&
+	    tune_name_index(kernel_names, name) < 0) {
+		size_t used = 0;
+
+		if (json_object_get(a->kernels, name)) {
+			answer = run_manifest_trial(a, c, o, name);
+			json_decref(o);
+			return answer;
+		}
+		json_decref(o);
+		str_appendf(why, sizeof(why), &used, "field 'kernel' must be one of");
+		for (void *it = json_object_iter(a->kernels); it; it = json_object_iter_next(a->kernels, it))
+			str_appendf(why, sizeof(why), &used, " %s", json_object_iter_key(it));
+		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	}
+	json_decref(o);
+	if (runspec_from_json(rq->body ? rq->body : "", rq->len, &spec, why, sizeof(why)) != 0)
+		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	if (spec.kernel != KERNEL_CHASE && a->platform.device_cpu < 0)
+		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "this host has one CPU: the emulated accelerator needs "
+			    "its own");
+	/* Checked against this host, as a local sweep checks against its own. */
+	if (spec.kernel == KERNEL_CHASE && spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {
+		snprintf(why, sizeof(why), "field 'size_mb': %lld MB is over half of this host's memory (%lld MB)",
+			 spec.size_mb, (a->facts.memory_bytes >> 20));
+		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	}
+	if (spec.timeout_s > a->max_timeout_s) {
+		snprintf(why, sizeof(why), "field 'timeout_s': %lld s is over this agent's --max-timeout of %lld s",
+			 spec.timeout_s, a->max_timeout_s);
+		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	}
+	if (pthread_mutex_trylock(&a->trial) != 0)
+		return agent_fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
+	bs = (struct build_spec){ spec.kernel, spec.kernel == KERNEL_CHASE ? spec.variant : 0,
+				  spec.kernel == KERNEL_CHASE ? spec.hint : -1, a->platform.compiler, &a->platform.cflags,
+				  a->stop, NULL, NULL };
+	if (build_or_answer(a, c, &bs, &br, &answer) != 0)
+		return answer;
+	runspec_args(&spec, br.path, &place, &args, &cpu);
+	return run_built(a, c, args.argv, cpu, spec.timeout_s, &br, kernel_names[spec.kernel]);
+}
+
+/* Every kernel of the kernel directories with its hash, as the
+ * orchestrator computes it; a bad manifest is left out and said. */
+int agent_list_kernels(struct agent *a, struct tune_error *err)
+{
+	char **names = NULL;
+	int n = manifest_names(&names);
+
+	if (!(a->kernels = json_object()))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		struct kernel_manifest m;
+		struct tune_error merr;
+		char hash[17];
+
+		if (manifest_load(names[i], &m, &merr) != 0 || build_manifest_hash(&m, hash, &merr) != 0)
+			fprintf(stderr, "tune agent: warning: kernel '%s' left out: %s\n", names[i], merr.msg);
+		else
+			json_object_set_new(a->kernels, names[i], json_string(hash));
+		manifest_free(&m);
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}

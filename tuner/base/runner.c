@@ -1,0 +1,242 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kernels/common/timing.h"
+#include "runner.h"
+
+#define RUNNER_MAX_OUT (64u << 20) /* a kernel printing more is broken */
+#define RUNNER_MAX_ERR (64u << 10)
+
+struct buf {
+	char *p;
+	size_t len, cap, max;
+};
+
+static int buf_read(struct buf *b, int fd)
+{
+	char tmp[65536];
+	ssize_t n = read(fd, tmp, sizeof(tmp));
+
+	if (n <= 0)
+		return n == 0 || (errno != EINTR && errno != EAGAIN) ? 0 : 1;
+	if (b->len + (size_t)n + 1 > b->cap && b->len < b->max) {
+		size_t ncap = b->cap ? b->cap * 2 : 65536;
+		char *np;
+
+		while (ncap < b->len + (size_t)n + 1)
+			ncap *= 2;
+		if (ncap > b->max + 1)
+			ncap = b->max + 1;
+		np = realloc(b->p, ncap);
+		if (!np)
+			return 1;
+		b->p = np;
+		b->cap = ncap;
+	}
+	if (b->len < b->max) {
+		size_t take = (size_t)n;
+
+		if (b->len + take > b->max)
+			take = b->max - b->len;
+		memcpy(b->p + b->len, tmp, take);
+		b->len += take;
+		b->p[b->len] = '\0';
+	}
+	return 1;
+}
+
+/* What failed in the child before its program ran: a step and errno, sent
+ * through a close-on-exec pipe, since a child of a threaded program may call
+ * only async-signal-safe functions between fork and exec (no stdio). */
+struct child_failure {
+	int step; /* 1: pinning, 2: exec */
+	int err;
+};
+
+/* Tells the parent what failed; nothing else is left to do if that fails. */
+static void report_failure(int status, int step, int err)
+{
+	struct child_failure f = { step, err };
+
+	if (write(status, &f, sizeof(f)) != (ssize_t)sizeof(f))
+		_exit(124);
+}
+
+static void child(char *const argv[], int cpu, int out, int errfd, int status)
+{
+	dup2(out, STDOUT_FILENO);
+	dup2(errfd, STDERR_FILENO);
+	/* Its own process group: Ctrl-C reaches tune, which stops the whole
+	 * group (a compiler's own children too); and it dies with tune. */
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(125);
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+			report_failure(status, 1, errno);
+			_exit(126);
+		}
+	}
+	execvp(argv[0], argv);
+	report_failure(status, 2, errno);
+	_exit(127);
+}
+
+/* Reaps pid with a deadline, since a child may close its pipes and go on
+ * running: past it (or on stop) its group is killed. Whatever remains of
+ * the group once the child has ended (a compiler's cc1) is killed before
+ * the child is reaped, while its pid cannot name another group yet. */
+static void reap(pid_t pid, double deadline, volatile sig_atomic_t *stop, struct run_result *res, int *wstatus)
+{
+	for (;;) {
+		siginfo_t info;
+		struct timespec nap = { 0, 10000000 };
+
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno != EINTR)
+			break;
+		if (info.si_pid == pid)
+			break;
+		if ((stop && *stop) || timing_now_s() > deadline) {
+			if (stop && *stop)
+				res->interrupted = 1;
+			else
+				res->timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+		;
+}
+
+int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atomic_t *stop,
+		struct run_result *res, struct tune_error *err)
+{
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, statp[2] = { -1, -1 };
+	struct buf out = { .max = RUNNER_MAX_OUT }, eb = { .max = RUNNER_MAX_ERR };
+	double deadline = timing_now_s() + timeout_s;
+	struct child_failure failure = { 0, 0 };
+	int open_fds = 2, wstatus = 0;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 || pipe2(statp, O_CLOEXEC) != 0) {
+		int e = errno;
+
+		for (int i = 0; i < 2; i++) {
+			if (outp[i] >= 0)
+				close(outp[i]);
+			if (errp[i] >= 0)
+				close(errp[i]);
+		}
+		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot create a pipe: %s", strerror(e));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(outp[0]); close(outp[1]); close(errp[0]); close(errp[1]); close(statp[0]); close(statp[1]);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot start '%s': %s", argv[0], strerror(e));
+	}
+	if (pid == 0)
+		child(argv, cpu, outp[1], errp[1], statp[1]);
+	close(outp[1]);
+	close(errp[1]);
+	close(statp[1]);
+	/* Closed by a successful exec: nothing to read. */
+	while (read(statp[0], &failure, sizeof(failure)) < 0 && errno == EINTR)
+		;
+	close(statp[0]);
+	{
+		struct pollfd fds[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
+
+		while (open_fds > 0) {
+			double left = deadline - timing_now_s();
+			int n;
+
+			if (stop && *stop) {
+				res->interrupted = 1;
+				break;
+			}
+			if (left <= 0) {
+				res->timed_out = 1;
+				break;
+			}
+			n = poll(fds, 2, left > 0.2 ? 200 : (int)(left * 1000) + 1);
+			if (n < 0 && errno != EINTR)
+				break;
+			for (int i = 0; n > 0 && i < 2; i++) {
+				if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+					continue;
+				if (!buf_read(i == 0 ? &out : &eb, fds[i].fd)) {
+					close(fds[i].fd);
+					fds[i].fd = -1;
+					open_fds--;
+				}
+			}
+		}
+		if (res->timed_out || res->interrupted)
+			kill(-pid, SIGKILL), kill(pid, SIGKILL);
+		for (int i = 0; i < 2; i++)
+			if (fds[i].fd >= 0)
+				close(fds[i].fd);
+	}
+	reap(pid, deadline, stop, res, &wstatus);
+	res->exited = WIFEXITED(wstatus);
+	res->status = res->exited ? WEXITSTATUS(wstatus) : 0;
+	res->signo = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	res->out = out.p ? out.p : strdup("");
+	res->out_len = out.len;
+	if (failure.step) {
+		char msg[300];
+
+		if (failure.step == 1)
+			snprintf(msg, sizeof(msg), "cannot pin to CPU %d: %s\n", cpu, strerror(failure.err));
+		else
+			snprintf(msg, sizeof(msg), "cannot run '%.200s': %s\n", argv[0], strerror(failure.err));
+		free(eb.p);
+		res->errout = strdup(msg);
+	} else {
+		res->errout = eb.p ? eb.p : strdup("");
+	}
+	return 0;
+}
+
+void run_result_free(struct run_result *res)
+{
+	free(res->out);
+	free(res->errout);
+	res->out = res->errout = NULL;
+}
+
+void runner_describe(const struct run_result *res, double timeout_s, char *out, size_t len)
+{
+	if (res->timed_out)
+		snprintf(out, len, "timed out after %.0f s (raise timeout_s in the sweep, or use fewer queries)", timeout_s);
+	else if (res->interrupted)
+		snprintf(out, len, "interrupted");
+	else if (res->signo)
+		snprintf(out, len, "killed by signal %d (%s)", res->signo, strsignal(res->signo));
+	else
+		snprintf(out, len, "exit status %d", res->status);
+}

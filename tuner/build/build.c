@@ -1,0 +1,296 @@
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../kernels/chase/chase.h"
+#include "build.h"
+#include "../base/hash.h"
+#include "../config/hostinfo.h"
+#include "../config/kernel.h"
+#include "../config/manifest.h"
+#include "../config/paths.h"
+#include "../base/runner.h"
+
+#define BUILD_TIMEOUT_S 120.0
+
+/* With the terminator, so that ("ab", "c") and ("a", "bc") differ. */
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return hash_bytes(h, s, strlen(s) + 1);
+}
+
+static int hash_file(uint64_t *h, const char *path)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		*h = hash_bytes(*h, buf, n);
+	fclose(f);
+	return 0;
+}
+
+/* Everything the kernel's main file includes, as its manifest lists it,
+ * goes into the hash. */
+static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint64_t *h, struct tune_error *err)
+{
+	for (size_t i = 0; i < m->sources.n; i++) {
+		char path[4200];
+
+		snprintf(path, sizeof(path), "%s/%s", kdir, m->sources.v[i]);
+		*h = fnv_str(*h, m->sources.v[i]);
+		if (hash_file(h, path) != 0)
+			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s' (listed in %s): %s (set "
+					 "TUNE_HOME to tune's source tree)", path, m->path, strerror(errno));
+	}
+	return 0;
+}
+
+int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tune_error *err)
+{
+	uint64_t h = HASH_INIT;
+	int rc;
+
+	if (hash_file(&h, m->path) != 0)
+		return tune_fail(err, TUNE_ERR_BUILD, "cannot read '%s': %s", m->path, strerror(errno));
+	if ((rc = sources_hash(m->dir, m, &h, err)) != 0)
+		return rc;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+int build_sources_hash(char out[17], struct tune_error *err)
+{
+	uint64_t h = HASH_INIT;
+	int rc = 0;
+
+	for (int k = 0; k < KERNEL_COUNT && !rc; k++) {
+		struct kernel_manifest m;
+
+		if ((rc = manifest_load(kernel_table[k].name, &m, err)) == 0)
+			rc = sources_hash(m.dir, &m, &h, err);
+		manifest_free(&m);
+	}
+	if (rc)
+		return rc;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+int build_compiler_version(const char *compiler, char *out, size_t len, struct tune_error *err)
+{
+	char *argv[] = { (char *)compiler, "--version", NULL };
+	struct run_result res;
+	int rc;
+
+	if ((rc = runner_exec(argv, -1, 30.0, NULL, &res, err)) != 0)
+		return rc;
+	if (!res.exited || res.status != 0) {
+		rc = tune_fail(err, TUNE_ERR_BUILD, "compiler '%s' does not run: %s (install it, e.g. "
+			       "'apt-get install gcc', or set 'compiler:' in the platform file)",
+			       compiler, res.errout[0] ? (res.errout[strcspn(res.errout, "\n")] = '\0', res.errout)
+			       : "no output");
+	} else {
+		res.out[strcspn(res.out, "\n")] = '\0';
+		snprintf(out, len, "%s", res.out);
+	}
+	run_result_free(&res);
+	return rc;
+}
+
+/* name is "<kernel>.tmp.<machine>.<pid>" of this machine and a dead pid. */
+static int stale_temp(const char *name, const char *machine)
+{
+	const char *tmp = strstr(name, ".tmp."), *dot;
+	char *end = NULL;
+	long pid;
+
+	if (!tmp || !(dot = strrchr(tmp + 5, '.')) || (size_t)(dot - (tmp + 5)) != strlen(machine) ||
+	    strncmp(tmp + 5, machine, strlen(machine)) != 0)
+		return 0;
+	pid = strtol(dot + 1, &end, 10);
+	return dot[1] && !*end && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the temporary binaries that builds killed on this machine left. */
+static void remove_stale_temps(void)
+{
+	char machine[256], cache[2048], builds[2100], path[4600];
+	DIR *top, *d;
+	struct dirent *e, *f;
+
+	hostinfo_machine(machine, sizeof(machine));
+	paths_cache_dir(cache, sizeof(cache));
+	snprintf(builds, sizeof(builds), "%s/builds", cache);
+	if (!(top = opendir(builds)))
+		return;
+	while ((e = readdir(top)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", builds, e->d_name);
+		if (!(d = opendir(path)))
+			continue;
+		while ((f = readdir(d)) != NULL)
+			if (stale_temp(f->d_name, machine)) {
+				snprintf(path, sizeof(path), "%s/%s/%s", builds, e->d_name, f->d_name);
+				unlink(path);
+			}
+		closedir(d);
+	}
+	closedir(top);
+}
+
+static int build_with(const struct build_spec *spec, const struct kernel_manifest *m, struct build_result *out,
+		      struct tune_error *err)
+{
+	static pthread_once_t cleaned = PTHREAD_ONCE_INIT;
+	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600];
+	char **argv = NULL;
+	size_t argc = 0, flags_len = 0;
+	uint64_t h = HASH_INIT;
+	const char *kname = m->name, *vname = spec->manifest ? m->variants.v[spec->variant] : NULL;
+	char defs[1024], *save = NULL;
+	struct run_result res;
+	struct stat st;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = build_compiler_version(spec->compiler, out->compiler_version, sizeof(out->compiler_version), err)))
+		return rc;
+	snprintf(kdir, sizeof(kdir), "%s", m->dir);
+	if ((rc = sources_hash(kdir, m, &h, err)) != 0)
+		return rc;
+	if (spec->manifest)
+		snprintf(out->defines, sizeof(out->defines), "%s", spec->defines ? spec->defines : "");
+	else if (spec->kernel != KERNEL_CHASE)
+		out->defines[0] = '\0';
+	else if (spec->hint >= 0)
+		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d -DCHASE_HINT=%d", spec->variant,
+			 spec->hint);
+	else
+		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d", spec->variant);
+	/* Whole, or not at all: the hash and the command line carry every flag. */
+	for (size_t i = 0; i < spec->cflags->n; i++)
+		flags_len += strlen(spec->cflags->v[i]) + (i ? 1 : 0);
+	if (flags_len >= sizeof(out->cflags))
+		return tune_fail(err, TUNE_ERR_CONFIG, "platform key 'cflags': the flags are %zu bytes, over the limit "
+				 "of %zu (shorten them)", flags_len, sizeof(out->cflags) - 1);
+	conf_strs_join(spec->cflags, " ", out->cflags, sizeof(out->cflags));
+	h = fnv_str(h, spec->compiler);
+	h = fnv_str(h, out->compiler_version);
+	h = fnv_str(h, out->cflags);
+	h = fnv_str(h, out->defines);
+	snprintf(out->hash, sizeof(out->hash), "%016llx", (unsigned long long)h);
+
+	paths_cache_dir(cache, sizeof(cache));
+	snprintf(dir, sizeof(dir), "%s/builds/%s", cache, out->hash);
+	snprintf(out->path, sizeof(out->path), "%s/%s", dir, kname);
+	if (stat(out->path, &st) == 0 && (st.st_mode & S_IXUSR)) {
+		out->cached = 1;
+		return 0;
+	}
+	if (paths_mkdirs(dir) != 0)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot create build cache '%s': %s (set TUNE_CACHE_DIR to a "
+				 "writable directory)", dir, strerror(errno));
+	{
+		char machine[256];
+
+		hostinfo_machine(machine, sizeof(machine));
+		snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%s.%ld", dir, kname, machine, (long)getpid());
+		pthread_once(&cleaned, remove_stale_temps);
+	}
+	snprintf(src, sizeof(src), "%s/%s", kdir, m->main);
+	snprintf(inc, sizeof(inc), "-I%s", kdir);
+
+	char vdef[48], hdef[48];
+
+	/* compiler, -std, the flags, the defines, -I, -o tmp, src, link flags, NULL */
+	if (!(argv = calloc(spec->cflags->n + m->link_flags.n + sizeof(out->defines) / 4 + 10, sizeof(*argv))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	argv[argc++] = (char *)spec->compiler;
+	argv[argc++] = "-std=c11";
+	for (size_t i = 0; i < spec->cflags->n; i++)
+		argv[argc++] = spec->cflags->v[i];
+	snprintf(vdef, sizeof(vdef), "-DCHASE_VARIANT=%d", spec->variant);
+	/* A manifest kernel's defines: "-DNAME=integer" each, made by the tuner. */
+	snprintf(defs, sizeof(defs), "%s", spec->manifest ? out->defines : "");
+	for (char *d = strtok_r(defs, " ", &save); d; d = strtok_r(NULL, " ", &save))
+		argv[argc++] = d;
+	if (!spec->manifest && spec->kernel == KERNEL_CHASE)
+		argv[argc++] = vdef;
+	if (!spec->manifest && spec->kernel == KERNEL_CHASE && spec->hint >= 0) {
+		snprintf(hdef, sizeof(hdef), "-DCHASE_HINT=%d", spec->hint);
+		argv[argc++] = hdef;
+	}
+	argv[argc++] = inc;
+	argv[argc++] = "-o";
+	argv[argc++] = tmp;
+	argv[argc++] = src;
+	for (size_t i = 0; i < m->link_flags.n; i++)
+		argv[argc++] = m->link_flags.v[i];
+	argv[argc] = NULL;
+	rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, spec->stop, &res, err);
+	free(argv);
+	if (rc)
+		return rc;
+	if (res.interrupted) {
+		rc = tune_fail(err, TUNE_ERR_INTERRUPTED, "the compile of '%s' was interrupted", src);
+		unlink(tmp);
+	} else if (!res.exited || res.status != 0) {
+		char why[128];
+
+		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
+		rc = tune_fail(err, TUNE_ERR_BUILD, "cannot compile '%s' (%s%s%s) with '%s %s %s': %s\n%.3000s",
+			       src, vname ? vname : kernel_table[spec->kernel].variant_names[spec->variant],
+			       spec->hint >= 0 ? ", " : "",
+			       spec->hint >= 0 ? chase_hint_names[spec->hint] : "", spec->compiler, out->cflags,
+			       out->defines, why, res.errout);
+		unlink(tmp);
+	} else if (rename(tmp, out->path) != 0) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "cannot place the build in '%s': %s", out->path, strerror(errno));
+		unlink(tmp);
+	}
+	run_result_free(&res);
+	return rc;
+}
+
+int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
+{
+	struct kernel_manifest m;
+	int rc;
+
+	if (spec->manifest)
+		return build_with(spec, spec->manifest, out, err);
+	rc = manifest_load(kernel_table[spec->kernel].name, &m, err);
+
+	if (rc == 0)
+		rc = build_with(spec, &m, out, err);
+	else
+		memset(out, 0, sizeof(*out));
+	manifest_free(&m);
+	return rc;
+}
+
+int build_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err)
+{
+	char version[256], cflags[PLATFORM_MAX_CFLAGS], sources[17], extra[PLATFORM_MAX_CFLAGS + 512];
+	int rc;
+
+	conf_strs_join(&p->cflags, " ", cflags, sizeof(cflags));
+	if ((rc = build_compiler_version(p->compiler, version, sizeof(version), err)) != 0 ||
+	    (rc = build_sources_hash(sources, err)) != 0)
+		return rc;
+	snprintf(extra, sizeof(extra), "%s|%s|%s|%s", p->compiler, version, cflags, sources);
+	hostinfo_fingerprint(facts, extra, out);
+	return 0;
+}

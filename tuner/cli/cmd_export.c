@@ -1,0 +1,183 @@
+/* tune export csv|header|json [--platform P ...] [-o FILE]
+ * tune export header --check FILE [--platform P ...]: is the header stale? */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../report/report.h"
+#include "../../store/store.h"
+#include "cmd_options.h"
+#include "commands.h"
+#include "../build/build.h"
+#include "../config/hostinfo.h"
+#include "../config/platform.h"
+#include "../base/strbuf.h"
+
+/* The platforms that have optima, when none is named. */
+static size_t platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][64])
+{
+	sqlite3_stmt *q = NULL;
+	size_t n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT platform FROM optima ORDER BY platform", -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	while (n < max && sqlite3_step(q) == SQLITE_ROW) {
+		snprintf(names[n], 64, "%s", (const char *)sqlite3_column_text(q, 0));
+		out[n] = names[n];
+		n++;
+	}
+	sqlite3_finalize(q);
+	return n;
+}
+
+/* The value of `#define NAME "value"` lines, in order of appearance. */
+static size_t header_values(const char *text, const char *name, char vals[][128], size_t max)
+{
+	char pat[96];
+	size_t n = 0;
+
+	snprintf(pat, sizeof(pat), "#define %s \"", name);
+	for (const char *p = strstr(text, pat); p && n < max; p = strstr(p + 1, pat)) {
+		const char *v = p + strlen(pat), *end = strchr(v, '"');
+
+		if (!end)
+			break;
+		snprintf(vals[n++], 128, "%.*s", (int)(end - v), v);
+	}
+	return n;
+}
+
+/* Where the platform was loaded from when it was measured, else its name. */
+static const char *platform_path(sqlite3 *db, const char *name)
+{
+	static char path[4096];
+	sqlite3_stmt *q = NULL;
+
+	snprintf(path, sizeof(path), "%s", name);
+	if (sqlite3_prepare_v2(db, "SELECT path FROM platforms WHERE name = ?1", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			snprintf(path, sizeof(path), "%s", (const char *)sqlite3_column_text(q, 0));
+	}
+	sqlite3_finalize(q);
+	return path;
+}
+
+static int check_header(sqlite3 *db, const char *path, struct tune_error *err)
+{
+	char names[CMD_MAX_PLATFORMS][128], fps[CMD_MAX_PLATFORMS][128], decided[CMD_MAX_PLATFORMS][128];
+	char *text = NULL, why[4096] = "";
+	size_t n, len = 0, used = 0;
+	struct host_facts facts;
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: cannot read '%s': %s", path, strerror(errno));
+	text = malloc(1 << 20);
+	if (text)
+		len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	if (!text)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	text[len] = '\0';
+	n = header_values(text, "TUNED_PLATFORM_NAME", names, CMD_MAX_PLATFORMS);
+	if (!n || header_values(text, "TUNED_HOST_FINGERPRINT", fps, CMD_MAX_PLATFORMS) != n ||
+	    header_values(text, "TUNED_DECIDED_AT", decided, CMD_MAX_PLATFORMS) != n) {
+		free(text);
+		return tune_fail(err, TUNE_ERR_USAGE, "export: '%s' is not a header written by 'tune export header'", path);
+	}
+	free(text);
+	if ((rc = hostinfo_read(&facts, err)) != 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		struct platform p;
+		struct tune_error perr;
+		char fp[17], newest[64];
+
+		if (platform_load(platform_path(db, names[i]), &p, &perr) == 0 &&
+		    platform_resolve(&p, &facts, &perr) == 0) {
+			if (build_fingerprint(&p, &facts, fp, &perr) == 0 && strcmp(fp, fps[i]) != 0)
+				str_appendf(why, sizeof(why), &used,
+					    "\n  platform '%s': this host's fingerprint is %s, the header's %s (CPU, "
+					    "microcode, kernel, governor, SMT, THP, compiler, flags or kernel sources "
+					    "changed)", names[i], fp, fps[i]);
+		} else {
+			printf("platform '%s': fingerprint not checked here (%s)\n", names[i], perr.msg);
+		}
+		platform_free(&p);
+		if (report_header_newest(db, names[i], newest, sizeof(newest), &perr) == 0 &&
+		    strcmp(newest, decided[i]) > 0)
+			str_appendf(why, sizeof(why), &used, "\n  platform '%s': newer optima exist (decided %s, the "
+				    "header has %s)", names[i], newest, decided[i]);
+	}
+	if (used)
+		return tune_fail(err, TUNE_ERR_STALE, "'%s' is stale:%s\n(re-tune if the host changed, then 'tune "
+				 "export header -o %s')", path, why, path);
+	printf("'%s' is up to date for %zu platform%s\n", path, n, n == 1 ? "" : "s");
+	return 0;
+}
+
+int cmd_export(int argc, char **argv, struct tune_error *err)
+{
+	static const char *const formats[] = { "csv", "header", "json", NULL };
+	char names[CMD_MAX_PLATFORMS][64];
+	const char *found[CMD_MAX_PLATFORMS];
+	const char **platforms;
+	struct cmd_options o;
+	struct store *st = NULL;
+	FILE *out = stdout;
+	size_t rows = 0, np;
+	int rc, fmt = -1;
+
+	if ((rc = cmd_parse_options("export", argc, argv, "dpoc", &o, err)) != 0)
+		return rc;
+	for (int i = 0; o.nargs && formats[i]; i++)
+		if (!strcmp(o.args[0], formats[i]))
+			fmt = i;
+	if (fmt < 0)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: %s%s%s (tune export csv|header|json [--platform P] "
+				 "[-o FILE])", o.nargs ? "unknown format '" : "which format?", o.nargs ? o.args[0] : "",
+				 o.nargs ? "'" : "");
+	if (fmt == 0 && o.nplatforms > 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: csv takes one --platform at a time");
+	if (o.check && fmt != 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: --check applies to headers (tune export header --check FILE)");
+	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
+		return rc;
+	if (o.check) {
+		rc = check_header(store_db(st), o.check, err);
+		goto out;
+	}
+	platforms = o.platforms;
+	np = o.nplatforms;
+	if (fmt && !np) {
+		np = platforms_with_optima(store_db(st), found, CMD_MAX_PLATFORMS, names);
+		platforms = found;
+		if (!np) {
+			rc = tune_fail(err, TUNE_ERR_USAGE, "export: no optima in '%s' yet (run 'tune --platform local' "
+				       "first)", o.db);
+			goto out;
+		}
+	}
+	if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
+		goto out;
+	}
+	if (fmt == 0)
+		rc = report_csv(store_db(st), np ? platforms[0] : NULL, out, &rows, err);
+	else if (fmt == 1)
+		rc = report_header(store_db(st), platforms, np, out, err);
+	else
+		rc = report_json(store_db(st), platforms, np, out, err);
+	if (out != stdout && fclose(out) != 0 && !rc)
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
+	if (!rc && fmt == 0 && !rows)
+		fprintf(stderr, "tune: no samples to export from '%s' (run 'tune --platform local' first)\n", o.db);
+	if (rc && out != stdout && o.output)
+		remove(o.output); /* no half-written header for a build to pick up */
+out:
+	store_close(st);
+	return rc;
+}

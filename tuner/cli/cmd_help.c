@@ -1,0 +1,71 @@
+/* tune help [COMMAND|platform|sweep|kernel|exit-codes] */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "../config/manifest.h"
+#include "../config/platform.h"
+#include "../config/sweep.h"
+
+static void exit_codes(void)
+{
+	printf("exit codes:\n"
+	       "  0    success\n"
+	       "  1    the sweep finished but some trials failed (reasons are shown and stored)\n"
+	       "  2    usage error: unknown command or option, missing argument\n"
+	       "  3    invalid platform or sweep file, or a platform this host cannot run\n"
+	       "  4    database error: cannot open, read or write the database, or its schema is newer\n"
+	       "  5    a tool is missing or failed: the platform's compiler, or gnuplot for reports\n"
+	       "  6    system error: out of memory, cannot start a process\n"
+	       "  7    export header --check: the header is stale (other fingerprint, or newer optima)\n"
+	       "  8    a remote host stopped answering: its trials stay pending; run again to resume\n"
+	       "  9    another tune is measuring the same sweep into the database: wait for it, or use --db\n"
+	       "  130  interrupted (Ctrl-C, SIGTERM): what was measured is kept; run again to resume\n");
+}
+
+int cmd_help(int argc, char **argv, struct tune_error *err)
+{
+	const char *topic = argc > 1 ? argv[1] : NULL;
+
+	if (!topic) {
+		printf("usage: tune --platform P [--quick] [--fresh] [--db F]   tune everything for P\n"
+		       "       tune <command> [options]\n\ncommands:\n");
+		for (const struct cmd_entry *c = tune_commands; c->name; c++)
+			printf("  %-9s %s\n", c->name, c->summary);
+		printf("\nhelp topics: platform, sweep, kernel, exit-codes\n"
+		       "database: --db F, else $TUNE_DB, else ./tune.db\n");
+		return 0;
+	}
+	if (!strcmp(topic, "platform")) {
+		printf("platform files (platforms/<name>.yaml) take these keys:\n\n");
+		conf_help(stdout, platform_keys, 2);
+		return 0;
+	}
+	if (!strcmp(topic, "sweep")) {
+		printf("sweep files (sweeps/<name>.yaml) take these keys:\n\n");
+		conf_help(stdout, sweep_keys, 2);
+		return 0;
+	}
+	if (!strcmp(topic, "kernel")) {
+		printf("kernel manifests (<kernels dir>/<name>/kernel.yaml) take these keys:\n\n");
+		conf_help(stdout, manifest_keys, 2);
+		return 0;
+	}
+	if (!strcmp(topic, "exit-codes")) {
+		exit_codes();
+		return 0;
+	}
+	for (const struct cmd_entry *c = tune_commands; c->name; c++) {
+		if (!strcmp(c->name, topic)) {
+			printf("usage: %s\n\n%s\n", c->usage, c->summary);
+			return 0;
+		}
+	}
+	if (!strcmp(topic, "tune")) {
+		printf("usage: tune --platform P [--quick] [--fresh] [--db F]\n\n"
+		       "runs the sweeps the platform lists, then prints the tables\n");
+		return 0;
+	}
+	return tune_fail(err, TUNE_ERR_USAGE, "help: no help on '%s' (topics: platform, sweep, kernel, exit-codes, or a "
+			 "command)", topic);
+}

@@ -1,0 +1,96 @@
+/* tune kernels: the kernels of the kernel directories, from their manifests
+ * (see manifest.h); a bad manifest is shown with its error, and exit 3. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_options.h"
+#include "commands.h"
+#include "../config/manifest.h"
+#include "../config/paths.h"
+
+static void list(const char *label, const struct conf_strs *l, const char *mark)
+{
+	printf("  %-13s", label);
+	for (size_t i = 0; i < l->n; i++)
+		printf("%s%s%s", i ? ", " : "", l->v[i], mark && !strcmp(l->v[i], mark) ? " (baseline)" : "");
+	printf("%s\n", l->n ? "" : "-");
+}
+
+/* "int 1..1024 = 8, --group-size, list, for interleaved" */
+static void param(const struct kernel_param *p)
+{
+	printf("    %-14s %s", p->name, param_type_names[p->type]);
+	if (p->type == PARAM_INT || p->type == PARAM_DURATION)
+		printf(" %lld..%lld", p->min, p->max);
+	for (size_t i = 0; i < p->choices.n; i++)
+		printf("%s%s", i ? "|" : " ", p->choices.v[i]);
+	if (p->def)
+		printf(" = %s", p->def);
+	printf(", %s %s, %s", p->define ? "-D" : "flag", p->define ? p->define : p->flag, param_role_names[p->role]);
+	for (size_t i = 0; i < p->variants.n; i++)
+		printf("%s%s", i ? ", " : ", for ", p->variants.v[i]);
+	printf("%s%s\n", p->help ? ": " : "", p->help ? p->help : "");
+}
+
+static void show(const struct kernel_manifest *m)
+{
+	printf("\n%s  %s\n", m->name, m->description ? m->description : "");
+	list("variants:", &m->variants, m->baseline);
+	printf("  %-13s%s %s (%s is better)", "metric:", m->metric.field, m->metric.unit ? m->metric.unit : "",
+	       metric_better_names[m->metric.better]);
+	for (size_t i = 0; i < m->metric.per.n; i++)
+		printf("%s%s", i ? " x " : ", per ", m->metric.per.v[i]);
+	printf("\n  %-13s%s\n", "correctness:", m->correctness ? m->correctness : "-");
+	printf("  %-13s\n", "parameters:");
+	for (size_t i = 0; i < m->parameters.n; i++)
+		param(MANIFEST_PARAM(m, i));
+	list("exports:", &m->exports, NULL);
+	printf("  %-13s%s\n", "main:", m->main);
+	list("sources:", &m->sources, NULL);
+	list("links:", &m->link_flags, NULL);
+	printf("  %-13s%s\n", "manifest:", m->path);
+}
+
+int cmd_kernels(int argc, char **argv, struct tune_error *err)
+{
+	const char *dirs[PATHS_MAX_KERNEL_DIRS + 2];
+	char **names = NULL;
+	int n, bad = 0, rc;
+	size_t nd;
+	struct tune_error first;
+	struct cmd_options o;
+
+	if ((rc = cmd_parse_options("kernels", argc, argv, "K", &o, err)) != 0)
+		return rc;
+	if (o.nargs > 0)
+		return tune_fail(err, TUNE_ERR_USAGE, "kernels: unexpected argument '%s' (see 'tune help kernels')",
+				 o.args[0]);
+	nd = paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0]));
+	n = manifest_names(&names);
+	printf("kernels in");
+	for (size_t i = 0; i < nd; i++)
+		printf(" %s%s", dirs[i], i + 1 < nd ? "," : ":\n");
+	if (!n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "kernels: no kernel manifest in these folders (set TUNE_HOME to "
+				 "tune's source tree, or give --kernels-dir)");
+	for (int i = 0; i < n; i++) {
+		struct kernel_manifest m;
+		struct tune_error merr;
+
+		if (manifest_load(names[i], &m, &merr) != 0) {
+			printf("\n%s\n  error: %s\n", names[i], merr.msg);
+			if (!bad++)
+				first = merr;
+		} else {
+			show(&m);
+		}
+		manifest_free(&m);
+		free(names[i]);
+	}
+	free(names);
+	if (bad)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%d kernel manifest%s with errors; the first: %s", bad,
+				 bad == 1 ? "" : "s", first.msg);
+	return 0;
+}

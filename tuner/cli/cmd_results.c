@@ -1,0 +1,31 @@
+/* tune results [--platform P ...] [--format table|md|csv|json]: the
+ * amaco2-style tables, the optima and the warnings, from the database. */
+#include <stdio.h>
+
+#include "../../report/report.h"
+#include "../../store/store.h"
+#include "cmd_options.h"
+#include "commands.h"
+
+int cmd_results(int argc, char **argv, struct tune_error *err)
+{
+	struct cmd_options o;
+	struct store *st = NULL;
+	size_t rows = 0;
+	int rc;
+
+	if ((rc = cmd_parse_options("results", argc, argv, "dpF", &o, err)) != 0)
+		return rc;
+	if (o.nargs)
+		return tune_fail(err, TUNE_ERR_USAGE, "results: unexpected argument '%s' (see 'tune help results')",
+				 o.args[0]);
+	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
+		return rc;
+	rc = report_print(store_db(st), o.platforms, o.nplatforms, o.format, stdout, &rows, err);
+	if (!rc && !rows)
+		fprintf(stderr, "tune: no results%s%s%s in '%s' yet (run 'tune --platform %s' first)\n",
+			o.nplatforms ? " for platform '" : "", o.nplatforms ? o.platforms[0] : "",
+			o.nplatforms ? "'" : "", o.db, o.nplatforms ? o.platforms[0] : "local");
+	store_close(st);
+	return rc;
+}

@@ -1,0 +1,44 @@
+/* tune --platform P [--quick] [--fresh]: run the platform's sweeps, then show
+ * what was found. */
+#include <stdio.h>
+
+#include "../../report/report.h"
+#include "../../store/store.h"
+#include "cmd_options.h"
+#include "commands.h"
+#include "../config/platform.h"
+
+int cmd_tune(int argc, char **argv, struct tune_error *err)
+{
+	struct cmd_options o;
+	struct store *st = NULL;
+	struct platform p;
+	struct tune_error rerr;
+	size_t rows;
+	int rc, rrc;
+
+	if ((rc = cmd_parse_options("tune", argc, argv, "dpqfTK", &o, err)) != 0)
+		return rc;
+	if (o.nargs)
+		return tune_fail(err, TUNE_ERR_USAGE, "'%s' is not a tune command (see 'tune help')", o.args[0]);
+	if (o.nplatforms != 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "which platform? (tune --platform local; platforms are in "
+				 "platforms/)");
+	rc = cmd_run_sweeps(o.platforms[0], NULL, 0, &o, err);
+	if (rc && rc != TUNE_ERR_TRIALS)
+		return rc;
+	/* Show what was found even when some trials failed: by the platform's
+	 * name, as stored, also when it was given as a file. */
+	if ((rrc = platform_load(o.platforms[0], &p, &rerr)) == 0 && (rrc = store_open(o.db, &st, &rerr)) == 0) {
+		const char *name = p.name;
+
+		rrc = report_print(store_db(st), &name, 1, REPORT_TABLE, stdout, &rows, &rerr);
+		store_close(st);
+	}
+	platform_free(&p);
+	if (rrc && !rc) {
+		*err = rerr;
+		return rrc;
+	}
+	return rc;
+}

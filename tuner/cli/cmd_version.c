@@ -1,0 +1,15 @@
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "../../store/store.h"
+#include "commands.h"
+#include "../base/version.h"
+
+int cmd_version(int argc, char **argv, struct tune_error *err)
+{
+	(void)argc;
+	(void)argv;
+	(void)err;
+	printf("tune %s (schema %d, sqlite %s)\n", TUNE_VERSION, STORE_SCHEMA_VERSION, sqlite3_libversion());
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* commands: one file per subcommand (cmd_<name>.c), dispatched from the
+ * sorted table in main.c. Each returns 0 or a negative tune_err with the
+ * message in err; main() prints it and picks the exit code. */
+#ifndef TUNER_COMMANDS_H
+#define TUNER_COMMANDS_H
+
+#include <stddef.h>
+
+#include "../base/errors.h"
+
+struct cmd_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct tune_error *err);
+	const char *usage;
+	const char *summary;
+};
+
+extern const struct cmd_entry tune_commands[];
+
+int cmd_agent(int argc, char **argv, struct tune_error *err);
+int cmd_export(int argc, char **argv, struct tune_error *err);
+int cmd_facts(int argc, char **argv, struct tune_error *err);
+int cmd_help(int argc, char **argv, struct tune_error *err);
+int cmd_hosts(int argc, char **argv, struct tune_error *err);
+int cmd_kernels(int argc, char **argv, struct tune_error *err);
+int cmd_report(int argc, char **argv, struct tune_error *err);
+int cmd_results(int argc, char **argv, struct tune_error *err);
+int cmd_run(int argc, char **argv, struct tune_error *err);
+int cmd_tune(int argc, char **argv, struct tune_error *err);
+int cmd_version(int argc, char **argv, struct tune_error *err);
+
+struct cmd_options;
+/* Runs the sweeps (all of the platform's when nsweeps is 0) into o->db. */
+int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, const struct cmd_options *o,
+		   struct tune_error *err);
+
+struct store;
+/* Opens a database that must exist already, read-only (for reading results;
+ * a writable one of an older schema is migrated first). */
+int cmd_open_store(const char *path, struct store **st, struct tune_error *err);
+
+/* The database path: --db, else TUNE_DB, else ./tune.db. Borrowed. */
+const char *cmd_db_path(const char *opt);
+
+#endif

@@ -1,0 +1,377 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "manifest.h"
+#include "../base/names.h"
+#include "paths.h"
+#include "../base/strbuf.h"
+
+const char *const param_type_names[] = { "int", "choice", "bool", "duration", NULL };
+const char *const param_role_names[] = { "fixed", "context", "searched", "list", NULL };
+const char *const metric_better_names[] = { "lower", "higher", NULL };
+
+#define P(field) offsetof(struct kernel_param, field)
+static const struct conf_key param_keys[] = {
+	{ "name", CONF_STRING, P(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the parameter's name, as a sweep's params and the results give it" },
+	{ "help", CONF_STRING, P(help), 0, 0, NULL, NULL, 0, "what it means" },
+	{ "type", CONF_ENUM, P(type), 0, 0, param_type_names, NULL, CONF_REQUIRED, "int, choice, bool, or duration (an int in ns)" },
+	{ "min", CONF_INT, P(min), LLONG_MIN + 1, LLONG_MAX - 1, NULL, NULL, 0, "int and duration: the smallest value" },
+	{ "max", CONF_INT, P(max), LLONG_MIN + 1, LLONG_MAX - 1, NULL, NULL, 0, "int and duration: the largest value" },
+	{ "choices", CONF_STRING_LIST, P(choices), 0, 0, NULL, NULL, CONF_NAME, "choice: the values" },
+	{ "default", CONF_STRING, P(def), 0, 0, NULL, NULL, 0, "the value when a sweep gives none (default: min, the first choice, off)" },
+	{ "define", CONF_STRING, P(define), 0, 0, NULL, NULL, 0, "compile time: passed as -D<define>=<value> (a choice as its index)" },
+	{ "flag", CONF_STRING, P(flag), 0, 0, NULL, NULL, 0, "run time: passed as <flag> <value>; a list's values joined by commas" },
+	{ "role", CONF_ENUM, P(role), 0, 0, param_role_names, NULL, 0, "fixed (default), context (decided apart), searched, or list (searched in one process)" },
+	{ "variants", CONF_STRING_LIST, P(variants), 0, 0, NULL, NULL, CONF_NAME, "the variants it applies to (default all)" },
+	{ "memory_mb", CONF_BOOL, P(memory_mb), 0, 0, NULL, NULL, 0, "int: the value is memory in MiB the kernel takes; values over half the host's are skipped (and refused by agents)" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef P
+
+#define T(field) offsetof(struct kernel_metric, field)
+static const struct conf_key metric_keys[] = {
+	{ "field", CONF_STRING, T(field), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the field of the kernel's JSON line" },
+	{ "unit", CONF_STRING, T(unit), 0, 0, NULL, NULL, CONF_NAME, "its unit, e.g. ns" },
+	{ "better", CONF_ENUM, T(better), 0, 0, metric_better_names, NULL, 0, "lower (default) or higher" },
+	{ "per", CONF_STRING_LIST, T(per), 0, 0, NULL, NULL, CONF_NAME, "fields the value is divided by, e.g. [apps, calls]" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef T
+
+#define M(field) offsetof(struct kernel_manifest, field)
+const struct conf_key manifest_keys[] = {
+	{ "name", CONF_STRING, M(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the kernel's name, as a sweep's kernel key gives it; its folder's name" },
+	{ "description", CONF_STRING, M(description), 0, 0, NULL, NULL, 0, "one line about the kernel" },
+	{ "main", CONF_STRING, M(main), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_RELPATH, "the file compiled, relative to the kernels directory (its benchmark main)" },
+	{ "sources", CONF_STRING_LIST, M(sources), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_RELPATH, "every file main includes, main first, relative to the kernels directory: the build cache's hash covers them" },
+	{ "link_flags", CONF_STRING_LIST, M(link_flags), 0, 1024, NULL, NULL, 0, "flags after the sources, e.g. [-pthread, -lm]" },
+	{ "variants", CONF_STRING_LIST, M(variants), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variants, as stored with the trials" },
+	{ "baseline", CONF_STRING, M(baseline), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variant the others are compared with" },
+	{ "variant_define", CONF_STRING, M(variant_define), 0, 0, NULL, NULL, 0, "the variant reaches the compiler as -D<variant_define>=<its index>" },
+	{ "variant_flag", CONF_STRING, M(variant_flag), 0, 0, NULL, NULL, 0, "or the kernel at run time as <variant_flag> <its name>" },
+	{ "parameters", CONF_SECTION_LIST, M(parameters), 0, sizeof(struct kernel_param), NULL, param_keys, 0, "the parameters, each a mapping:" },
+	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
+	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
+	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef M
+
+/* The flags every kernel takes from the tuner itself. */
+static const char *const reserved_flags[] = { "--runs", "--warmup", "--seed", NULL };
+
+static int listed(const struct conf_strs *l, const char *v)
+{
+	for (size_t i = 0; v && i < l->n; i++)
+		if (!strcmp(l->v[i], v))
+			return 1;
+	return 0;
+}
+
+static int is_identifier(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_') || strlen(s) > 64)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+static int is_flag(const char *s)
+{
+	if (!s || strncmp(s, "--", 2) != 0 || !isalnum((unsigned char)s[2]) || strlen(s) > 64)
+		return 0;
+	for (s += 2; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '-')
+			return 0;
+	return 1;
+}
+
+int manifest_param_value(const struct kernel_param *p, const char *text, long long *value, char *why, size_t len)
+{
+	char *end = NULL;
+	long long v;
+	int i;
+
+	switch (p->type) {
+	case PARAM_CHOICE:
+		for (i = 0; (size_t)i < p->choices.n; i++)
+			if (!strcmp(p->choices.v[i], text))
+				return *value = i, 0;
+		{
+			size_t used = 0;
+
+			str_appendf(why, len, &used, "'%.64s' is not one of", text);
+			for (size_t k = 0; k < p->choices.n; k++)
+				str_appendf(why, len, &used, " %s", p->choices.v[k]);
+		}
+		return -1;
+	case PARAM_BOOL:
+		if (!strcmp(text, "on") || !strcmp(text, "true") || !strcmp(text, "yes"))
+			return *value = 1, 0;
+		if (!strcmp(text, "off") || !strcmp(text, "false") || !strcmp(text, "no"))
+			return *value = 0, 0;
+		snprintf(why, len, "'%.64s' is not on or off", text);
+		return -1;
+	default:
+		errno = 0;
+		v = strtoll(text, &end, 10);
+		if (!*text || *end || errno == ERANGE) {
+			snprintf(why, len, "'%.64s' is not an integer", text);
+			return -1;
+		}
+		if (v < p->min || v > p->max) {
+			snprintf(why, len, "%lld is out of range [%lld, %lld]", v, p->min, p->max);
+			return -1;
+		}
+		*value = v;
+		return 0;
+	}
+}
+
+void manifest_param_text(const struct kernel_param *p, long long value, char *out, size_t len)
+{
+	if (p->type == PARAM_CHOICE && value >= 0 && (size_t)value < p->choices.n)
+		snprintf(out, len, "%s", p->choices.v[value]);
+	else if (p->type == PARAM_BOOL)
+		snprintf(out, len, "%s", value ? "on" : "off");
+	else
+		snprintf(out, len, "%lld", value);
+}
+
+int manifest_variant(const struct kernel_manifest *m, const char *name)
+{
+	for (size_t i = 0; name && i < m->variants.n; i++)
+		if (!strcmp(m->variants.v[i], name))
+			return (int)i;
+	return -1;
+}
+
+const struct kernel_param *manifest_param(const struct kernel_manifest *m, const char *name)
+{
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if (!strcmp(MANIFEST_PARAM(m, i)->name, name))
+			return MANIFEST_PARAM(m, i);
+	return NULL;
+}
+
+const struct kernel_param *manifest_list_param(const struct kernel_manifest *m)
+{
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if (MANIFEST_PARAM(m, i)->role == ROLE_LIST)
+			return MANIFEST_PARAM(m, i);
+	return NULL;
+}
+
+int manifest_param_applies(const struct kernel_manifest *m, const struct kernel_param *p, size_t v)
+{
+	return !p->variants.n || (v < m->variants.n && listed(&p->variants, m->variants.v[v]));
+}
+
+/* One parameter against its kind and against those before it. */
+static int check_param(const struct kernel_manifest *m, size_t i, struct tune_error *err)
+{
+	struct kernel_param *p = MANIFEST_PARAM(m, i);
+	char why[512];
+	long long v;
+
+	if (!strcmp(p->name, "variant"))
+		return conf_fail_at(err, m->path, p->at, "parameter 'variant': the name is the variants' own (rename it)");
+	for (size_t j = 0; j < i; j++) {
+		const struct kernel_param *q = MANIFEST_PARAM(m, j);
+
+		if (!strcmp(q->name, p->name))
+			return conf_fail_at(err, m->path, p->at, "parameter '%s' is declared twice (first on line %zu; "
+					    "keep one)", p->name, q->at.line);
+		if ((p->flag && q->flag && !strcmp(p->flag, q->flag)) ||
+		    (p->define && q->define && !strcmp(p->define, q->define)))
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': its %s is also parameter '%s''s (give "
+					    "each its own)", p->name, p->flag ? "flag" : "define", q->name);
+		if (p->role == ROLE_LIST && q->role == ROLE_LIST)
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': '%s' is already the list parameter "
+					    "(one kernel process measures one list)", p->name, q->name);
+	}
+	if (!p->define == !p->flag)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': give it either 'define' (compile time) or "
+				    "'flag' (run time)", p->name);
+	if (p->define && !is_identifier(p->define))
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': define '%.64s' is not a C identifier (letters, "
+				    "digits, '_', at most 64)", p->name, p->define);
+	if (p->flag && (!is_flag(p->flag) || tune_name_index(reserved_flags, p->flag) >= 0))
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': flag '%.64s' is not a flag of its own (write "
+				    "--lower-case-words; --runs, --warmup and --seed are the tuner's)", p->name, p->flag);
+	if (p->role == ROLE_LIST && !p->flag)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': a list is measured in one process, so it "
+				    "needs a 'flag', not a 'define'", p->name);
+	if (p->role == ROLE_LIST && p->type != PARAM_INT && p->type != PARAM_DURATION && p->type != PARAM_CHOICE)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': a list is an int, duration or choice", p->name);
+	if ((p->type == PARAM_INT || p->type == PARAM_DURATION) && (p->min > p->max || (!p->min && !p->max)))
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': give its range with 'min' and 'max' (min <= "
+				    "max)", p->name);
+	if (p->memory_mb && p->type != PARAM_INT)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': memory_mb is for an int (MiB)", p->name);
+	if (p->type == PARAM_CHOICE && !p->choices.n)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': a choice needs 'choices'", p->name);
+	if (p->type != PARAM_CHOICE && p->choices.n)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': 'choices' is for a choice (type: choice)",
+				    p->name);
+	if (p->role == ROLE_CONTEXT && p->variants.n)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': a context applies to every variant (remove "
+				    "'variants', or make it searched)", p->name);
+	for (size_t k = 0; k < p->variants.n; k++)
+		if (!listed(&m->variants, p->variants.v[k]))
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': variant '%s' is not one of the "
+					    "kernel's variants", p->name, p->variants.v[k]);
+	if (p->def && manifest_param_value(p, p->def, &v, why, sizeof(why)) != 0)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': default %s", p->name, why);
+	return 0;
+}
+
+static int check_manifest(const struct kernel_manifest *m, const char *name, struct tune_error *err)
+{
+	int rc;
+
+	if (strcmp(m->name, name) != 0)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'name': '%s' is not its folder's name '%s' (rename one)",
+				 m->path, m->name, name);
+	if (!m->sources.n || strcmp(m->sources.v[0], m->main) != 0)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sources': the first source must be main, '%s' (list "
+				 "everything main includes after it)", m->path, m->main);
+	if (!listed(&m->variants, m->baseline))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'baseline': '%s' is not one of the variants", m->path,
+				 m->baseline);
+	if (m->variant_define && m->variant_flag)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys 'variant_define' and 'variant_flag': give one", m->path);
+	if (m->variant_define && !is_identifier(m->variant_define))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variant_define': '%.64s' is not a C identifier", m->path,
+				 m->variant_define);
+	if (m->variant_flag && (!is_flag(m->variant_flag) || tune_name_index(reserved_flags, m->variant_flag) >= 0))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variant_flag': '%.64s' is not a flag of its own (write "
+				 "--lower-case-words)", m->path, m->variant_flag);
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if ((rc = check_param(m, i, err)) != 0)
+			return rc;
+	for (size_t i = 0; i < m->exports.n; i++)
+		if (strcmp(m->exports.v[i], "variant") != 0 && !manifest_param(m, m->exports.v[i]))
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'exports': '%s' is not a parameter (or variant)",
+					 m->path, m->exports.v[i]);
+	return 0;
+}
+
+/* The first kernel directory holding <name>/kernel.yaml, into path and dir. */
+static int find_manifest(const char *name, char *path, size_t len, char *dir, size_t dlen)
+{
+	const char *dirs[PATHS_MAX_KERNEL_DIRS + 2];
+	size_t n = paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0]));
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, len, "%s/%s/kernel.yaml", dirs[i], name);
+		snprintf(dir, dlen, "%s", dirs[i]);
+		if (stat(path, &st) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+int manifest_load(const char *name, struct kernel_manifest *m, struct tune_error *err)
+{
+	char path[4200], dir[4096], known[1024] = "", where[2048] = "";
+	const char *dirs[PATHS_MAX_KERNEL_DIRS + 2];
+	char **names = NULL;
+	int n, rc;
+
+	memset(m, 0, sizeof(*m));
+	if (find_manifest(name, path, sizeof(path), dir, sizeof(dir)) != 0) {
+		size_t used = 0, wused = 0, nd = paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0]));
+
+		n = manifest_names(&names);
+		for (int i = 0; i < n; i++) {
+			str_appendf(known, sizeof(known), &used, "%s%s", i ? ", " : "", names[i]);
+			free(names[i]);
+		}
+		free(names);
+		for (size_t i = 0; i < nd; i++)
+			str_appendf(where, sizeof(where), &wused, "%s%s", i ? ", " : "", dirs[i]);
+		return tune_fail(err, TUNE_ERR_CONFIG, "kernel '%s' not found: no %s/kernel.yaml in %s (kernels there: "
+				 "%s; add a folder with --kernels-dir, a platform's kernels_dir or TUNE_KERNELS_DIR)",
+				 name, name, where, known[0] ? known : "none");
+	}
+	if (!(m->dir = strdup(dir)))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((rc = conf_load("kernels", "kernel", path, manifest_keys, m, &m->path, err)) != 0)
+		return rc;
+	return check_manifest(m, name, err);
+}
+
+int manifest_decode(const char *path, const struct ynode *root, const char *name, struct kernel_manifest *m,
+		    struct tune_error *err)
+{
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!(m->path = strdup(path)))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((rc = conf_decode(path, root, manifest_keys, m, "kernel", err)) != 0)
+		return rc;
+	return check_manifest(m, name, err);
+}
+
+void manifest_free(struct kernel_manifest *m)
+{
+	conf_release(manifest_keys, m);
+	free(m->path);
+	free(m->dir);
+	m->path = m->dir = NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int manifest_names(char ***names)
+{
+	const char *dirs[PATHS_MAX_KERNEL_DIRS + 2];
+	size_t nd = paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0]));
+	char path[4200];
+	char **v = NULL;
+	int n = 0;
+
+	*names = NULL;
+	for (size_t k = 0; k < nd; k++) {
+		DIR *d = opendir(dirs[k]);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)) != NULL) {
+			struct stat st;
+			char **nv;
+			int seen = 0;
+
+			if (e->d_name[0] == '.')
+				continue;
+			for (int i = 0; i < n && !seen; i++)
+				seen = !strcmp(v[i], e->d_name);
+			snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dirs[k], e->d_name);
+			if (seen || stat(path, &st) != 0 || !(nv = realloc(v, (size_t)(n + 1) * sizeof(*v))))
+				continue;
+			v = nv;
+			if ((v[n] = strdup(e->d_name)) != NULL)
+				n++;
+		}
+		if (d)
+			closedir(d);
+	}
+	if (n > 1)
+		qsort(v, (size_t)n, sizeof(*v), by_name);
+	*names = v;
+	return n;
+}

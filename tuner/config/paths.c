@@ -1,0 +1,183 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "../base/strbuf.h"
+
+#ifndef TUNE_SOURCE_DIR
+#define TUNE_SOURCE_DIR "."
+#endif
+
+const char *paths_home(void)
+{
+	const char *h = getenv("TUNE_HOME");
+
+	return h && *h ? h : TUNE_SOURCE_DIR;
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int paths_find(const char *dir, const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".yaml"))) {
+		snprintf(out, len, "%s", name);
+		return exists(out) ? 0 : -1;
+	}
+	snprintf(out, len, "%s/%s.yaml", dir, name);
+	if (exists(out))
+		return 0;
+	snprintf(out, len, "%s/%s/%s.yaml", paths_home(), dir, name);
+	return exists(out) ? 0 : -1;
+}
+
+static int is_yaml(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
+}
+
+void paths_list(const char *dir, char *out, size_t len)
+{
+	char path[4096];
+	struct dirent **names = NULL;
+	size_t used = 0;
+	int n;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", paths_home(), dir);
+	n = scandir(path, &names, is_yaml, alphasort);
+	for (int i = 0; i < n; i++) {
+		size_t len_i = strlen(names[i]->d_name) - 5;
+
+		str_appendf(out, len, &used, "%s%.*s", used ? ", " : "", (int)len_i, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* The process's kernel search path: what the command line and the platform
+ * add, like an environment variable, read by every stage that finds a kernel. */
+static char *added_dirs[PATHS_MAX_KERNEL_DIRS];
+static size_t nadded;
+
+int paths_add_kernels_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return PATHS_NOT_A_FOLDER;
+	for (size_t i = 0; i < nadded; i++)
+		if (!strcmp(added_dirs[i], dir))
+			return 0;
+	if (nadded == PATHS_MAX_KERNEL_DIRS || !(added_dirs[nadded] = strdup(dir)))
+		return PATHS_TOO_MANY;
+	nadded++;
+	return 0;
+}
+
+size_t paths_kernels_dirs(const char **dirs, size_t max)
+{
+	static char env[4096], shipped[4096];
+	const char *v = getenv("TUNE_KERNELS_DIR");
+	size_t n = 0;
+
+	for (size_t i = 0; i < nadded && n < max; i++)
+		dirs[n++] = added_dirs[i];
+	snprintf(env, sizeof(env), "%s", v ? v : "");
+	for (char *p = env; *p && n < max;) {
+		char *end = p + strcspn(p, ":");
+		int last = *end == '\0';
+
+		*end = '\0';
+		if (*p)
+			dirs[n++] = p;
+		p = last ? end : end + 1;
+	}
+	snprintf(shipped, sizeof(shipped), "%s/kernels", paths_home());
+	if (n < max)
+		dirs[n++] = shipped;
+	return n;
+}
+
+void paths_cache_dir(char *out, size_t len)
+{
+	const char *v;
+
+	if ((v = getenv("TUNE_CACHE_DIR")) && *v)
+		snprintf(out, len, "%s", v);
+	else if ((v = getenv("XDG_CACHE_HOME")) && *v)
+		snprintf(out, len, "%s/tune", v);
+	else if ((v = getenv("HOME")) && *v)
+		snprintf(out, len, "%s/.cache/tune", v);
+	else
+		snprintf(out, len, ".tune-cache");
+}
+
+int paths_mkdirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static char *read_file(const char *path, size_t max, int flags)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	char *buf = NULL;
+	long len;
+
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+		errno = errno ? errno : EIO;
+	else if ((size_t)len > max)
+		errno = EFBIG;
+	else if ((buf = malloc((size_t)len + 1)) != NULL)
+		buf[fread(buf, 1, (size_t)len, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+char *paths_read_file(const char *path, size_t max)
+{
+	return read_file(path, max, 0);
+}
+
+char *paths_read_file_nofollow(const char *path, size_t max)
+{
+	return read_file(path, max, O_NOFOLLOW);
+}

@@ -1,0 +1,343 @@
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/chase/chase.h"
+#include "../../kernels/ipa/ipa.h"
+#include "../../kernels/sched/sched.h"
+#include "../base/strbuf.h"
+#include "sweep.h"
+
+const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
+const char *const sweep_completion_names[] = { "poll", "interrupt", "ipa", NULL };
+
+#define Q(field) offsetof(struct sweep_quick, field)
+static const struct conf_key quick_keys[] = {
+	{ "sizes_mb", CONF_INT_LIST, Q(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets under --quick" },
+	{ "group_sizes", CONF_INT_LIST, Q(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes under --quick" },
+	{ "hints", CONF_ENUM_LIST, Q(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints under --quick" },
+	{ "thresholds_ns", CONF_INT_LIST, Q(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa thresholds under --quick" },
+	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
+	{ "calls", CONF_INT, Q(calls), 1, 100000000, NULL, NULL, 0, "ipa calls per app under --quick" },
+	{ "apps", CONF_INT_LIST, Q(apps), 1, SCHED_MAX_APPS, NULL, NULL, 0, "sched apps under --quick" },
+	{ "speedups", CONF_INT_LIST, Q(speedups), 1, 1000, NULL, NULL, 0, "sched speedups under --quick" },
+	{ "tasks", CONF_INT, Q(tasks), 1, 100000000, NULL, NULL, 0, "sched tasks per app under --quick" },
+	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
+	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
+	{ "max_runs", CONF_INT, Q(max_runs), 1, 100000, NULL, NULL, 0, "max_runs under --quick" },
+	{ "params", CONF_VALUE_MAP, Q(params), 0, 0, NULL, NULL, 0, "a manifest kernel's parameters under --quick" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef Q
+
+#define I(field) offsetof(struct sweep_ipa, field)
+static const struct conf_key ipa_keys[] = {
+	{ "dist", CONF_ENUM, I(dist), 0, 0, ipa_dist_names, NULL, 0, "latency distribution of the calls (default log-uniform)" },
+	{ "lat_a_ns", CONF_INT, I(lat_a_ns), 0, 10000000000LL, NULL, NULL, 0, "latency (fixed), or its low end (default 1000)" },
+	{ "lat_b_ns", CONF_INT, I(lat_b_ns), 0, 10000000000LL, NULL, NULL, 0, "latency's high end (default 200000)" },
+	{ "work_ns", CONF_INT, I(work_ns), 0, 10000000000LL, NULL, NULL, 0, "CPU work of an app between calls (default 20000)" },
+	{ "apps", CONF_INT, I(apps), 1, 64, NULL, NULL, 0, "app threads sharing the app CPUs (default 2)" },
+	{ "calls", CONF_INT, I(calls), 1, 100000000, NULL, NULL, 0, "calls per app and run (default 2000)" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef I
+
+#define D(field) offsetof(struct sweep_sched, field)
+static const struct conf_key sched_keys[] = {
+	{ "policies", CONF_ENUM_LIST, D(policies), 0, 0, sched_policy_names, NULL, 0, "scheduling policies (default all)" },
+	{ "dispatch", CONF_ENUM_LIST, D(dispatch), 0, 0, sched_dispatch_names, NULL, 0, "inline (the caller decides) and/or worker (a scheduler thread); default both" },
+	{ "speedups", CONF_INT_LIST, D(speedups), 1, 1000, NULL, NULL, 0, "how much faster an accelerator is than a CPU (default 1, 4, 50)" },
+	{ "apps", CONF_INT_LIST, D(apps), 1, SCHED_MAX_APPS, NULL, NULL, 0, "app counts (default 1, 2, 4, 8, 16, 20)" },
+	{ "tasks", CONF_INT, D(tasks), 1, 100000000, NULL, NULL, 0, "tasks per app and run (default 50)" },
+	{ "accels", CONF_INT, D(accels), 0, SCHED_MAX_ACCELS, NULL, NULL, 0, "accelerator instances (default 1)" },
+	{ "cost_dist", CONF_ENUM, D(cost_dist), 0, 0, ipa_dist_names, NULL, 0, "distribution of a task's CPU cost (default uniform)" },
+	{ "cost_a_ns", CONF_INT, D(cost_a_ns), 1, 10000000000LL, NULL, NULL, 0, "CPU cost (fixed), or its low end (default 20000)" },
+	{ "cost_b_ns", CONF_INT, D(cost_b_ns), 1, 10000000000LL, NULL, NULL, 0, "CPU cost's high end (default 100000)" },
+	{ "completion", CONF_ENUM, D(completion), 0, 0, sweep_completion_names, NULL, 0, "how callers wait for an accelerator (default ipa)" },
+	{ "threshold_ns", CONF_INT, D(threshold_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_AUTO | CONF_INF, "ipa completion's threshold; auto = the platform's IPA optimum on this host, else 30000 (default auto)" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef D
+
+#define S(field) offsetof(struct sweep, field)
+const struct conf_key sweep_keys[] = {
+	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the sweep's name, as stored" },
+	{ "description", CONF_STRING, S(description), 0, 0, NULL, NULL, 0, "what the sweep answers" },
+	{ "kernel", CONF_ENUM, S(kernel), 0, 0, kernel_choices, NULL, CONF_REQUIRED, "kernel to measure: a shipped one or any with a manifest in the kernel directories (see 'tune kernels')" },
+	{ "params", CONF_VALUE_MAP, S(params), 0, 0, NULL, NULL, 0, "a manifest kernel's parameters and variant: name: value or [values] (default: the manifest's default, every variant)" },
+	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
+	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, 0, "chase: kernel variants (required for chase)" },
+	{ "thresholds_ns", CONF_INT_LIST, S(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa: polling thresholds T; 0 (always block) and inf (always poll) are always measured" },
+	{ "ipa", CONF_SECTION, S(ipa), 0, 0, NULL, ipa_keys, 0, "ipa: the workload" },
+	{ "sched", CONF_SECTION, S(sched), 0, 0, NULL, sched_keys, 0, "sched: the policies, the space and the workload" },
+	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
+	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, CONF_AUTO, "group sizes (default: the platform's; auto = every g from g_min to g_max)" },
+	{ "hints", CONF_ENUM_LIST, S(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints (default: the platform's)" },
+	{ "hugepages", CONF_BOOL_LIST, S(hugepages), 0, 0, NULL, NULL, 0, "huge pages off/on (default: the platform's)" },
+	{ "depth", CONF_INT, S(depth), 0, 4096, NULL, NULL, 0, "links followed per lookup (default 12)" },
+	{ "queries", CONF_INT, S(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run (default 500000)" },
+	{ "runs", CONF_INT, S(runs), 1, 100000, NULL, NULL, 0, "measured runs per trial (default 5)" },
+	{ "warmup", CONF_INT, S(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs per trial (default 2)" },
+	{ "seed", CONF_INT, S(seed), 0, 1LL << 62, NULL, NULL, 0, "seed of the cycle and the queries (default 42)" },
+	{ "timeout_s", CONF_INT, S(timeout_s), 1, 86400, NULL, NULL, 0, "time limit of one kernel process (default 600)" },
+	{ "max_runs", CONF_INT, S(max_runs), 1, 100000, NULL, NULL, 0, "repeat a trial until its interval is tight, up to this many runs (default: runs)" },
+	{ "ci_target_pct", CONF_INT, S(ci_target_pct), 1, 100, NULL, NULL, 0, "tight: 95% interval half-width under this % of the median (default 2)" },
+	{ "max_trials", CONF_INT, S(max_trials), 0, 1000000, NULL, NULL, 0, "budget of search trials per sweep; 0 = none" },
+	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30LL * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
+	{ "g_min", CONF_INT, S(g_min), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: smallest g (default 1)" },
+	{ "g_max", CONF_INT, S(g_max), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: largest g (default 1024)" },
+	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
+	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured interleaved before an optimum is recorded (default 3)" },
+	{ "record_optima", CONF_BOOL, S(record_optima), 0, 0, NULL, NULL, 0, "decide and record optima (default true)" },
+	{ "quick", CONF_SECTION, S(quick), 0, 0, NULL, quick_keys, 0, "overrides applied by --quick" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef S
+
+/* Fills an empty list with v[0..n); a given list stays. */
+static int default_list(struct conf_ints *l, const long long *v, size_t n)
+{
+	if (l->n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (conf_ints_push(l, v[i]))
+			return -1;
+	return 0;
+}
+
+/* What a sched sweep leaves out: every policy, both dispatches, Fig. 10's
+ * speedups and app counts. */
+static int sched_defaults(struct sweep_sched *d)
+{
+	static const long long policies[] = { SCHED_CO, SCHED_AO, SCHED_FUSE, SCHED_RANDOM, SCHED_EFT };
+	static const long long dispatch[] = { SCHED_INLINE, SCHED_WORKER }, speedups[] = { 1, 4, 50 };
+	static const long long apps[] = { 1, 2, 4, 8, 16, 20 };
+
+	return default_list(&d->policies, policies, 5) || default_list(&d->dispatch, dispatch, 2) ||
+	       default_list(&d->speedups, speedups, 3) || default_list(&d->apps, apps, 6) ? -1 : 0;
+}
+
+/* The entries of params checked against the manifest into values (one list
+ * per parameter, in the manifest's order; those not given left empty) and
+ * variants. Every error names the file, line and column. */
+static int resolve_params(const struct sweep *s, const struct conf_entries *params, struct conf_ints *values,
+			  struct conf_ints *variants, struct tune_error *err)
+{
+	const struct kernel_manifest *m = s->manifest;
+
+	for (size_t i = 0; i < params->n; i++) {
+		const struct conf_entry *e = &params->v[i];
+		const struct kernel_param *p = manifest_param(m, e->name);
+		size_t pi = p ? (size_t)(p - MANIFEST_PARAM(m, 0)) : 0;
+		int is_variant = !strcmp(e->name, "variant");
+
+		if (!p && !is_variant) {
+			char known[1024];
+			size_t used = 0;
+
+			known[0] = '\0';
+			for (size_t k = 0; k < m->parameters.n; k++)
+				str_appendf(known, sizeof(known), &used, " %s", MANIFEST_PARAM(m, k)->name);
+			return conf_fail_at(err, s->path, e->at, "key 'params': kernel '%s' has no parameter '%s' (it has:"
+					    "%s, and variant)", m->name, e->name, known);
+		}
+		if (p && e->n > 1 && p->role == ROLE_FIXED)
+			return conf_fail_at(err, s->path, e->at, "key 'params': '%s' is a fixed parameter of kernel '%s': "
+					    "give one value (its role in %s is fixed)", e->name, m->name, m->path);
+		for (size_t j = 0; j < e->n; j++) {
+			const struct conf_value *v = &e->values[j];
+			char why[512];
+			long long x = -1;
+
+			if (is_variant) {
+				if ((x = manifest_variant(m, v->text)) < 0)
+					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
+							    "kernel '%s' (see 'tune kernels')", v->text, m->name);
+			} else if (manifest_param_value(p, v->text, &x, why, sizeof(why)) != 0) {
+				return conf_fail_at(err, s->path, v->at, "key 'params': parameter '%s': %s", e->name, why);
+			}
+			if (conf_ints_push(is_variant ? variants : &values[pi], x))
+				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* An adaptive search walks a numeric list parameter, lower metric better:
+ * over every value from g_min to g_max within its range unless the sweep
+ * lists them, ascending. */
+static int adaptive_list(struct sweep *s, struct tune_error *err)
+{
+	const struct kernel_manifest *m = s->manifest;
+	const struct kernel_param *list = manifest_list_param(m);
+	size_t li = list ? (size_t)(list - MANIFEST_PARAM(m, 0)) : 0;
+	struct conf_ints *v[2] = { list ? &s->values[li] : NULL, list ? &s->quick_values[li] : NULL };
+
+	if (!list || list->type == PARAM_CHOICE || m->metric.better != BETTER_LOWER)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches a numeric list parameter "
+				 "whose metric is better lower; kernel '%s' has %s (use grid or random)", s->path, m->name,
+				 !list ? "no list parameter" : list->type == PARAM_CHOICE ? "a list of choices"
+				 : "a metric better higher");
+	for (long long g = s->g_min > list->min ? s->g_min : list->min, every = !v[0]->n;
+	     every && g <= s->g_max && g <= list->max; g++)
+		if (conf_ints_push(v[0], g))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	conf_ints_sort(v[0]);
+	conf_ints_sort(v[1]);
+	return 0;
+}
+
+/* A manifest kernel's sweep: its manifest, and its values resolved. */
+static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
+{
+	size_t np;
+	int rc;
+
+	if (s->variants.n || s->sizes_mb.n || s->group_sizes.n || s->hints.n || s->hugepages.n || s->thresholds_ns.n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys variants, sizes_mb, group_sizes, hints, hugepages and "
+				 "thresholds_ns are the shipped kernels'; kernel '%s' takes its parameters and variant "
+				 "in 'params:' (see 'tune kernels')", s->path, kernel_choices[s->kernel]);
+	if (!(s->manifest = calloc(1, sizeof(*s->manifest))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((rc = manifest_load(kernel_choices[s->kernel], s->manifest, err)) != 0)
+		return rc;
+	np = s->manifest->parameters.n ? s->manifest->parameters.n : 1;
+	if (!(s->values = calloc(np, sizeof(*s->values))) || !(s->quick_values = calloc(np, sizeof(*s->values))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if ((rc = resolve_params(s, &s->params, s->values, &s->kvariants, err)) != 0 ||
+	    (rc = resolve_params(s, &s->quick.params, s->quick_values, &s->quick_kvariants, err)) != 0)
+		return rc;
+	if (s->strategy == STRATEGY_ADAPTIVE && (rc = adaptive_list(s, err)) != 0)
+		return rc;
+	/* What the sweep leaves out: every variant, each parameter's default. */
+	for (size_t v = 0, every = !s->kvariants.n; every && v < s->manifest->variants.n; v++)
+		if (conf_ints_push(&s->kvariants, (long long)v))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; i < s->manifest->parameters.n; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(s->manifest, i);
+		long long x = p->type == PARAM_INT || p->type == PARAM_DURATION ? p->min : 0;
+		char why[256];
+
+		if (s->values[i].n)
+			continue;
+		if (p->def && manifest_param_value(p, p->def, &x, why, sizeof(why)) != 0)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: parameter '%s': default %s", s->manifest->path, p->name,
+					 why);
+		if (conf_ints_push(&s->values[i], x))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	return 0;
+}
+
+int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->depth = 12;
+	s->queries = 500000;
+	s->runs = 5;
+	s->warmup = 2;
+	s->seed = 42;
+	s->timeout_s = 600;
+	s->max_runs = -1;
+	s->ci_target_pct = 2;
+	s->g_min = 1;
+	s->g_max = CHASE_MAX_GROUP;
+	s->tolerance_pct = 2;
+	s->final_top = 3;
+	s->record_optima = 1;
+	s->ipa = (struct sweep_ipa){ IPA_LOGUNIFORM, 1000, 200000, 20000, 2, 2000 };
+	s->sched = (struct sweep_sched){ .tasks = 50, .accels = 1, .cost_a_ns = 20000, .cost_b_ns = 100000,
+					 .cost_dist = IPA_UNIFORM, .completion = IPA_IPA, .threshold_ns = CONF_AUTO_VALUE };
+	s->quick.queries = s->quick.calls = s->quick.tasks = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	kernel_choices_load();
+	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
+
+	if (rc)
+		return rc;
+	if (s->kernel >= KERNEL_COUNT)
+		rc = load_manifest_sweep(s, err);
+	else if (s->params.n || s->quick.params.n)
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'params' is for kernels described by their manifest alone; "
+			       "kernel '%s' takes the sweep's own keys (see 'tune help sweep')", s->path,
+			       kernel_choices[s->kernel]);
+	if (rc)
+		return rc;
+	if (s->kernel == KERNEL_CHASE && !s->variants.n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variants' is missing (a chase sweep lists the variants "
+				 "to measure, e.g. variants: [scalar, interleaved-prefetch])", s->path);
+	if (s->kernel == KERNEL_IPA && s->strategy == STRATEGY_ADAPTIVE)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches the group size of chase; "
+				 "an ipa sweep is grid or random over thresholds_ns", s->path);
+	if (s->kernel == KERNEL_IPA && s->ipa.dist != IPA_FIXED && s->ipa.lat_b_ns < s->ipa.lat_a_ns)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'ipa.lat_b_ns': %lld is below lat_a_ns %lld (give the "
+				 "high end)", s->path, s->ipa.lat_b_ns, s->ipa.lat_a_ns);
+	if (s->kernel == KERNEL_SCHED && s->strategy == STRATEGY_ADAPTIVE)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches the group size of chase; "
+				 "a sched sweep is grid or random over its policies", s->path);
+	if (s->kernel == KERNEL_SCHED && s->sched.cost_dist != IPA_FIXED && s->sched.cost_b_ns < s->sched.cost_a_ns)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sched.cost_b_ns': %lld is below cost_a_ns %lld (give the "
+				 "high end)", s->path, s->sched.cost_b_ns, s->sched.cost_a_ns);
+	if (s->kernel == KERNEL_SCHED && sched_defaults(&s->sched) != 0)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if (s->g_min > s->g_max)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
+				 s->g_min, s->g_max);
+	s->tolerance = (double)s->tolerance_pct / 100.0;
+	return 0;
+}
+
+static void take_list(struct conf_ints *dst, struct conf_ints *src)
+{
+	if (!src->n)
+		return;
+	free(dst->v);
+	*dst = *src;
+	src->v = NULL;
+	src->n = 0;
+}
+
+void sweep_apply_quick(struct sweep *s)
+{
+	take_list(&s->sizes_mb, &s->quick.sizes_mb);
+	take_list(&s->group_sizes, &s->quick.group_sizes);
+	take_list(&s->hints, &s->quick.hints);
+	take_list(&s->thresholds_ns, &s->quick.thresholds_ns);
+	take_list(&s->sched.apps, &s->quick.apps);
+	take_list(&s->sched.speedups, &s->quick.speedups);
+	if (s->quick.calls >= 0)
+		s->ipa.calls = s->quick.calls;
+	if (s->quick.tasks >= 0)
+		s->sched.tasks = s->quick.tasks;
+	if (s->quick.queries >= 0)
+		s->queries = s->quick.queries;
+	if (s->quick.runs >= 0)
+		s->runs = s->quick.runs;
+	if (s->quick.warmup >= 0)
+		s->warmup = s->quick.warmup;
+	if (s->quick.max_runs >= 0)
+		s->max_runs = s->quick.max_runs;
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++)
+		take_list(&s->values[i], &s->quick_values[i]);
+	take_list(&s->kvariants, &s->quick_kvariants);
+}
+
+void sweep_free(struct sweep *s)
+{
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++) {
+		free(s->values ? s->values[i].v : NULL);
+		free(s->quick_values ? s->quick_values[i].v : NULL);
+	}
+	free(s->values);
+	free(s->quick_values);
+	free(s->kvariants.v);
+	free(s->quick_kvariants.v);
+	if (s->manifest)
+		manifest_free(s->manifest);
+	free(s->manifest);
+	s->manifest = NULL;
+	s->values = s->quick_values = NULL;
+	conf_release(sweep_keys, s);
+	free(s->path);
+	s->path = NULL;
+}

@@ -1,0 +1,404 @@
+/* Turning kernel processes' output into recorded samples: each line decoded
+ * (the shipped kernels' fields, or a manifest's), checked against the
+ * reference checksum, gathered over repeated runs until the intervals are
+ * tight, and recorded a batch per transaction. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/common/timing.h"
+#include "../../kernels/chase/chase.h"
+#include "../../kernels/ipa/ipa.h"
+#include "../../kernels/sched/sched.h"
+#include "../run/exec_internal.h"
+#include "../config/kernel.h"
+#include "../plan/manifest_trial.h"
+#include "progress.h"
+
+int exec_json_number(json_t *o, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* What tells a batch's trials apart in the kernel's output: g, T, or the policy. */
+long long exec_trial_point(const struct trial *t)
+{
+	if (t->manifest)
+		return manifest_point(t);
+	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
+}
+
+/* One output line's values. chase reports ns per lookup; ipa and sched
+ * report the run's wall time (sched: the makespan), stored as ns per call or
+ * task so that the statistics and the rankings read the same for all.
+ * Returns 0, or -1 when a field is missing. */
+static int sample_values(int kernel, json_t *o, long long *point, double *ns_total, double *per_op, double *ops_s,
+			 double *cpu)
+{
+	double v, apps, each;
+
+	if (kernel != KERNEL_CHASE) {
+		/* ipa tells its runs apart by T, sched by the policy. */
+		json_t *thr = json_object_get(o, "threshold_ns");
+
+		*point = kernel == KERNEL_IPA ? (json_is_integer(thr) ? (long long)json_integer_value(thr) : -1)
+			 : tune_name_index(sched_policy_names, json_string_value(json_object_get(o, "policy")));
+		if (*point < 0 || exec_json_number(o, "run", &v) || exec_json_number(o, "wall_ns", ns_total) ||
+		    exec_json_number(o, "apps", &apps) || exec_json_number(o, kernel == KERNEL_IPA ? "calls" : "tasks", &each) ||
+		    apps * each <= 0 || *ns_total <= 0)
+			return -1;
+		*per_op = *ns_total / (apps * each);
+		*ops_s = 1e9 / *per_op;
+		*cpu = -1; /* the apps and the device each pin themselves */
+		return 0;
+	}
+	if (exec_json_number(o, "group_size", &v) || exec_json_number(o, "run", ns_total) ||
+	    exec_json_number(o, "ns_total", ns_total) || exec_json_number(o, "ns_per_lookup", per_op) ||
+	    exec_json_number(o, "lookups_per_sec", ops_s) || exec_json_number(o, "cpu", cpu))
+		return -1;
+	*point = (long long)v;
+	return 0;
+}
+
+/* Samples of one batch, gathered over its kernel runs, recorded together. */
+struct gathered {
+	struct store_sample *v;
+	size_t n, cap;
+	char **outputs; /* each kernel run's stdout: the samples' raw_json point into it */
+	size_t nout;
+};
+
+static void gathered_free(struct gathered *g)
+{
+	for (size_t i = 0; i < g->nout; i++)
+		free(g->outputs[i]);
+	free(g->outputs);
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}
+
+static size_t count_of(const struct gathered *g, const struct trial *t, int warmup)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		n += g->v[i].trial == t && g->v[i].warmup == warmup;
+	return n;
+}
+
+/* Parses one kernel run's output into g, numbering runs after those already
+ * gathered, and checks every checksum against the reference. Returns NULL, or
+ * why the batch failed. */
+static const char *parse_output(struct sweep_run *r, char *out, struct trial **todo, size_t n, long long runs,
+				long long warmup, struct gathered *g, char *why, size_t whylen)
+{
+	size_t expect = n * (size_t)(runs + warmup), got = 0, line_no = 0;
+	unsigned long long ref = 0;
+	int have_ref = 0;
+	char *save = NULL;
+	struct tune_error err;
+
+	if (store_reference_checksum(r->ctx->store, r->sweep_id, todo[0], &ref, &have_ref, &err) != 0) {
+		snprintf(why, whylen, "%.900s", err.msg);
+		return why;
+	}
+	if (!have_ref && g->n) {
+		ref = g->v[0].checksum;
+		have_ref = 1;
+	}
+	if (g->n + expect > g->cap) {
+		size_t cap = g->n + expect + 16;
+		struct store_sample *nv = realloc(g->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return "out of memory";
+		g->v = nv;
+		g->cap = cap;
+	}
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_error_t jerr;
+		json_t *o = json_loads(line, 0, &jerr);
+		double ns_total = 0, nspl = 0, lps = 0, cpu = -1;
+		unsigned long long check = 0;
+		char bad[256] = "";
+		long long point = PLAN_NA;
+		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
+		json_t *sum = o ? json_object_get(o, "checksum") : NULL;
+		struct store_sample *s;
+		const struct trial *t = NULL;
+
+		line_no++;
+		if (o && todo[0]->manifest) {
+			/* A manifest kernel says which fields hold what. */
+			if (manifest_sample(todo[0], o, &point, &nspl, &check, &cpu, bad, sizeof(bad)) == 0)
+				lps = nspl > 0 ? 1e9 / nspl : 0;
+		} else if (o && sample_values(todo[0]->kernel, o, &point, &ns_total, &nspl, &lps, &cpu) == 0 &&
+			   json_is_integer(sum)) {
+			check = (unsigned long long)json_integer_value(sum);
+		} else if (o) {
+			snprintf(bad, sizeof(bad), "a field is missing");
+		}
+		if (!o || bad[0] || !json_is_boolean(warm)) {
+			snprintf(why, whylen, "kernel output line %zu is not a complete result: %s", line_no,
+				 !o ? jerr.text : bad[0] ? bad : "field 'warmup' is missing or not true or false");
+			json_decref(o);
+			return why;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (exec_trial_point(todo[i]) == point)
+				t = todo[i];
+		if (!t || got == expect) {
+			json_decref(o);
+			snprintf(why, whylen, "kernel output line %zu is for a run that was not asked for", line_no);
+			return why;
+		}
+		s = &g->v[g->n];
+		s->trial = t;
+		s->warmup = json_is_true(warm);
+		s->run_id = (long long)count_of(g, t, s->warmup);
+		s->ns_total = (long long)ns_total;
+		s->ns_per_lookup = nspl;
+		s->lookups_per_sec = lps;
+		s->checksum = check;
+		s->cpu = (int)cpu;
+		s->outlier = 0;
+		s->raw_json = line;
+		json_decref(o);
+		g->n++;
+		got++;
+		if (!have_ref) {
+			ref = s->checksum;
+			have_ref = 1;
+		} else if (s->checksum != ref) {
+			snprintf(why, whylen, "%s mismatch: got %llu, expected %llu (the variant computes a "
+				 "different result: a bug in the kernel or the compiler flags)",
+				 todo[0]->manifest ? todo[0]->manifest->correctness : "checksum", s->checksum, ref);
+			return why;
+		}
+	}
+	if (got != expect) {
+		snprintf(why, whylen, "kernel reported %zu of %zu runs", got, expect);
+		return why;
+	}
+	return NULL;
+}
+
+/* Statistics of t's measured runs in g; flags its outliers there. */
+static void trial_stats(struct gathered *g, const struct trial *t, struct stats *out)
+{
+	double *v = malloc((g->n ? g->n : 1) * sizeof(*v));
+	unsigned char *flags = malloc(g->n ? g->n : 1);
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!v || !flags)
+		goto out;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].trial == t && !g->v[i].warmup)
+			v[n++] = g->v[i].ns_per_lookup;
+	stats_compute(v, n, (uint64_t)t->id, out, flags);
+	for (size_t i = 0, k = 0; i < g->n; i++)
+		if (g->v[i].trial == t && !g->v[i].warmup)
+			g->v[i].outlier = flags[k++];
+out:
+	free(v);
+	free(flags);
+}
+
+/* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
+static const char *run_kernel(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
+			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
+			      struct tune_error *err)
+{
+	struct run_spec spec;
+	char **outs;
+	struct run_result res;
+	const char *reason = NULL;
+	uint64_t t0;
+
+	exec_spec_of(r, todo, n, runs, warmup, &spec);
+	t0 = timing_now_ns();
+	if (todo[0]->manifest)
+		*rc = exec_execute_manifest(r, bin, todo, n, runs, warmup, &res, &reason, err);
+	else
+		*rc = exec_execute(r, bin, &spec, &res, &reason, err);
+	if (*rc != 0)
+		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
+	if (reason)
+		return reason;
+	r->measure_ns += (long long)(timing_now_ns() - t0);
+	if (res.interrupted) {
+		*rc = TUNE_ERR_INTERRUPTED;
+		run_result_free(&res);
+		return "interrupted";
+	}
+	if (!res.exited || res.status != 0) {
+		char desc[160];
+
+		runner_describe(&res, (double)r->sweep.timeout_s, desc, sizeof(desc));
+		snprintf(why, whylen, "kernel %s%s%.*s", desc, res.errout[0] ? ": " : "",
+			 (int)strcspn(res.errout, "\n"), res.errout);
+		run_result_free(&res);
+		return why;
+	}
+	outs = realloc(g->outputs, (g->nout + 1) * sizeof(*outs));
+	if (!outs) {
+		run_result_free(&res);
+		return "out of memory";
+	}
+	g->outputs = outs;
+	g->outputs[g->nout++] = res.out;
+	res.out = NULL;
+	reason = parse_output(r, g->outputs[g->nout - 1], todo, n, runs, warmup, g, why, whylen);
+	run_result_free(&res);
+	return reason;
+}
+
+/* Measures todo[0..n), trials of one context, in one transaction: a first
+ * kernel run for all, then more runs for those whose interval is not yet
+ * tight (up to max_runs). */
+static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct progress *pg, struct tune_error *err)
+{
+	const struct sweep *sw = &r->sweep;
+	struct store_outcome outs[CHASE_MAX_GROUP + 1];
+	struct gathered g = { 0 };
+	const char *reason = NULL;
+	char why[1024], label[160];
+	long long max_runs = sw->max_runs > sw->runs ? sw->max_runs : sw->runs;
+	struct built *bin;
+	int rc = 0;
+	double cost = plan_cost(todo, n);
+
+	plan_trial_label(todo[0], label, sizeof(label));
+	if (n > 1) {
+		char *eq = strrchr(label, '='), last[160], first[64];
+
+		plan_trial_label(todo[n - 1], last, sizeof(last));
+		if (eq && strrchr(last, '=')) {
+			snprintf(first, sizeof(first), "%s", eq + 1);
+			first[strcspn(first, " ")] = '\0';
+			snprintf(eq + 1, sizeof(label) - (size_t)(eq + 1 - label), "%.40s..%.40s", first,
+				 strrchr(last, '=') + 1);
+		}
+	}
+	progress_begin(pg, label);
+	bin = exec_get_build(r, todo[0]);
+	if (!bin)
+		reason = "too many builds in one sweep";
+	else if (bin->rc)
+		reason = bin->reason;
+	else
+		reason = run_kernel(r, bin, todo, n, sw->runs, sw->warmup, &g, why, sizeof(why), &rc, err);
+	/* Adaptive repetitions: more runs while the interval is too wide to rank. */
+	while (!reason && !rc) {
+		long long done_runs = (long long)count_of(&g, todo[0], 0);
+		long long more = sw->runs < max_runs - done_runs ? sw->runs : max_runs - done_runs;
+		int loose = 0;
+
+		for (size_t i = 0; i < n && more > 0 && !loose; i++) {
+			struct stats st;
+
+			trial_stats(&g, todo[i], &st);
+			loose = stats_rel_halfwidth(&st) * 100.0 > (double)sw->ci_target_pct;
+		}
+		if (!loose)
+			break;
+		/* The whole batch runs again, so its group sizes stay interleaved. */
+		reason = run_kernel(r, bin, todo, n, more, 1, &g, why, sizeof(why), &rc, err);
+	}
+	if (rc) {
+		gathered_free(&g);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++) {
+		outs[i].trial = todo[i];
+		outs[i].ok = reason == NULL;
+		outs[i].reason = reason;
+		outs[i].build_id = bin && !bin->rc ? bin->build_id : 0;
+		outs[i].cpu = r->ctx->platform->pin && (todo[i]->kernel == KERNEL_CHASE || todo[i]->manifest)
+				      ? (int)r->ctx->platform->cpus.v[0] : -1;
+		if (!reason)
+			trial_stats(&g, todo[i], &outs[i].stats);
+		else
+			memset(&outs[i].stats, 0, sizeof(outs[i].stats));
+	}
+	{
+		struct store_batch_meta meta = { r->sweep_id, r->measure_ns };
+
+		rc = store_record_batch(r->ctx->store, outs, n, g.v, g.n, &meta, err);
+		r->measure_ns = 0;
+	}
+	gathered_free(&g);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && !reason; i++)
+		todo[i]->stats = outs[i].stats;
+	if (reason)
+		r->failed += n;
+	progress_end(pg, n, cost, label, reason ? reason : "ok");
+	return 0;
+}
+
+/* Trials one kernel process measures together: chase's g of one variant,
+ * hint and size; ipa's thresholds; sched's policies at one point. */
+int exec_same_process(const struct trial *a, const struct trial *b)
+{
+	if (a->kernel != b->kernel)
+		return 0;
+	if (a->manifest)
+		return manifest_same_process(a, b);
+	if (a->kernel == KERNEL_SCHED)
+		return a->apps == b->apps && a->speedup == b->speedup && a->dispatch == b->dispatch;
+	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
+	       a->hugepages == b->hugepages;
+}
+
+/* Measures the given trials, a context at a time (consecutive trials of one
+ * context share a kernel process). */
+int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
+{
+	struct progress pg;
+	struct trial *todo[CHASE_MAX_GROUP + 1];
+	double cost = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && j - i < MAX_BATCH && exec_same_process(ts[j], ts[i]))
+			j++;
+		cost += plan_cost(ts + i, j - i);
+		i = j;
+	}
+	progress_init(&pg, title, n, cost);
+	for (size_t i = 0; i < n && !rc;) {
+		size_t m = 0;
+
+		if (r->opt->stop && *r->opt->stop)
+			return TUNE_ERR_INTERRUPTED;
+		while (i < n && m < MAX_BATCH && (!m || exec_same_process(ts[i], todo[0])))
+			todo[m++] = ts[i++];
+		if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
+			return rc;
+		/* Those a previous run finished are not measured again. */
+		{
+			size_t k = 0;
+
+			for (size_t a = 0; a < m; a++)
+				if (todo[a]->status != TRIAL_DONE)
+					todo[k++] = todo[a];
+			m = k;
+		}
+		if (m)
+			rc = run_trials(r, todo, m, &pg, err);
+	}
+	if (!rc && pg.done)
+		progress_finish(&pg);
+	return rc;
+}

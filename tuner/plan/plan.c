@@ -1,0 +1,279 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/chase/chase.h"
+#include "../../kernels/ipa/ipa.h"
+#include "../../kernels/sched/sched.h"
+#include "manifest_trial.h"
+#include "plan.h"
+#include "../base/strbuf.h"
+
+static int is_interleaved(int v)
+{
+	return v == CHASE_VARIANT_INTERLEAVED || v == CHASE_VARIANT_INTERLEAVED_PREFETCH;
+}
+
+static int uses_prefetch(int v)
+{
+	return v == CHASE_VARIANT_SCALAR_PREFETCH || v == CHASE_VARIANT_INTERLEAVED_PREFETCH;
+}
+
+int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t)
+{
+	if (pl->ntrials == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct trial *nt = realloc(pl->trials, ncap * sizeof(*nt));
+
+		if (!nt)
+			return -1;
+		pl->trials = nt;
+		*cap = ncap;
+	}
+	pl->trials[pl->ntrials++] = *t;
+	return 0;
+}
+
+int plan_add_batch(struct plan *pl, size_t first, size_t count)
+{
+	struct batch *nb = realloc(pl->batches, (pl->nbatches + 1) * sizeof(*nb));
+
+	if (!nb)
+		return -1;
+	nb[pl->nbatches].first = first;
+	nb[pl->nbatches].count = count;
+	pl->batches = nb;
+	pl->nbatches++;
+	return 0;
+}
+
+static void make_key(struct trial *t)
+{
+	snprintf(t->key, sizeof(t->key), "chase/%s/%s/%lldMB/d%lld/q%lld/g%lld/hp%d/s%lld/r%lld+%lld",
+		 chase_variant_names[t->variant], t->hint >= 0 ? chase_hint_names[t->hint] : "none",
+		 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup);
+}
+
+/* One trial per threshold, always with 0 (always block) and inf (always
+ * poll), in ascending order; all of them one batch, measured interleaved. */
+static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
+{
+	struct conf_ints ts = { NULL, 0 };
+	const struct sweep_ipa *w = &s->ipa;
+	int rc = conf_ints_copy(&ts, &s->thresholds_ns);
+
+	if (!rc && !conf_ints_contains(&ts, 0))
+		rc = conf_ints_push(&ts, 0);
+	if (!rc && !conf_ints_contains(&ts, CONF_INF_VALUE))
+		rc = conf_ints_push(&ts, CONF_INF_VALUE);
+	if (rc) {
+		free(ts.v);
+		return -1;
+	}
+	conf_ints_sort(&ts);
+	for (size_t i = 0; i < ts.n && !rc; i++) {
+		struct trial t = { 0 };
+		char thr[24];
+
+		t.kernel = KERNEL_IPA;
+		t.variant = IPA_IPA;
+		t.hint = -1;
+		t.queries = w->apps * w->calls;
+		t.group_size = 1;
+		t.threshold_ns = ts.v[i];
+		t.seed = s->seed;
+		t.runs = s->runs;
+		t.warmup = s->warmup;
+		if (ts.v[i] == CONF_INF_VALUE)
+			snprintf(thr, sizeof(thr), "inf");
+		else
+			snprintf(thr, sizeof(thr), "%lld", ts.v[i]);
+		snprintf(t.key, sizeof(t.key), "ipa/%s/a%lld/b%lld/w%lld/k%lld/c%lld/T%s/s%lld/r%lld+%lld",
+			 ipa_dist_names[w->dist], w->lat_a_ns, w->lat_b_ns, w->work_ns, w->apps, w->calls, thr, t.seed,
+			 t.runs, t.warmup);
+		rc = plan_add_trial(pl, cap, &t);
+	}
+	free(ts.v);
+	return rc ? rc : plan_add_batch(pl, 0, pl->ntrials);
+}
+
+/* A batch per (speedup, apps, dispatch): every policy in one process,
+ * measured interleaved. */
+static int plan_sched(const struct sweep *s, struct plan *pl, size_t *cap)
+{
+	const struct sweep_sched *w = &s->sched;
+	char thr[24];
+
+	if (w->threshold_ns == CONF_INF_VALUE)
+		snprintf(thr, sizeof(thr), "inf");
+	else
+		snprintf(thr, sizeof(thr), "%lld", w->threshold_ns);
+	for (size_t x = 0; x < w->speedups.n; x++)
+		for (size_t a = 0; a < w->apps.n; a++)
+			for (size_t d = 0; d < w->dispatch.n; d++) {
+				size_t first = pl->ntrials;
+
+				for (int pol = 0; pol < SCHED_POLICIES; pol++) {
+					struct trial t = { 0 };
+
+					if (!conf_ints_contains(&w->policies, pol))
+						continue;
+					t.kernel = KERNEL_SCHED;
+					t.variant = pol;
+					t.hint = -1;
+					t.apps = w->apps.v[a];
+					t.speedup = w->speedups.v[x];
+					t.dispatch = (int)w->dispatch.v[d];
+					t.queries = t.apps * w->tasks;
+					t.group_size = 1;
+					t.threshold_ns = w->threshold_ns;
+					t.seed = s->seed;
+					t.runs = s->runs;
+					t.warmup = s->warmup;
+					snprintf(t.key, sizeof(t.key),
+						 "sched/%s/x%lld/k%lld/%s/m%lld/a%lld/%s%lld-%lld/%sT%s/s%lld/r%lld+%lld",
+						 sched_dispatch_names[t.dispatch], t.speedup, t.apps, sched_policy_names[pol],
+						 w->tasks, w->accels, ipa_dist_names[w->cost_dist], w->cost_a_ns, w->cost_b_ns,
+						 sweep_completion_names[w->completion], thr, t.seed, t.runs, t.warmup);
+					if (plan_add_trial(pl, cap, &t))
+						return -1;
+				}
+				if (pl->ntrials > first && plan_add_batch(pl, first, pl->ntrials - first))
+					return -1;
+			}
+	return 0;
+}
+
+int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err)
+{
+	const struct conf_ints *sizes = s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb;
+	const struct conf_ints *groups = s->group_sizes.n ? &s->group_sizes : &p->group_sizes;
+	const struct conf_ints *hints = s->hints.n ? &s->hints : &p->hints;
+	const struct conf_ints *pages = s->hugepages.n ? &s->hugepages : &p->hugepages;
+	struct conf_ints every_g = { NULL, 0 };
+	size_t cap = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	if (s->manifest)
+		return manifest_plan(p, s, pl, err);
+	if (s->kernel == KERNEL_IPA) {
+		if (plan_ipa(s, pl, &cap))
+			goto oom;
+		return 0;
+	}
+	if (s->kernel == KERNEL_SCHED) {
+		if (plan_sched(s, pl, &cap))
+			goto oom;
+		return 0;
+	}
+	if (s->strategy == STRATEGY_ADAPTIVE || conf_ints_contains(&s->group_sizes, CONF_AUTO_VALUE)) {
+		for (long long g = s->g_min; g <= s->g_max; g++)
+			if (conf_ints_push(&every_g, g))
+				goto oom;
+		groups = &every_g;
+	}
+	for (size_t si = 0; si < sizes->n; si++) {
+		long long size = sizes->v[si];
+
+		if (size * 2 > p->usable_memory_mb) {
+			fprintf(stderr, "tune: skipping %lld MB in sweep '%s': more than half of the %lld MB "
+					"memory of platform '%s' on this host\n", size, s->name, p->usable_memory_mb,
+				p->name);
+			pl->skipped_sizes++;
+			continue;
+		}
+		for (size_t hp = 0; hp < pages->n; hp++) {
+			/* Variants in their canonical order: the scalar baseline first. */
+			for (int v = CHASE_VARIANT_SCALAR; v <= CHASE_VARIANT_INTERLEAVED_PREFETCH; v++) {
+				size_t nh = uses_prefetch(v) ? hints->n : 1;
+
+				if (!conf_ints_contains(&s->variants, v))
+					continue;
+				for (size_t h = 0; h < nh; h++) {
+					size_t first = pl->ntrials;
+					size_t ng = is_interleaved(v) ? groups->n : 1;
+
+					for (size_t g = 0; g < ng; g++) {
+						struct trial t = { 0 };
+
+						t.variant = v;
+						t.hint = uses_prefetch(v) ? (int)hints->v[h] : -1;
+						t.size_mb = size;
+						t.depth = s->depth;
+						t.queries = s->queries;
+						t.group_size = is_interleaved(v) ? groups->v[g] : 1;
+						t.seed = s->seed;
+						t.runs = s->runs;
+						t.warmup = s->warmup;
+						t.hugepages = (int)pages->v[hp];
+						make_key(&t);
+						if (plan_add_trial(pl, &cap, &t))
+							goto oom;
+					}
+					if (plan_add_batch(pl, first, pl->ntrials - first))
+						goto oom;
+				}
+			}
+		}
+	}
+	free(every_g.v);
+	if (!pl->ntrials)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' has no trial to run on platform '%s' "
+				 "(every size is over half its memory, or no variant is listed)", s->path, s->name, p->name);
+	return 0;
+oom:
+	free(every_g.v);
+	plan_free(pl);
+	return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory planning sweep '%s'", s->name);
+}
+
+void plan_free(struct plan *pl)
+{
+	free(pl->trials);
+	free(pl->batches);
+	memset(pl, 0, sizeof(*pl));
+}
+
+double plan_cost(struct trial *const *trials, size_t n)
+{
+	/* Links followed, plus linking the cycle once per process (a random swap
+	 * per node costs about as much as two links). */
+	double cost = n ? (double)trials[0]->size_mb * 16384.0 * 2.0 : 0;
+
+	if (n && trials[0]->kernel != KERNEL_CHASE)
+		return (double)n * (double)(trials[0]->runs + trials[0]->warmup) * (double)trials[0]->queries;
+	for (size_t i = 0; i < n; i++)
+		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)trials[i]->queries *
+			(double)(trials[i]->depth ? trials[i]->depth : 1);
+	return cost;
+}
+
+void plan_trial_label(const struct trial *t, char *out, size_t len)
+{
+	if (t->manifest) {
+		manifest_label(t, out, len);
+		return;
+	}
+	if (t->kernel == KERNEL_SCHED) {
+		snprintf(out, len, "sched %s %lldx %lld apps p=%s", sched_dispatch_names[t->dispatch], t->speedup, t->apps,
+			 sched_policy_names[t->variant]);
+		return;
+	}
+	if (t->kernel == KERNEL_IPA) {
+		if (t->threshold_ns == CONF_INF_VALUE)
+			snprintf(out, len, "ipa T=inf");
+		else
+			snprintf(out, len, "ipa T=%lld ns", t->threshold_ns);
+		return;
+	}
+	size_t used = 0;
+
+	str_appendf(out, len, &used, "%s", chase_variant_names[t->variant]);
+	if (t->hint >= 0)
+		str_appendf(out, len, &used, " %s", chase_hint_names[t->hint]);
+	str_appendf(out, len, &used, " %lld MB", t->size_mb);
+	if (is_interleaved(t->variant))
+		str_appendf(out, len, &used, " g=%lld", t->group_size);
+	if (t->hugepages)
+		str_appendf(out, len, &used, " hugepages");
+}

@@ -1,0 +1,298 @@
+/* Deciding: for each working set (or context, or sched point) the top
+ * candidates and the knee re-measured side by side in a random order, then
+ * the optimum recorded with its runner-up. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/chase/chase.h"
+#include "../../kernels/common/rng.h"
+#include "../../kernels/sched/sched.h"
+#include "../run/exec_internal.h"
+#include "../config/kernel.h"
+#include "../plan/manifest_trial.h"
+
+/* Trials an optimum is chosen among: chase's of one working set, every ipa
+ * threshold, sched's policies and dispatches at one (speedup, apps). */
+static int same_decision(const struct trial *a, const struct trial *b)
+{
+	if (a->manifest)
+		return manifest_same_decision(a, b);
+	if (a->kernel == KERNEL_SCHED)
+		return a->speedup == b->speedup && a->apps == b->apps;
+	return a->size_mb == b->size_mb;
+}
+
+/* sched's classes, as the paper's Fig. 10 reads them: an accelerator about
+ * as fast as a CPU, moderately faster, much faster; one app, a few, many. */
+static void sched_class(const struct platform *p, const struct trial *t, char *out, size_t len)
+{
+	long long cpus = (long long)p->cpus.n;
+
+	snprintf(out, len, "%s/%s", t->speedup < 2 ? "cpu-like" : t->speedup <= 10 ? "moderate" : "fast",
+		 t->apps == 1 ? "single" : t->apps <= 2 * cpus ? "few" : "many");
+}
+
+static int by_median(const void *x, const void *y)
+{
+	const struct trial *a = *(struct trial *const *)x, *b = *(struct trial *const *)y;
+
+	return (a->stats.median > b->stats.median) - (a->stats.median < b->stats.median);
+}
+
+static const char *size_class(const struct platform *p, long long size_mb)
+{
+	long long kb = size_mb * 1024;
+
+	if (p->llc_kb > 0 && kb * 2 <= p->llc_kb)
+		return "cache";
+	if (p->llc_kb > 0 && kb <= 2 * p->llc_kb)
+		return "llc";
+	return "dram";
+}
+
+/* The smallest g of best's context within tolerance of best, among cand;
+ * ipa and sched have no knee: the fastest T or policy is the choice. */
+static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *best, double tolerance)
+{
+	struct trial *k = (struct trial *)best;
+	const struct kernel_manifest *m = best->manifest;
+
+	/* A manifest kernel's knee: the smallest list value within tolerance,
+	 * when the list is a number (fewer in flight, same speed). */
+	if (m) {
+		const struct kernel_param *list = manifest_list_param(m);
+
+		if (!list || list->type == PARAM_CHOICE || manifest_point(best) == PLAN_NA)
+			return k;
+		for (size_t i = 0; i < n; i++)
+			if (manifest_same_process(cand[i], best) &&
+			    !manifest_better(m, best->stats.median, m->metric.better == BETTER_HIGHER
+					     ? cand[i]->stats.median / (1.0 - tolerance)
+					     : cand[i]->stats.median / (1.0 + tolerance)) &&
+			    manifest_point(cand[i]) < manifest_point(k))
+				k = cand[i];
+		return k;
+	}
+	if (best->kernel != KERNEL_CHASE)
+		return k;
+	for (size_t i = 0; i < n; i++)
+		if (exec_same_process(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
+		    cand[i]->group_size < k->group_size)
+			k = cand[i];
+	return k;
+}
+
+/* A manifest kernel's optimum: its context, every parameter of the knee,
+ * the runner-up's likewise. */
+static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
+				   const struct trial *runner, long long trials, struct tune_error *err)
+{
+	const struct kernel_manifest *m = knee->manifest;
+	json_t *params = manifest_params_json(knee), *ru = runner ? manifest_params_json(runner) : NULL;
+	json_t *exports = manifest_exports_json(knee);
+	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL;
+	long long point = manifest_point(knee), best_point = manifest_point(best);
+	int rc;
+
+	if (ru) {
+		json_object_set_new(ru, "median", json_real(runner->stats.median));
+		json_object_set_new(ru, "ci_low", json_real(runner->stats.ci_low));
+		json_object_set_new(ru, "ci_high", json_real(runner->stats.ci_high));
+	}
+	params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
+	runner_text = ru ? json_dumps(ru, JSON_COMPACT) : NULL;
+	exports_text = exports ? json_dumps(exports, JSON_COMPACT) : NULL;
+	json_decref(params);
+	json_decref(ru);
+	json_decref(exports);
+	if (!params_text || !exports_text || (runner && !runner_text)) {
+		free(params_text);
+		free(runner_text);
+		free(exports_text);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	{
+		struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint, m->name,
+					   knee->context[0] ? knee->context : "-", m->variants.v[knee->variant], NULL,
+					   runner_text, 0, point == PLAN_NA ? 0 : point,
+					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, 0, knee->stats,
+					   0, 0, NULL, knee->context, params_text, exports_text };
+
+		rc = store_optimum(r->ctx->store, &o, err);
+	}
+	free(params_text);
+	free(runner_text);
+	free(exports_text);
+	return rc;
+}
+
+/* Records the optimum of a decision: knee, the fastest and the runner-up. */
+static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
+			  const struct trial *runner, long long trials, struct tune_error *err)
+{
+	char runner_json[512] = "", cls[48];
+	const struct kernel_info *k = &kernel_table[knee->kernel];
+
+	if (knee->manifest)
+		return record_manifest_optimum(r, knee, best, runner, trials, err);
+	if (knee->kernel == KERNEL_SCHED)
+		sched_class(r->ctx->platform, knee, cls, sizeof(cls));
+	else
+		snprintf(cls, sizeof(cls), "%s", knee->kernel == KERNEL_IPA ? "-"
+			 : size_class(r->ctx->platform, knee->size_mb));
+	struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
+				   k->name, cls,
+				   k->variant_names[knee->variant],
+				   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
+				   knee->size_mb, knee->group_size, best->group_size,
+				   trials, r->sweep_id,
+				   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
+				   knee->hugepages, knee->stats, 0, 0, NULL, NULL, NULL, NULL };
+
+	if (knee->kernel == KERNEL_SCHED) {
+		o.threshold_ns = knee->threshold_ns == CONF_INF_VALUE ? -1 : knee->threshold_ns;
+		o.speedup = knee->speedup;
+		o.apps = knee->apps;
+		o.dispatch = sched_dispatch_names[knee->dispatch];
+	}
+	if (runner && knee->kernel == KERNEL_SCHED) {
+		snprintf(runner_json, sizeof(runner_json),
+			 "{\"policy\":\"%s\",\"dispatch\":\"%s\",\"median\":%.4f,\"ci_low\":%.4f,"
+			 "\"ci_high\":%.4f}", sched_policy_names[runner->variant],
+			 sched_dispatch_names[runner->dispatch], runner->stats.median, runner->stats.ci_low,
+			 runner->stats.ci_high);
+		o.runner_up = runner_json;
+	} else if (runner && knee->kernel == KERNEL_IPA) {
+		snprintf(runner_json, sizeof(runner_json),
+			 "{\"threshold_ns\":%lld,\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
+			 runner->threshold_ns, runner->stats.median, runner->stats.ci_low,
+			 runner->stats.ci_high);
+		o.runner_up = runner_json;
+	} else if (runner) {
+		snprintf(runner_json, sizeof(runner_json),
+			 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
+			 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
+			 chase_variant_names[runner->variant],
+			 runner->hint >= 0 ? chase_hint_names[runner->hint] : "none", runner->group_size,
+			 runner->hugepages, runner->stats.median, runner->stats.ci_low,
+			 runner->stats.ci_high);
+		o.runner_up = runner_json;
+	}
+	return store_optimum(r->ctx->store, &o, err);
+}
+
+/* cand[0..n) best first by the metric. */
+static void rank(struct trial **cand, size_t n)
+{
+	qsort(cand, n, sizeof(struct trial *), by_median);
+	if (n && cand[0]->manifest && cand[0]->manifest->metric.better == BETTER_HIGHER)
+		for (size_t i = 0; i < n / 2; i++) {
+			struct trial *t = cand[i];
+
+			cand[i] = cand[n - 1 - i];
+			cand[n - 1 - i] = t;
+		}
+}
+
+/* For each working set: re-measure the top candidates side by side in a
+ * random order, then record the optimum (the knee of the best context). */
+int exec_decide(struct sweep_run *r, struct tune_error *err)
+{
+	const struct sweep *sw = &r->sweep;
+	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
+	struct trial *finals = calloc((size_t)sw->final_top + 2, sizeof(*finals));
+	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
+	char final_title[80];
+	int rc = 0;
+
+	if (!cand || !finals) {
+		free(cand);
+		free(finals);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
+		const struct trial *first = &r->plan.trials[i];
+		size_t n = 0, nf = 0, measured = 0;
+		struct trial *best, *knee, *runner = NULL, *fin[18];
+		int seen = 0;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= same_decision(&r->plan.trials[j], first);
+		if (seen)
+			continue;
+		for (size_t j = i; j < r->plan.ntrials; j++)
+			if (same_decision(&r->plan.trials[j], first) && r->plan.trials[j].stats.n)
+				cand[n++] = &r->plan.trials[j];
+		measured = n;
+		if (!n)
+			continue;
+		rank(cand, n);
+		knee = knee_of(cand, n, cand[0], sw->tolerance);
+		if (sw->final_top > 0) {
+			/* The top candidates and the knee, each once. */
+			for (size_t k = 0; k < n && nf < (size_t)sw->final_top; k++)
+				fin[nf++] = cand[k];
+			if (knee != cand[0] && (nf < 2 || knee != fin[1]) && (nf < 3 || knee != fin[2]))
+				fin[nf++] = knee;
+			for (size_t k = 0; k < nf; k++) {
+				finals[k] = *fin[k];
+				finals[k].id = 0;
+				finals[k].status = TRIAL_PENDING;
+				finals[k].phase = PHASE_FINAL;
+				memset(&finals[k].stats, 0, sizeof(finals[k].stats));
+				snprintf(finals[k].key, sizeof(finals[k].key), "%.300s/final", fin[k]->key);
+				fin[k] = &finals[k];
+			}
+			/* A random order, kept together by context so each is one process. */
+			for (size_t k = nf; k > 1; k--) {
+				size_t j = (size_t)rng_below(&rng, k);
+				struct trial *t = fin[k - 1];
+
+				fin[k - 1] = fin[j];
+				fin[j] = t;
+			}
+			{
+				struct trial *grouped[18] = { NULL };
+				size_t g = 0;
+
+				for (size_t a = 0; a < nf; a++) {
+					int emitted = 0;
+
+					for (size_t b = 0; b < a; b++)
+						emitted |= exec_same_process(fin[b], fin[a]);
+					for (size_t b = a; b < nf && !emitted; b++)
+						if (exec_same_process(fin[b], fin[a]))
+							grouped[g++] = fin[b];
+				}
+				memcpy(fin, grouped, nf * sizeof(struct trial *));
+			}
+			if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
+			    (rc = store_trial_stats(r->ctx->store, fin, nf, err)) != 0)
+				break;
+			snprintf(final_title, sizeof(final_title), "%.60s%sfinal", r->opt->several_hosts ?
+				 r->ctx->facts->hostname : "", r->opt->several_hosts ? ": " : "");
+			if ((rc = exec_measure(r, fin, nf, final_title, err)) != 0)
+				break;
+			n = 0;
+			for (size_t k = 0; k < nf; k++)
+				if (fin[k]->stats.n)
+					cand[n++] = fin[k];
+			if (!n)
+				continue;
+			rank(cand, n);
+			knee = knee_of(cand, n, cand[0], sw->tolerance);
+		}
+		best = cand[0];
+		for (size_t k = 0; k < n; k++)
+			if (cand[k] != knee) {
+				runner = cand[k];
+				break;
+			}
+		rc = record_optimum(r, knee, best, runner, (long long)measured + (long long)n * (sw->final_top > 0), err);
+	}
+	free(cand);
+	free(finals);
+	return rc;
+}

@@ -1,0 +1,326 @@
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/common/rng.h"
+#include "search.h"
+
+static const char *const phase_names[] = { "probe", "refine", "knee", "done", "dropped", NULL };
+
+static int measured(const struct search *s, size_t i)
+{
+	return s->plan->trials[i].stats.n > 0;
+}
+
+/* Done with this trial for now: measured, or proposed already in this process
+ * (a failed trial is retried by the next run, not in a loop). */
+static int settled(const struct search *s, size_t i)
+{
+	return measured(s, i) || s->tried[i];
+}
+
+size_t search_best_in(const struct search *s, size_t b)
+{
+	const struct batch *bt = &s->plan->batches[b];
+	size_t best = (size_t)-1;
+
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
+		if (measured(s, i) && (best == (size_t)-1 || s->plan->trials[i].stats.median < s->plan->trials[best].stats.median))
+			best = i;
+	return best;
+}
+
+/* The trial of batch b at group size g, or (size_t)-1. */
+static size_t at_g(const struct search *s, size_t b, long long g)
+{
+	const struct batch *bt = &s->plan->batches[b];
+
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
+		if (s->plan->trials[i].group_size == g)
+			return i;
+	return (size_t)-1;
+}
+
+/* Nearest measured g below and above g in batch b (g itself when none). */
+static void neighbours(const struct search *s, size_t b, long long g, long long *below, long long *above)
+{
+	const struct batch *bt = &s->plan->batches[b];
+
+	*below = *above = g;
+	for (size_t i = bt->first; i < bt->first + bt->count; i++) {
+		long long x = s->plan->trials[i].group_size;
+
+		if (!measured(s, i))
+			continue;
+		if (x < g && (*below == g || x > *below))
+			*below = x;
+		if (x > g && (*above == g || x < *above))
+			*above = x;
+	}
+}
+
+static long long geo_mid(long long a, long long b)
+{
+	return (long long)llround(sqrt((double)a * (double)b));
+}
+
+struct proposals {
+	size_t *out, n, max;
+};
+
+static void propose(struct search *s, struct proposals *p, size_t i)
+{
+	if (i == (size_t)-1 || settled(s, i) || p->n == p->max)
+		return;
+	for (size_t k = 0; k < p->n; k++)
+		if (p->out[k] == i)
+			return;
+	p->out[p->n++] = i;
+}
+
+/* Advances batch b's phase on what is measured, then proposes its trials. */
+static void adaptive_step(struct search *s, size_t b, struct proposals *p)
+{
+	const struct batch *bt = &s->plan->batches[b];
+	struct search_ctx *c = &s->ctx[b];
+	const struct sweep *sw = s->sweep;
+	long long gmin = s->plan->trials[bt->first].group_size;
+	long long gmax = s->plan->trials[bt->first + bt->count - 1].group_size;
+	size_t before = p->n;
+
+	if (bt->count == 1) {
+		propose(s, p, bt->first);
+		if (settled(s, bt->first))
+			c->phase = SEARCH_DONE;
+		return;
+	}
+	for (int guard = 0; guard < 8 && p->n == before && c->phase < SEARCH_DONE; guard++) {
+		size_t best = search_best_in(s, b);
+		long long gb = best == (size_t)-1 ? 0 : s->plan->trials[best].group_size;
+
+		switch (c->phase) {
+		case SEARCH_PROBE:
+			for (long long g = gmin; g <= gmax; g *= 2)
+				propose(s, p, at_g(s, b, g));
+			propose(s, p, at_g(s, b, gmax));
+			if (p->n > before)
+				return;
+			if (best == (size_t)-1) {
+				c->phase = SEARCH_DONE;
+				break;
+			}
+			neighbours(s, b, gb, &c->lo, &c->hi);
+			c->phase = SEARCH_REFINE;
+			break;
+		case SEARCH_REFINE: {
+			long long l, h;
+
+			/* The bracket closes around the best measured inside it. */
+			neighbours(s, b, gb, &l, &h);
+			if (l > c->lo)
+				c->lo = l;
+			if (h < c->hi)
+				c->hi = h;
+			/* Finer than the noise is not worth measuring. */
+			if ((double)c->hi / (double)(c->lo ? c->lo : 1) <= 1.0 + 6.0 * sw->tolerance)
+				goto refined;
+			if (c->lo < gb && geo_mid(c->lo, gb) > c->lo && geo_mid(c->lo, gb) < gb)
+				propose(s, p, at_g(s, b, geo_mid(c->lo, gb)));
+			if (c->hi > gb && geo_mid(gb, c->hi) > gb && geo_mid(gb, c->hi) < c->hi)
+				propose(s, p, at_g(s, b, geo_mid(gb, c->hi)));
+			if (p->n > before)
+				return;
+refined:
+			c->phase = SEARCH_KNEE;
+			c->lo = 0;
+			c->hi = gb;
+			break;
+		}
+		case SEARCH_KNEE: {
+			/* Bisect between the largest g over tolerance and the smallest
+			 * within it, below the best. */
+			double limit = s->plan->trials[best].stats.median * (1.0 + sw->tolerance);
+			long long over = 0, within = gb;
+
+			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
+				long long g = s->plan->trials[i].group_size;
+
+				if (!measured(s, i) || g > gb)
+					continue;
+				if (s->plan->trials[i].stats.median > limit && g > over)
+					over = g;
+			}
+			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
+				long long g = s->plan->trials[i].group_size;
+
+				if (measured(s, i) && g > over && g <= gb && s->plan->trials[i].stats.median <= limit && g < within)
+					within = g;
+			}
+			c->lo = over;
+			c->hi = within;
+			if (over > 0 && (double)within / (double)over > 1.05 && geo_mid(over, within) > over &&
+			    geo_mid(over, within) < within)
+				propose(s, p, at_g(s, b, geo_mid(over, within)));
+			if (p->n == before)
+				c->phase = SEARCH_DONE;
+			return;
+		}
+		default:
+			return;
+		}
+	}
+}
+
+/* Racing over the categorical choices (variant, hint, huge pages): a context
+ * whose best is clearly worse than the best of its working set stops being
+ * searched. */
+static void race(struct search *s)
+{
+	const struct plan *pl = s->plan;
+
+	for (size_t b = 0; b < pl->nbatches; b++) {
+		size_t mine = search_best_in(s, b);
+
+		if (s->ctx[b].phase >= SEARCH_DONE || mine == (size_t)-1 || s->ctx[b].phase == SEARCH_PROBE)
+			continue;
+		for (size_t o = 0; o < pl->nbatches; o++) {
+			size_t theirs = search_best_in(s, o);
+			const struct trial *a = &pl->trials[pl->batches[b].first], *t = &pl->trials[pl->batches[o].first];
+
+			/* Raced within one decision: a working set, or a manifest kernel's context. */
+			if (o == b || theirs == (size_t)-1 || a->size_mb != t->size_mb ||
+			    (a->manifest && strcmp(a->context, t->context) != 0))
+				continue;
+			if (stats_clearly_worse(&s->plan->trials[mine].stats, &s->plan->trials[theirs].stats) &&
+			    s->plan->trials[mine].stats.median > s->plan->trials[theirs].stats.median * (1.0 + s->sweep->tolerance)) {
+				s->ctx[b].phase = SEARCH_DROPPED;
+				break;
+			}
+		}
+	}
+}
+
+size_t search_next(struct search *s, size_t *out, size_t max)
+{
+	struct proposals p = { out, 0, max };
+	const struct plan *pl = s->plan;
+	long long budget = s->sweep->max_trials;
+
+	s->used = 0;
+	for (size_t i = 0; i < pl->ntrials; i++)
+		s->used += measured(s, i);
+	if (budget > 0 && (long long)s->used >= budget) {
+		s->budget_hit = 1;
+		return 0;
+	}
+	if (budget > 0 && (long long)(budget - (long long)s->used) < (long long)p.max)
+		p.max = (size_t)(budget - (long long)s->used);
+	switch (s->strategy) {
+	case STRATEGY_GRID:
+		for (size_t i = 0; i < pl->ntrials; i++)
+			propose(s, &p, i);
+		break;
+	case STRATEGY_RANDOM: {
+		/* A seeded permutation: the same sample on every resume. */
+		struct rng r = { (uint64_t)s->sweep->seed ^ 0x72616e64ull };
+		size_t *perm = malloc((pl->ntrials ? pl->ntrials : 1) * sizeof(*perm));
+		size_t want = budget > 0 && (size_t)budget < pl->ntrials ? (size_t)budget : pl->ntrials;
+
+		if (!perm)
+			break;
+		for (size_t i = 0; i < pl->ntrials; i++)
+			perm[i] = i;
+		for (size_t i = pl->ntrials; i > 1; i--) {
+			size_t j = (size_t)rng_below(&r, i), t = perm[i - 1];
+
+			perm[i - 1] = perm[j];
+			perm[j] = t;
+		}
+		for (size_t k = 0; k < want; k++)
+			propose(s, &p, perm[k]);
+		free(perm);
+		break;
+	}
+	default:
+		race(s);
+		for (size_t b = 0; b < pl->nbatches; b++)
+			if (s->ctx[b].phase < SEARCH_DONE)
+				adaptive_step(s, b, &p);
+		break;
+	}
+	for (size_t k = 0; k < p.n; k++)
+		s->tried[out[k]] = 1;
+	/* Plan order keeps each context's trials together, as batches. */
+	for (size_t a = 1; a < p.n; a++)
+		for (size_t k = a; k > 0 && out[k - 1] > out[k]; k--) {
+			size_t t = out[k];
+
+			out[k] = out[k - 1];
+			out[k - 1] = t;
+		}
+	return p.n;
+}
+
+int search_init(struct search *s, const struct sweep *sw, const struct plan *plan, const char *state,
+		struct tune_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->strategy = sw->strategy;
+	s->sweep = sw;
+	s->plan = plan;
+	s->tried = calloc(plan->ntrials ? plan->ntrials : 1, 1);
+	s->ctx = calloc(plan->nbatches ? plan->nbatches : 1, sizeof(*s->ctx));
+	if (!s->tried || !s->ctx) {
+		search_free(s);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	if (state) {
+		json_error_t jerr;
+		json_t *o = json_loads(state, 0, &jerr), *ctxs = json_object_get(o, "contexts");
+		size_t n = json_array_size(ctxs);
+
+		if (!o || (ctxs && n != plan->nbatches)) {
+			json_decref(o);
+			search_free(s);
+			return tune_fail(err, TUNE_ERR_STORE, "the saved search state does not match sweep '%s' (run it "
+					 "with --fresh)", sw->name);
+		}
+		for (size_t b = 0; b < n; b++) {
+			json_t *c = json_array_get(ctxs, b);
+			const char *ph = json_string_value(json_object_get(c, "phase"));
+
+			for (int k = 0; ph && phase_names[k]; k++)
+				if (!strcmp(ph, phase_names[k]))
+					s->ctx[b].phase = k;
+			s->ctx[b].lo = json_integer_value(json_object_get(c, "lo"));
+			s->ctx[b].hi = json_integer_value(json_object_get(c, "hi"));
+		}
+		json_decref(o);
+	}
+	return 0;
+}
+
+char *search_state_json(const struct search *s)
+{
+	json_t *ctxs = json_array();
+	json_t *o;
+	char *out;
+
+	for (size_t b = 0; b < s->plan->nbatches; b++)
+		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I}", "phase", phase_names[s->ctx[b].phase], "lo",
+						      (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi));
+	o = json_pack("{s:s, s:o, s:I, s:b}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
+		      "measured", (json_int_t)s->used, "budget_hit", s->budget_hit);
+	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return out;
+}
+
+void search_free(struct search *s)
+{
+	free(s->tried);
+	free(s->ctx);
+	s->tried = NULL;
+	s->ctx = NULL;
+}

@@ -1,0 +1,415 @@
+/* Running one sweep: its identity (spec, environment, fingerprint), the
+ * checks of the host before and after, the search loop over rounds of
+ * measurements, and the decision (see exec_internal.h for the parts). */
+#include <jansson.h>
+#include <stdarg.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/common/timing.h"
+#include "../../kernels/chase/chase.h"
+#include "../../kernels/ipa/ipa.h"
+#include "../run/agent_client.h"
+#include "../run/exec_internal.h"
+#include "../base/hash.h"
+#include "../config/kernel.h"
+#include "../config/manifest.h"
+#include "../plan/plan.h"
+#include "search.h"
+#include "../config/sweep.h"
+#include "../base/version.h"
+
+int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
+		      struct platform *p, const char *platform_name, struct tune_error *err)
+{
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if ((rc = hostinfo_read(facts, err)) != 0)
+		return rc;
+	if ((rc = platform_load(platform_name, p, err)) != 0)
+		return rc;
+	if ((rc = platform_resolve(p, facts, err)) != 0)
+		return rc;
+	return exec_context_bind(ctx, st, facts, p, err);
+}
+
+int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+		      struct tune_error *err)
+{
+	int rc;
+
+	if ((rc = store_host(st, facts, &ctx->host_id, err)) != 0 ||
+	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
+		return rc;
+	ctx->store = st;
+	ctx->facts = facts;
+	ctx->platform = p;
+	return 0;
+}
+
+static json_t *ints_json(const struct conf_ints *l, const char *const *names)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(a, names ? json_string(names[l->v[i]]) : json_integer(l->v[i]));
+	return a;
+}
+
+/* The sweep as planned: what makes two runs the same sweep. */
+static char *spec_json(const struct sweep_run *r)
+{
+	const struct platform *p = r->ctx->platform;
+	const struct sweep *s = &r->sweep;
+	json_t *keys = json_array();
+	char *out;
+
+	/* An adaptive plan holds every g: its range says the same, shorter. */
+	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
+		json_array_append_new(keys, json_string(r->plan.trials[i].key));
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
+			      "sweep", s->name, "kernel", kernel_choices[s->kernel],
+			      "variants", ints_json(&s->variants, chase_variant_names),
+			      "sizes_mb", ints_json(s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb, NULL),
+			      "group_sizes", ints_json(s->group_sizes.n ? &s->group_sizes : &p->group_sizes, NULL),
+			      "hints", ints_json(s->hints.n ? &s->hints : &p->hints, chase_hint_names),
+			      "hugepages", ints_json(s->hugepages.n ? &s->hugepages : &p->hugepages, NULL),
+			      "depth", (json_int_t)s->depth, "queries", (json_int_t)s->queries,
+			      "runs", (json_int_t)s->runs, "warmup", (json_int_t)s->warmup, "seed", (json_int_t)s->seed,
+			      "compiler", p->compiler, "cflags", r->cflags, "pin", p->pin,
+			      "cpus", ints_json(&p->cpus, NULL), "trials", keys);
+
+	if (o) {
+		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
+		if (s->manifest) {
+			const struct kernel_metric *mt = &s->manifest->metric;
+			const struct kernel_param *list = manifest_list_param(s->manifest);
+
+			json_t *fixed = json_array();
+
+			json_object_set_new(o, "kernel_hash", json_string(r->kernel_hash));
+			/* What the results leave out of each row: the same for all. */
+			for (size_t i = 0; i < s->manifest->parameters.n; i++)
+				if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)
+					json_array_append_new(fixed, json_string(MANIFEST_PARAM(s->manifest, i)->name));
+			json_object_set_new(o, "fixed", fixed);
+			/* The charts' x axis: a numeric list parameter. */
+			if (list && list->type != PARAM_CHOICE)
+				json_object_set_new(o, "list", json_string(list->name));
+			json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
+								   mt->unit ? mt->unit : "", "better",
+								   metric_better_names[mt->better]));
+		}
+		if (s->kernel == KERNEL_IPA)
+			json_object_set_new(o, "ipa", json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+				"dist", ipa_dist_names[s->ipa.dist], "lat_a_ns", (json_int_t)s->ipa.lat_a_ns,
+				"lat_b_ns", (json_int_t)s->ipa.lat_b_ns, "work_ns", (json_int_t)s->ipa.work_ns,
+				"apps", (json_int_t)s->ipa.apps, "calls", (json_int_t)s->ipa.calls,
+				"device_cpu", (json_int_t)p->device_cpu, "thresholds_ns", ints_json(&s->thresholds_ns, NULL)));
+		if (s->kernel == KERNEL_SCHED)
+			json_object_set_new(o, "sched", json_pack("{s:I, s:I, s:I}", "tasks", (json_int_t)s->sched.tasks,
+				"accels", (json_int_t)s->sched.accels, "device_cpu", (json_int_t)p->device_cpu));
+		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
+		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
+			"max_trials", (json_int_t)s->max_trials, "time_limit_s", (json_int_t)s->time_limit_s,
+			"g_min", (json_int_t)s->g_min, "g_max", (json_int_t)s->g_max,
+			"tolerance_pct", (json_int_t)s->tolerance_pct, "final_top", (json_int_t)s->final_top));
+	}
+	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return out;
+}
+
+static char *env_json(const struct sweep_run *r)
+{
+	char *facts = hostinfo_json(r->ctx->facts);
+	json_t *o = facts ? json_loads(facts, 0, NULL) : NULL;
+	char *out = NULL;
+
+	free(facts);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "compiler", json_string(r->ctx->platform->compiler));
+	json_object_set_new(o, "compiler_version", json_string(r->compiler_version));
+	json_object_set_new(o, "cflags", json_string(r->cflags));
+	json_object_set_new(o, "tune_version", json_string(TUNE_VERSION));
+	out = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return out;
+}
+
+static void warn(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A warning goes to stderr and into the sweep's row, for `tune results`. */
+static void warn(struct sweep_run *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tune: warning: sweep '%s': %s\n", r->sweep.name, msg);
+	(void)store_sweep_warn(r->ctx->store, r->sweep_id, msg, NULL);
+}
+
+/* A noisy host before measuring: load, or another process on the pinned CPU. */
+static void check_host_noise(struct sweep_run *r)
+{
+	const struct platform *p = r->ctx->platform;
+	const struct host_facts *f = r->ctx->facts;
+	char who[300];
+
+	if (f->loadavg1 > 0.75 * (double)f->pus)
+		warn(r, "load average %.2f on %d CPUs: the host is busy, timings will be noisy", f->loadavg1, f->pus);
+	if (p->pin && hostinfo_busy_cpu((int)p->cpus.v[0], who, sizeof(who)) > 0)
+		warn(r, "another process is running on pinned CPU %lld: %s", p->cpus.v[0], who);
+}
+
+/* After measuring: a typical relative spread above 5% makes rankings weak. */
+static void check_spread(struct sweep_run *r)
+{
+	double *rel = malloc((r->plan.ntrials ? r->plan.ntrials : 1) * sizeof(*rel));
+	size_t n = 0;
+	struct stats st;
+
+	if (!rel)
+		return;
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		if (r->plan.trials[i].stats.n && r->plan.trials[i].stats.median > 0)
+			rel[n++] = r->plan.trials[i].stats.mad / r->plan.trials[i].stats.median;
+	stats_compute(rel, n, 1, &st, NULL);
+	if (n && st.median > 0.05)
+		warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
+			"quieten the host", 100.0 * st.median);
+	free(rel);
+}
+
+/* The ipa kernel's ping-pong: this host's wake-up cost, a host fact that
+ * `tune results` sets against the chosen threshold. A failure only warns. */
+static void measure_wakeup(struct sweep_run *r)
+{
+	const struct platform *p = r->ctx->platform;
+	struct built *bin = exec_get_build(r, &r->plan.trials[0]);
+	struct run_spec spec;
+	struct run_result res;
+	struct tune_error err;
+	const char *reason = NULL;
+	json_t *o = NULL;
+	double cross, same;
+
+	if (!bin || bin->rc)
+		return;
+	memset(&spec, 0, sizeof(spec));
+	spec.kernel = KERNEL_IPA;
+	spec.variant = IPA_IPA;
+	spec.hint = -1;
+	spec.wakeups = 2000;
+	spec.runs = 1;
+	spec.timeout_s = 60;
+	spec.apps = spec.calls = 1;
+	spec.points[spec.npoints++] = 0;
+	if (exec_execute(r, bin, &spec, &res, &reason, &err) != 0) {
+		warn(r, "cannot measure the wake-up cost: %s", err.msg);
+		return;
+	}
+	if (reason) {
+		warn(r, "cannot measure the wake-up cost: %s", reason);
+		return;
+	}
+	if (res.exited && res.status == 0)
+		o = json_loads(res.out, 0, NULL);
+	if (!o || exec_json_number(o, "cross_cpu_ns", &cross) || exec_json_number(o, "same_cpu_ns", &same))
+		warn(r, "cannot measure the wake-up cost: the kernel said '%.200s'", res.errout[0] ? res.errout : res.out);
+	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, &err) != 0)
+		fprintf(stderr, "tune: %s\n", err.msg);
+	else
+		fprintf(stderr, "tune: wake-up cost on '%s': %.1f us across CPUs %lld and %lld, %.1f us on one CPU\n",
+			r->ctx->facts->hostname, cross / 1000.0, p->device_cpu, p->cpus.v[0], same / 1000.0);
+	json_decref(o);
+	run_result_free(&res);
+}
+
+/* sched's ipa completion with threshold auto: the IPA optimum of this
+ * platform, host and fingerprint, else a wake-up's worth (30 us). */
+static int resolve_threshold(struct sweep_run *r, struct tune_error *err)
+{
+	struct sweep_sched *w = &r->sweep.sched;
+	int found = 0, rc;
+
+	if (r->sweep.kernel != KERNEL_SCHED || w->threshold_ns != CONF_AUTO_VALUE)
+		return 0;
+	w->threshold_ns = 30000;
+	if ((rc = store_ipa_threshold(r->ctx->store, r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
+				      &w->threshold_ns, &found, err)) != 0)
+		return rc;
+	if (w->completion == IPA_IPA)
+		fprintf(stderr, "tune: sweep '%s': accelerator completions poll below %lld ns (%s)\n", r->sweep.name,
+			w->threshold_ns, found ? "the IPA optimum of this host" : "no IPA optimum yet: the default");
+	return 0;
+}
+
+int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
+	       struct exec_summary *sum, struct tune_error *err)
+{
+	struct sweep_run *r = calloc(1, sizeof(*r));
+	char *spec = NULL, *env = NULL, *state = NULL, hash[17];
+	struct search search = { 0 };
+	struct trial **all = NULL, **round = NULL;
+	size_t *idx = NULL, measured_before = 0;
+	int resumed = 0, rc, rounds = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!r)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	r->ctx = ctx;
+	r->opt = o;
+	r->t0 = timing_now_s();
+	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
+		goto out;
+	if (o->quick)
+		sweep_apply_quick(&r->sweep);
+	conf_strs_join(&ctx->platform->cflags, " ", r->cflags, sizeof(r->cflags));
+	if (ctx->agent) {
+		snprintf(r->compiler_version, sizeof(r->compiler_version), "%s", ctx->agent->compiler_version);
+		snprintf(r->cflags, sizeof(r->cflags), "%s", ctx->agent->cflags);
+		snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", ctx->agent->fingerprint);
+	}
+	if ((!ctx->agent && ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version,
+							  sizeof(r->compiler_version), err)) != 0 ||
+			     (rc = build_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)) ||
+	    (r->sweep.manifest && (rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0) ||
+	    (rc = resolve_threshold(r, err)) != 0 ||
+	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
+		goto out;
+	/* An agent runs the kernel it has: the same manifest and sources, or none. */
+	if (r->sweep.manifest && ctx->agent) {
+		const char *theirs = agent_client_kernel_hash(ctx->agent, r->sweep.manifest->name);
+
+		if (!theirs || strcmp(theirs, r->kernel_hash) != 0) {
+			rc = tune_fail(err, TUNE_ERR_CONFIG, "host '%s': kernel '%s' %s (manifest and sources hash %s here%s%s%s): "
+				       "copy the folder of %s there and start the agent with --kernels-dir", ctx->agent->url,
+				       r->sweep.manifest->name, theirs ? "differs from this host's" : "is not served there",
+				       r->kernel_hash, theirs ? ", " : "", theirs ? theirs : "", theirs ? " there" : "",
+				       r->sweep.manifest->path);
+			goto out;
+		}
+	}
+	if ((r->sweep.kernel == KERNEL_IPA || (r->sweep.kernel == KERNEL_SCHED && r->sweep.sched.accels)) &&
+	    ctx->platform->device_cpu < 0) {
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for the emulated accelerator, "
+			       "but this host has one (run it on a host with two or more)", r->sweep.path, r->sweep.name);
+		goto out;
+	}
+	spec = spec_json(r);
+	env = env_json(r);
+	all = calloc(r->plan.ntrials, sizeof(struct trial *));
+	round = calloc(r->plan.ntrials, sizeof(struct trial *));
+	idx = calloc(r->plan.ntrials, sizeof(*idx));
+	if (!spec || !env || !all || !round || !idx) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		goto out;
+	}
+	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)hash_str(HASH_INIT, spec));
+	{
+		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
+					  ctx->platform->compiler, r->cflags, r->fingerprint,
+					  sweep_strategy_names[r->sweep.strategy], ctx->facts, o->quick, o->fresh };
+
+		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, err)) != 0)
+			goto out;
+	}
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		all[i] = &r->plan.trials[i];
+	/* Grid trials are all stored up front; a search stores what it picks. */
+	if ((rc = store_sweep_trials(ctx->store, r->sweep_id, all, r->plan.ntrials,
+				     r->sweep.strategy == STRATEGY_GRID, err)) != 0 ||
+	    (rc = store_trial_stats(ctx->store, all, r->plan.ntrials, err)) != 0 ||
+	    (rc = store_sweep_state(ctx->store, r->sweep_id, &state, err)) != 0)
+		goto out;
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		measured_before += r->plan.trials[i].status == TRIAL_DONE;
+	sum->trials = r->plan.ntrials;
+	sum->already_done = measured_before;
+	if ((rc = search_init(&search, &r->sweep, &r->plan, state, err)) != 0)
+		goto out;
+	if (resumed && measured_before)
+		fprintf(stderr, "tune: resuming sweep '%s' on '%s' (%s): %zu trials already measured\n", r->sweep.name,
+			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
+	check_host_noise(r);
+	if (r->sweep.kernel == KERNEL_IPA && !(resumed && measured_before == r->plan.ntrials))
+		measure_wakeup(r);
+	for (;;) {
+		size_t n = search_next(&search, idx, r->plan.ntrials), todo = 0;
+		char title[160], *st;
+
+		if (!n)
+			break;
+		for (size_t k = 0; k < n; k++)
+			round[todo++] = &r->plan.trials[idx[k]];
+		rounds++;
+		if (r->sweep.strategy == STRATEGY_GRID)
+			snprintf(title, sizeof(title), "%.60s%s%s", o->several_hosts ? ctx->facts->hostname : "",
+				 o->several_hosts ? ": " : "", r->sweep.name);
+		else
+			snprintf(title, sizeof(title), "%.60s%s%s round %d", o->several_hosts ? ctx->facts->hostname : "",
+				 o->several_hosts ? ": " : "", r->sweep.name, rounds);
+		if ((rc = exec_measure(r, round, todo, title, err)) != 0)
+			break;
+		if ((st = search_state_json(&search)) != NULL) {
+			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, err);
+			free(st);
+			if (rc)
+				break;
+		}
+		if (r->sweep.time_limit_s > 0 && timing_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
+			warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
+			     r->sweep.time_limit_s, rounds);
+			break;
+		}
+	}
+	if (!rc && search.budget_hit)
+		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
+	if (!rc && r->sweep.record_optima)
+		rc = exec_decide(r, err);
+	if (rc == TUNE_ERR_INTERRUPTED) {
+		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");
+		tune_fail(err, TUNE_ERR_INTERRUPTED, "interrupted: sweep '%s' stopped; what was measured is kept, "
+			  "run the same command again to resume", r->sweep.name);
+		store_sweep_finish(ctx->store, r->sweep_id, "interrupted", NULL);
+		goto out;
+	}
+	if (rc)
+		goto out;
+	if (!rounds && !r->failed)
+		fprintf(stderr, "tune: sweep '%s' on '%s' is already complete: %zu trials (use --fresh to measure "
+				"again)\n", r->sweep.name, ctx->platform->name, measured_before);
+	check_spread(r);
+	for (size_t i = 0; i < r->plan.ntrials; i++)
+		sum->measured += r->plan.trials[i].status == TRIAL_DONE;
+	sum->measured -= measured_before;
+	sum->failed = r->failed;
+	rc = store_sweep_finish(ctx->store, r->sweep_id, r->failed ? "failed" : "done", err);
+	if (!rc && r->failed)
+		rc = tune_fail(err, TUNE_ERR_TRIALS, "sweep '%s': %zu trials failed (see the reasons above, or in the "
+			       "trials table; re-run to retry them)", r->sweep.name, r->failed);
+out:
+	/* Whatever the outcome, the sweep is no longer this process's to measure. */
+	if (r->sweep_id)
+		store_sweep_release(ctx->store, r->sweep.name, ctx->platform_id, ctx->host_id, NULL);
+	search_free(&search);
+	free(spec);
+	free(env);
+	free(state);
+	free(all);
+	free(round);
+	free(idx);
+	plan_free(&r->plan);
+	sweep_free(&r->sweep);
+	free(r);
+	return rc;
+}
