@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/config/paths.h"
 #include "../tuner/base/strbuf.h"
+#include "../tuner/config/config.h"
 #include "report.h"
 
 /* The SVG element of a gnuplot file, without its XML prolog; free() it. */

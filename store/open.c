@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "internal.h"
+#include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "store.h"
 
 static int user_version(struct store *st, int *v, struct tune_error *err)

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "store.h"
 #include "../kernels/chase/chase.h"
 #include "../kernels/sched/sched.h"
-#include "../tuner/config/kernel.h"
+#include "../tuner/config/config.h"
+#include "internal.h"
+#include "store.h"
 
 #define NOW STORE_NOW
 

@@ -13,9 +13,8 @@
 
 #include "../tuner/base/errors.h"
 #include "../tuner/base/stats.h"
-#include "../tuner/config/hostinfo.h"
+#include "../tuner/config/config.h"
 #include "../tuner/plan/plan.h"
-#include "../tuner/config/platform.h"
 
 #define STORE_SCHEMA_VERSION 6
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */

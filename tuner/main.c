@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 
 /* Sorted by name. */
 const struct cmd_entry tune_commands[] = {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "tuned_config.h"
 #include "hashprobe.h"
+#include "tuned_config.h"
 
 #define PAIRS 7
 

@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tuner/config/conf.h"
-#include "../../tuner/run/manifest_spec.h"
-#include "../../tuner/plan/manifest_trial.h"
-#include "../../tuner/run/runspec.h"
+#include "../../tuner/config/config.h"
+#include "../../tuner/plan/plan.h"
+#include "../../tuner/run/run.h"
 
 static const char manifest_yaml[] =
 	"name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [plain, fast]\nbaseline: plain\n"

@@ -20,8 +20,8 @@
 
 #include "../../report/report.h"
 #include "../../store/store.h"
-#include "../../tuner/cli/commands.h"
 #include "../../tuner/base/strbuf.h"
+#include "../../tuner/cli/cli.h"
 
 static char dir[256], charts_dir[300];
 static struct store *st;

@@ -5,9 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../tuner/config/manifest.h"
-#include "../../tuner/config/platform.h"
-#include "../../tuner/config/sweep.h"
+#include "../../tuner/config/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

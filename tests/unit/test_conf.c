@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../tuner/config/platform.h"
-#include "../../tuner/config/sweep.h"
+#include "../../tuner/config/config.h"
 #include "../check.h"
 
 struct bad_case {

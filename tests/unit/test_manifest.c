@@ -7,8 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../tuner/config/kernel.h"
-#include "../../tuner/config/manifest.h"
+#include "../../tuner/config/config.h"
 #include "../check.h"
 
 static const char good[] = "name: k\nmain: k/main.c\nsources: [k/main.c, k/k.h]\nvariants: [plain, fast]\n"

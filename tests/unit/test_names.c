@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include "../../report/escape.h"
-#include "../../tuner/run/http.h"
 #include "../../tuner/base/names.h"
-#include "../../tuner/config/paths.h"
-#include "../../tuner/run/slurm_client.h"
 #include "../../tuner/base/strbuf.h"
+#include "../../tuner/config/config.h"
+#include "../../tuner/run/http.h"
+#include "../../tuner/run/run.h"
 #include "../check.h"
 
 static void test_names(void)

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "../../kernels/common/timing.h"
-#include "agent_internal.h"
-#include "../build/build.h"
 #include "../base/names.h"
-#include "../config/paths.h"
+#include "../build/build.h"
+#include "../config/config.h"
+#include "agent_internal.h"
 
 enum MHD_Result agent_respond(struct MHD_Connection *c, unsigned status, json_t *body)
 {

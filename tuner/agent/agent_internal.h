@@ -9,11 +9,10 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include "agent.h"
 #include "../base/errors.h"
 #include "../base/token.h"
-#include "../config/hostinfo.h"
-#include "../config/platform.h"
+#include "../config/config.h"
+#include "agent.h"
 
 /* One connection, with a duplicate of its socket: the deadline cuts it with
  * shutdown() on the duplicate, which can never be a descriptor MHD has

@@ -10,15 +10,14 @@
 #include <sys/socket.h>
 
 #include "../../kernels/chase/chase.h"
-#include "agent_internal.h"
-#include "../build/build.h"
-#include "../config/kernel.h"
-#include "../run/manifest_spec.h"
-#include "../plan/manifest_trial.h"
 #include "../base/runner.h"
-#include "../run/runspec.h"
 #include "../base/strbuf.h"
 #include "../base/version.h"
+#include "../build/build.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+#include "agent_internal.h"
 
 /* Watches a trial's client: when it hangs up, *gone is set and the trial
  * stops (the agent stopping stops it too). */

@@ -10,13 +10,10 @@
 #include <unistd.h>
 
 #include "../../kernels/chase/chase.h"
-#include "build.h"
 #include "../base/hash.h"
-#include "../config/hostinfo.h"
-#include "../config/kernel.h"
-#include "../config/manifest.h"
-#include "../config/paths.h"
 #include "../base/runner.h"
+#include "../config/config.h"
+#include "build.h"
 
 #define BUILD_TIMEOUT_S 120.0
 

@@ -8,11 +8,8 @@
 
 #include <signal.h>
 
-#include "../config/conf.h"
-#include "../config/manifest.h"
 #include "../base/errors.h"
-#include "../config/hostinfo.h"
-#include "../config/platform.h"
+#include "../config/config.h"
 
 struct build_spec {
 	int kernel;           /* enum kernel_id */

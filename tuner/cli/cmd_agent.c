@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "../agent/agent.h"
-#include "commands.h"
-#include "cmd_options.h"
 #include "../base/signals.h"
+#include "cli.h"
 
 int cmd_agent(int argc, char **argv, struct tune_error *err)
 {

@@ -7,12 +7,10 @@
 
 #include "../../report/report.h"
 #include "../../store/store.h"
-#include "cmd_options.h"
-#include "commands.h"
-#include "../build/build.h"
-#include "../config/hostinfo.h"
-#include "../config/platform.h"
 #include "../base/strbuf.h"
+#include "../build/build.h"
+#include "../config/config.h"
+#include "cli.h"
 
 /* The platforms that have optima, when none is named. */
 static size_t platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][64])

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands.h"
-#include "../config/hostinfo.h"
+#include "../config/config.h"
+#include "cli.h"
 
 int cmd_facts(int argc, char **argv, struct tune_error *err)
 {

@@ -2,10 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "../config/manifest.h"
-#include "../config/platform.h"
-#include "../config/sweep.h"
+#include "../config/config.h"
+#include "cli.h"
 
 static void exit_codes(void)
 {

@@ -3,12 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../run/agent_client.h"
-#include "cmd_options.h"
-#include "commands.h"
 #include "../build/build.h"
-#include "../config/platform.h"
-#include "../run/slurm_client.h"
+#include "../config/config.h"
+#include "../run/run.h"
+#include "cli.h"
 
 static void show(const char *platform, const char *host, const char *state, const struct host_facts *f,
 		 const char *fingerprint, const char *detail)

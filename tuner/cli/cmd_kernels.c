@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_options.h"
-#include "commands.h"
-#include "../config/manifest.h"
-#include "../config/paths.h"
+#include "../config/config.h"
+#include "cli.h"
 
 static void list(const char *label, const struct conf_strs *l, const char *mark)
 {

@@ -6,9 +6,8 @@
 #include "../../report/report.h"
 #include "../../store/store.h"
 
-#include "cmd_options.h"
-#include "commands.h"
-#include "../config/paths.h"
+#include "../config/config.h"
+#include "cli.h"
 
 const char *cmd_db_path(const char *opt)
 {

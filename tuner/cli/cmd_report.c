@@ -2,8 +2,7 @@
  * and a self-contained HTML report. */
 #include "../../report/report.h"
 #include "../../store/store.h"
-#include "cmd_options.h"
-#include "commands.h"
+#include "cli.h"
 
 int cmd_report(int argc, char **argv, struct tune_error *err)
 {

@@ -4,8 +4,7 @@
 
 #include "../../report/report.h"
 #include "../../store/store.h"
-#include "cmd_options.h"
-#include "commands.h"
+#include "cli.h"
 
 int cmd_results(int argc, char **argv, struct tune_error *err)
 {

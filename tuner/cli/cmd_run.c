@@ -7,13 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../run/agent_client.h"
-#include "cmd_options.h"
-#include "commands.h"
-#include "../run/exec.h"
-#include "../measure/progress.h"
 #include "../base/signals.h"
-#include "../run/slurm_client.h"
+#include "../measure/measure.h"
+#include "../run/run.h"
+#include "../search/search.h"
+#include "cli.h"
 
 struct host_run {
 	pthread_t thread;

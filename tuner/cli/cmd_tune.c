@@ -4,9 +4,8 @@
 
 #include "../../report/report.h"
 #include "../../store/store.h"
-#include "cmd_options.h"
-#include "commands.h"
-#include "../config/platform.h"
+#include "../config/config.h"
+#include "cli.h"
 
 int cmd_tune(int argc, char **argv, struct tune_error *err)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 
 #include "../../store/store.h"
-#include "commands.h"
 #include "../base/version.h"
+#include "cli.h"
 
 int cmd_version(int argc, char **argv, struct tune_error *err)
 {

@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
 #include "../base/names.h"
-#include "paths.h"
 #include "../base/strbuf.h"
+#include "config.h"
 
 struct ctx {
 	const char *path;

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "../base/hash.h"
-#include "hostinfo.h"
 #include "../base/names.h"
+#include "config.h"
 
 static void read_line(const char *path, char *out, size_t len)
 {

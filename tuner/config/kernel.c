@@ -8,8 +8,7 @@
 #include "../../kernels/chase/chase.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../../kernels/sched/sched.h"
-#include "kernel.h"
-#include "manifest.h"
+#include "config.h"
 
 const struct kernel_info kernel_table[KERNEL_COUNT] = {
 	[KERNEL_CHASE] = { "chase", chase_variant_names },

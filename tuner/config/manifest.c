@@ -8,10 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "manifest.h"
 #include "../base/names.h"
-#include "paths.h"
 #include "../base/strbuf.h"
+#include "config.h"
 
 const char *const param_type_names[] = { "int", "choice", "bool", "duration", NULL };
 const char *const param_role_names[] = { "fixed", "context", "searched", "list", NULL };

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "paths.h"
 #include "../base/strbuf.h"
+#include "config.h"
 
 #ifndef TUNE_SOURCE_DIR
 #define TUNE_SOURCE_DIR "."

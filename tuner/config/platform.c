@@ -3,8 +3,7 @@
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "paths.h"
-#include "platform.h"
+#include "config.h"
 
 const char *const platform_arch_names[] = { "auto", "x86_64", "aarch64", NULL };
 const char *const platform_executor_names[] = { "local", "slurm", NULL };

@@ -7,7 +7,7 @@
 #include "../../kernels/ipa/ipa.h"
 #include "../../kernels/sched/sched.h"
 #include "../base/strbuf.h"
-#include "sweep.h"
+#include "config.h"
 
 const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
 const char *const sweep_completion_names[] = { "poll", "interrupt", "ipa", NULL };

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "ydoc.h"
+#include "config.h"
 
 /* Bounds that keep a hostile or broken file from exhausting memory. */
 #define YDOC_MAX_BYTES (1u << 20)

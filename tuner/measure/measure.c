@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/common/timing.h"
 #include "../../kernels/chase/chase.h"
+#include "../../kernels/common/timing.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../../kernels/sched/sched.h"
-#include "../run/exec_internal.h"
-#include "../config/kernel.h"
-#include "../plan/manifest_trial.h"
-#include "progress.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+#include "measure.h"
 
 int exec_json_number(json_t *o, const char *key, double *out)
 {
@@ -27,13 +27,6 @@ int exec_json_number(json_t *o, const char *key, double *out)
 }
 
 /* What tells a batch's trials apart in the kernel's output: g, T, or the policy. */
-long long exec_trial_point(const struct trial *t)
-{
-	if (t->manifest)
-		return manifest_point(t);
-	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
-}
-
 /* One output line's values. chase reports ns per lookup; ipa and sched
  * report the run's wall time (sched: the makespan), stored as ns per call or
  * task so that the statistics and the rankings read the same for all.
@@ -151,7 +144,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 			return why;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (exec_trial_point(todo[i]) == point)
+			if (plan_trial_point(todo[i]) == point)
 				t = todo[i];
 		if (!t || got == expect) {
 			json_decref(o);
@@ -347,18 +340,6 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 
 /* Trials one kernel process measures together: chase's g of one variant,
  * hint and size; ipa's thresholds; sched's policies at one point. */
-int exec_same_process(const struct trial *a, const struct trial *b)
-{
-	if (a->kernel != b->kernel)
-		return 0;
-	if (a->manifest)
-		return manifest_same_process(a, b);
-	if (a->kernel == KERNEL_SCHED)
-		return a->apps == b->apps && a->speedup == b->speedup && a->dispatch == b->dispatch;
-	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
-	       a->hugepages == b->hugepages;
-}
-
 /* Measures the given trials, a context at a time (consecutive trials of one
  * context share a kernel process). */
 int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
@@ -371,7 +352,7 @@ int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *t
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
-		while (j < n && j - i < MAX_BATCH && exec_same_process(ts[j], ts[i]))
+		while (j < n && j - i < MAX_BATCH && plan_same_process(ts[j], ts[i]))
 			j++;
 		cost += plan_cost(ts + i, j - i);
 		i = j;
@@ -382,7 +363,7 @@ int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *t
 
 		if (r->opt->stop && *r->opt->stop)
 			return TUNE_ERR_INTERRUPTED;
-		while (i < n && m < MAX_BATCH && (!m || exec_same_process(ts[i], todo[0])))
+		while (i < n && m < MAX_BATCH && (!m || plan_same_process(ts[i], todo[0])))
 			todo[m++] = ts[i++];
 		if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
 			return rc;

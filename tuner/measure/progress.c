@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "../../kernels/common/timing.h"
-#include "progress.h"
+#include "measure.h"
 
 void progress_format_duration(double s, char *out, size_t len)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "manifest_trial.h"
+#include "plan.h"
 
 /* The planner's walk over the values: one index per parameter. */
 struct walk {

@@ -5,9 +5,8 @@
 #include "../../kernels/chase/chase.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../../kernels/sched/sched.h"
-#include "manifest_trial.h"
-#include "plan.h"
 #include "../base/strbuf.h"
+#include "plan.h"
 
 static int is_interleaved(int v)
 {
@@ -276,4 +275,23 @@ void plan_trial_label(const struct trial *t, char *out, size_t len)
 		str_appendf(out, len, &used, " g=%lld", t->group_size);
 	if (t->hugepages)
 		str_appendf(out, len, &used, " hugepages");
+}
+
+long long plan_trial_point(const struct trial *t)
+{
+	if (t->manifest)
+		return manifest_point(t);
+	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
+}
+
+int plan_same_process(const struct trial *a, const struct trial *b)
+{
+	if (a->kernel != b->kernel)
+		return 0;
+	if (a->manifest)
+		return manifest_same_process(a, b);
+	if (a->kernel == KERNEL_SCHED)
+		return a->apps == b->apps && a->speedup == b->speedup && a->dispatch == b->dispatch;
+	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
+	       a->hugepages == b->hugepages;
 }

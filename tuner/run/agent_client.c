@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/token.h"
-#include "agent_client.h"
-#include "http.h"
 #include "../base/names.h"
+#include "../base/token.h"
+#include "http.h"
+#include "run.h"
 
 /* A request to the agent; the answer as JSON. */
 static int call(struct agent_client *c, const char *path, const char *body, double timeout_s,

@@ -8,13 +8,10 @@
 #include "../../kernels/chase/chase.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../../kernels/sched/sched.h"
-#include "agent_client.h"
-#include "exec_internal.h"
-#include "../config/kernel.h"
-#include "manifest_spec.h"
-#include "../plan/manifest_trial.h"
-#include "slurm_client.h"
 #include "../base/strbuf.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+#include "run.h"
 
 /* Records b's build (made here, or by an agent at where) with the sweep's builds. */
 static int record_build(struct sweep_run *r, struct built *b, const char *compiler, const char *where,
@@ -92,7 +89,7 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
 	s->variant = t->kernel == KERNEL_SCHED ? 0 : t->variant;
 	s->hint = t->hint;
 	for (size_t i = 0; i < n && i < RUNSPEC_MAX_POINTS; i++)
-		s->points[s->npoints++] = exec_trial_point(todo[i]);
+		s->points[s->npoints++] = plan_trial_point(todo[i]);
 	s->runs = runs;
 	s->warmup = warmup;
 	s->seed = t->seed;

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "manifest_spec.h"
-#include "../plan/manifest_trial.h"
 #include "../base/names.h"
+#include "../plan/plan.h"
+#include "run.h"
 
 char *manifest_spec_to_json(struct trial *const *todo, size_t n, long long runs, long long warmup,
 			    long long timeout_s, const char *kernel_hash)

@@ -7,10 +7,9 @@
 #include "../../kernels/chase/chase.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../../kernels/sched/sched.h"
-#include "../config/kernel.h"
-#include "runspec.h"
 #include "../base/strbuf.h"
-#include "../config/sweep.h"
+#include "../config/config.h"
+#include "run.h"
 
 static void arg_num(struct runspec_argv *a, const char *flag, long long v)
 {

@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "../../kernels/common/timing.h"
-#include "http.h"
 #include "../base/names.h"
-#include "../config/paths.h"
-#include "slurm_client.h"
 #include "../base/strbuf.h"
+#include "../config/config.h"
+#include "http.h"
+#include "run.h"
 
 /* A request to slurmrestd; its answer as JSON, its "errors" as a failure. */
 static int call(struct slurm_client *c, const char *method, const char *path, const char *body, json_t **answer,

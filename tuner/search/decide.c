@@ -9,9 +9,11 @@
 #include "../../kernels/chase/chase.h"
 #include "../../kernels/common/rng.h"
 #include "../../kernels/sched/sched.h"
-#include "../run/exec_internal.h"
-#include "../config/kernel.h"
-#include "../plan/manifest_trial.h"
+#include "../config/config.h"
+#include "../measure/measure.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+#include "search.h"
 
 /* Trials an optimum is chosen among: chase's of one working set, every ipa
  * threshold, sched's policies and dispatches at one (speedup, apps). */
@@ -78,7 +80,7 @@ static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *
 	if (best->kernel != KERNEL_CHASE)
 		return k;
 	for (size_t i = 0; i < n; i++)
-		if (exec_same_process(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
+		if (plan_same_process(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
 		    cand[i]->group_size < k->group_size)
 			k = cand[i];
 	return k;
@@ -261,9 +263,9 @@ int exec_decide(struct sweep_run *r, struct tune_error *err)
 					int emitted = 0;
 
 					for (size_t b = 0; b < a; b++)
-						emitted |= exec_same_process(fin[b], fin[a]);
+						emitted |= plan_same_process(fin[b], fin[a]);
 					for (size_t b = a; b < nf && !emitted; b++)
-						if (exec_same_process(fin[b], fin[a]))
+						if (plan_same_process(fin[b], fin[a]))
 							grouped[g++] = fin[b];
 				}
 				memcpy(fin, grouped, nf * sizeof(struct trial *));

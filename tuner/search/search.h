@@ -1,4 +1,21 @@
-/* search: which trials of a plan to measure next, by the sweep's strategy.
+/* search: what to measure next, and the decision. In: a plan and what is
+ * measured. Out: the next round of trials by the sweep's strategy (grid,
+ * random, adaptive), then the optima: the best candidates re-measured side
+ * by side and the knee recorded. exec_sweep() drives one sweep end to end
+ * through all the stages; the commands call it. */
+#ifndef TUNER_SEARCH_STAGE_H
+#define TUNER_SEARCH_STAGE_H
+
+#include <stddef.h>
+
+#include "../../store/store.h"
+#include "../base/errors.h"
+#include "../base/stats.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+
+/* search.c: which trials of a plan to measure next, by the sweep's strategy.
  *
  * grid measures every trial; random a seeded sample of max_trials of them;
  * adaptive works along g (a manifest kernel's numeric list parameter) for
@@ -9,16 +26,6 @@
  * the cache less), racing away contexts whose best is clearly worse than the
  * best of their working set. Rounds are pure functions of what has been
  * measured and of the state, which search_state_json() saves for resume. */
-#ifndef TUNER_SEARCH_H
-#define TUNER_SEARCH_H
-
-#include <stddef.h>
-
-#include "../base/errors.h"
-#include "../plan/plan.h"
-#include "../base/stats.h"
-#include "../config/sweep.h"
-
 enum search_phase { SEARCH_PROBE, SEARCH_REFINE, SEARCH_KNEE, SEARCH_DONE, SEARCH_DROPPED };
 
 struct search_ctx {
@@ -51,5 +58,28 @@ char *search_state_json(const struct search *s);
 
 /* The measured trial of batch b with the lowest median, or (size_t)-1. */
 size_t search_best_in(const struct search *s, size_t b);
+
+/* sweep_run.c: one sweep end to end, and decide.c: its optima. */
+struct exec_summary {
+	size_t trials, measured, failed, already_done;
+};
+
+/* Returns 0, TUNE_ERR_TRIALS when some trials failed, TUNE_ERR_INTERRUPTED,
+ * or another negative tune_err. */
+int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
+	       struct exec_summary *sum, struct tune_error *err);
+
+/* Opens everything exec_sweep needs for a platform: host facts, the platform
+ * resolved for this host, and their rows in the store. */
+int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
+		      struct platform *p, const char *platform_name, struct tune_error *err);
+/* The rows of a host (this one or a remote one) and its resolved platform in
+ * the store, and the context that points at them; the executor stays as set. */
+int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+		      struct tune_error *err);
+
+/* For each decision: the top candidates re-measured side by side, then the
+ * optimum recorded. */
+int exec_decide(struct sweep_run *r, struct tune_error *err);
 
 #endif

@@ -8,18 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/common/timing.h"
 #include "../../kernels/chase/chase.h"
+#include "../../kernels/common/timing.h"
 #include "../../kernels/ipa/ipa.h"
-#include "../run/agent_client.h"
-#include "../run/exec_internal.h"
 #include "../base/hash.h"
-#include "../config/kernel.h"
-#include "../config/manifest.h"
-#include "../plan/plan.h"
-#include "search.h"
-#include "../config/sweep.h"
 #include "../base/version.h"
+#include "../config/config.h"
+#include "../measure/measure.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+#include "search.h"
 
 int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
 		      struct platform *p, const char *platform_name, struct tune_error *err)

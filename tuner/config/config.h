@@ -1,0 +1,480 @@
+/* config: the inputs, read and checked. In: YAML files (a platform, a sweep,
+ * each kernel's manifest) and this host. Out: plain structs (struct
+ * platform resolved for the host, struct sweep, struct kernel_manifest,
+ * struct host_facts) in which every value is in range and every name
+ * checked; an error names file:line:column and the key, and says what to
+ * write instead. Nothing here runs, builds or stores anything. */
+#ifndef TUNER_CONFIG_STAGE_H
+#define TUNER_CONFIG_STAGE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../base/errors.h"
+
+/* ydoc.c: a YAML file read into a small tree that remembers where every node
+ * came from (1-based line and column), so that each error can name it.
+ *
+ * Ownership: ydoc_load() fills a ydoc that the caller frees with
+ * ydoc_free(); nodes and strings belong to the document. */
+enum ynode_kind { YNODE_SCALAR, YNODE_SEQ, YNODE_MAP };
+
+struct ynode {
+	enum ynode_kind kind;
+	char *value;          /* scalars only */
+	int plain;            /* scalar was unquoted */
+	size_t line, col;
+	struct ynode **items; /* sequence items, or map keys and values alternating */
+	size_t n;
+};
+
+struct ydoc {
+	char *path;
+	struct ynode *root; /* NULL for an empty file */
+};
+
+/* Returns 0, or a negative tune_err with the message in err. */
+int ydoc_load(const char *path, struct ydoc *doc, struct tune_error *err);
+/* Same for text in memory; path is only used in messages. */
+int ydoc_parse(const char *path, const char *text, size_t len, struct ydoc *doc, struct tune_error *err);
+void ydoc_free(struct ydoc *doc);
+
+const char *ynode_kind_name(enum ynode_kind kind);
+
+/* conf.c: YAML keys as data. One table per file kind (platform, sweep) names
+ * each key, its type, where it goes in the struct, its range and its help;
+ * the loader, the validation and `tune help <kind>` all read that table.
+ *
+ * Ownership: strings and lists that conf_decode() stores belong to the
+ * destination struct; conf_release() frees them. */
+enum conf_type {
+	CONF_STRING,      /* char * */
+	CONF_INT,         /* long long */
+	CONF_BOOL,        /* int */
+	CONF_ENUM,        /* int: index into choices */
+	CONF_STRING_LIST, /* struct conf_strs */
+	CONF_INT_LIST,    /* struct conf_ints */
+	CONF_ENUM_LIST,   /* struct conf_ints of indices into choices */
+	CONF_BOOL_LIST,   /* struct conf_ints of 0 and 1 */
+	CONF_SECTION,     /* a nested mapping decoded with .section */
+	CONF_SECTION_LIST,/* struct conf_list: a sequence of mappings, each an item of max bytes decoded with .section */
+	CONF_VALUE_MAP,   /* struct conf_entries: names to a value or a list, kept as text with where each was written */
+};
+
+#define CONF_REQUIRED 1u /* the key must be present */
+#define CONF_AUTO 2u     /* an INT or INT_LIST key that also takes "auto" */
+#define CONF_AUTO_VALUE (-1LL)
+#define CONF_INF 4u      /* an INT or INT_LIST key that also takes "inf" */
+#define CONF_INF_VALUE LLONG_MAX
+#define CONF_NAME 8u     /* a STRING or STRING_LIST key whose values are names (names.h) */
+#define CONF_RELPATH 16u /* a STRING or STRING_LIST key of paths inside a folder: no leading '/', no '..' */
+/* A STRING key with max > 0 holds at most max bytes; a STRING_LIST key, at
+ * most max bytes when its items are joined by spaces. */
+
+struct conf_ints {
+	long long *v;
+	size_t n;
+};
+
+struct conf_strs {
+	char **v;
+	size_t n;
+};
+
+/* Where a node was written (1-based), for errors found after decoding. */
+struct conf_where {
+	size_t line, col;
+};
+
+/* A CONF_SECTION_LIST's items; each item's struct begins with a struct
+ * conf_where that the decoder fills with where the item was written. */
+struct conf_list {
+	void *v;
+	size_t n;
+};
+
+/* A CONF_VALUE_MAP: what the names mean is checked later, against another
+ * file (a sweep's params against its kernel's manifest). */
+struct conf_value {
+	char *text;
+	struct conf_where at;
+};
+struct conf_entry {
+	char *name;
+	struct conf_where at;
+	struct conf_value *values; /* a single scalar is a list of one */
+	size_t n;
+};
+struct conf_entries {
+	struct conf_entry *v;
+	size_t n;
+};
+
+struct conf_key {
+	const char *name; /* first member: tune_suggest_in() walks the table */
+	enum conf_type type;
+	size_t offset;
+	long long min, max;
+	const char *const *choices;     /* ENUM and ENUM_LIST */
+	const struct conf_key *section; /* SECTION */
+	unsigned flags;
+	const char *help;
+};
+
+/* Decodes the mapping node into dest per table; what names the file kind in
+ * messages ("platform", "sweep"). Returns 0 or TUNE_ERR_CONFIG. */
+int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
+		void *dest, const char *what, struct tune_error *err);
+/* Finds <dir>/<name>.yaml (see paths_find), parses it and decodes it into
+ * dest; *path_out is the file's path, which the caller frees. */
+int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
+	      char **path_out, struct tune_error *err);
+void conf_release(const struct conf_key *table, void *dest);
+/* TUNE_ERR_CONFIG with "path:line:column: " and the formatted message. */
+int conf_fail_at(struct tune_error *err, const char *path, struct conf_where at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The item i of a CONF_SECTION_LIST whose items are size bytes. */
+#define CONF_ITEM(list, type, i) (&((type *)(list)->v)[i])
+void conf_help(FILE *out, const struct conf_key *table, int indent);
+
+/* Small helpers for lists built in code. */
+int conf_ints_push(struct conf_ints *l, long long v);
+int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src);
+int conf_ints_contains(const struct conf_ints *l, long long v);
+/* Sorts the values ascending. */
+void conf_ints_sort(struct conf_ints *l);
+/* The items joined by sep into out (cut at len). */
+void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len);
+
+/* hostinfo.c: facts about the machine tune runs on (hwloc topology, /proc and
+ * /sys), recorded with every sweep so that results can be told apart. */
+struct host_facts {
+	char hostname[256];
+	char arch[32];       /* uname machine: x86_64, aarch64 */
+	char cpu_model[256];
+	char microcode[64];
+	char kernel[256];    /* uname release */
+	char governor[64];   /* cpufreq governor of CPU 0, or "unknown" */
+	char thp[64];        /* transparent_hugepage/enabled, the bracketed choice */
+	int cores, pus;
+	int smt;             /* PUs per core > 1 */
+	long long llc_bytes; /* largest cache seen */
+	long long memory_bytes;
+	double loadavg1;
+	int last_core_pu;    /* a PU of the last core: the default CPU to pin to */
+};
+
+/* Fills facts; fields it cannot read say "unknown" or 0. Returns 0, or
+ * TUNE_ERR_SYSTEM when the topology cannot be read at all. */
+int hostinfo_read(struct host_facts *facts, struct tune_error *err);
+
+/* The name of the machine tune runs on (gethostname; "localhost" when it
+ * has none): what marks a lease or a temporary file as this machine's. */
+void hostinfo_machine(char *out, size_t len);
+
+/* How many other processes are running (state R) on cpu now; the first one's
+ * name goes to who. */
+int hostinfo_busy_cpu(int cpu, char *who, size_t len);
+
+/* A fingerprint of what makes measurements comparable: CPU model and
+ * microcode, kernel, governor, SMT, THP, plus extra (compiler, flags,
+ * kernel sources). 16 hex digits in out. */
+void hostinfo_fingerprint(const struct host_facts *facts, const char *extra, char out[17]);
+
+/* A JSON object of the facts; the caller frees it with free(). */
+char *hostinfo_json(const struct host_facts *facts);
+/* The facts back from such an object (a remote host's); returns 0, or -1
+ * with what is wrong in why when it is not one: a field missing, a host name
+ * that is not a name (names.h), a control character in a text field. */
+struct json_t;
+int hostinfo_from_json(const struct json_t *o, struct host_facts *facts, char *why, size_t len);
+
+/* paths.c: where tune finds its kernels, platforms and sweeps, and where it
+ * keeps its build cache. Each can be overridden from the environment. */
+/* TUNE_HOME, else the source tree tune was built from. Borrowed string. */
+const char *paths_home(void);
+
+/* Resolves a platform or sweep given as a name ("epyc") or a path
+ * ("sweeps/chase-g.yaml"): a path is taken as it is; a name is looked up as
+ * ./<dir>/<name>.yaml, then <home>/<dir>/<name>.yaml. Returns 0 and the path
+ * in out, or -1 when no file exists (out then holds the last candidate). */
+int paths_find(const char *dir, const char *name, char *out, size_t len);
+
+/* Names of the YAML files in <home>/<dir>, comma-separated, for messages. */
+void paths_list(const char *dir, char *out, size_t len);
+
+/* Where the kernels' folders are looked for, in this order: the folders
+ * added by paths_add_kernels_dir() (--kernels-dir, a platform's
+ * kernels_dir), those of TUNE_KERNELS_DIR (separated by ':'), then
+ * <home>/kernels, the shipped ones. The first folder holding a kernel wins.
+ * Returns how many, at most max, into dirs (borrowed strings). */
+#define PATHS_MAX_KERNEL_DIRS 16
+size_t paths_kernels_dirs(const char **dirs, size_t max);
+/* Adds a folder to look in before TUNE_KERNELS_DIR's and the shipped one:
+ * 0, PATHS_NOT_A_FOLDER, or PATHS_TOO_MANY when PATHS_MAX_KERNEL_DIRS are
+ * already added (or out of memory). */
+#define PATHS_NOT_A_FOLDER (-1)
+#define PATHS_TOO_MANY (-2)
+int paths_add_kernels_dir(const char *dir);
+
+/* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */
+void paths_cache_dir(char *out, size_t len);
+
+/* The whole file, NUL-terminated (free() it), when it holds at most max
+ * bytes; NULL with errno set otherwise (EFBIG: larger than max). */
+char *paths_read_file(const char *path, size_t max);
+/* The same, but a symbolic link is refused (errno ELOOP): for files in a
+ * directory others can write to. */
+char *paths_read_file_nofollow(const char *path, size_t max);
+
+/* mkdir -p; returns 0 or -1 with errno set. */
+int paths_mkdirs(const char *path);
+
+/* platform.c: one machine type, read from platforms/<name>.yaml. Keys marked
+ * auto are filled in from this host's facts by platform_resolve(). */
+/* Bytes of the compiler flags joined by spaces, with the terminator: what
+ * the build, its hash and the fingerprint carry whole. */
+#define PLATFORM_MAX_CFLAGS 8192
+
+enum platform_arch { ARCH_AUTO, ARCH_X86_64, ARCH_AARCH64 };
+enum platform_executor { EXECUTOR_LOCAL, EXECUTOR_SLURM };
+
+/* Where a Slurm platform's trials run: slurmrestd and a shared directory. */
+struct platform_slurm {
+	char *url;           /* slurmrestd, http://HOST:PORT */
+	char *partition;
+	char *user;          /* X-SLURM-USER-NAME; default $USER */
+	char *token_env;     /* the JWT's variable; default SLURM_JWT */
+	char *token_file;    /* or a file holding it */
+	char *shared_dir;    /* job outputs, on a file system the nodes and this host share */
+	struct conf_strs nodes; /* default: every node of the partition */
+};
+
+struct platform {
+	char *name;
+	char *description;
+	int arch;               /* enum platform_arch */
+	char *compiler;
+	struct conf_strs cflags;
+	int pin;                /* pin measured threads */
+	struct conf_ints cpus;  /* CPUs to pin to; auto = the last core */
+	long long device_cpu;   /* ipa's device thread; auto = another CPU, -1: none */
+	struct conf_ints hints;
+	struct conf_ints sizes_mb;
+	struct conf_ints group_sizes;
+	struct conf_ints hugepages;
+	struct conf_strs sweeps; /* what `tune --platform P` runs */
+	struct conf_strs kernels_dirs; /* a user's kernel folders, added to the search path as loaded */
+	struct conf_strs hosts;  /* where: "local", or agent URLs; empty: local */
+	char *token_file;        /* the agents' token */
+	char *ca_file;           /* https agents: the CA to trust */
+	int require_tls;         /* plain http:// off loopback is an error, not a warning */
+	int executor;            /* enum platform_executor */
+	struct platform_slurm slurm;
+	long long memory_mb;     /* auto = this host's */
+	long long llc_kb;
+	long long cores;
+	long long usable_memory_mb; /* the smaller of memory_mb and this host's */
+	char *path;              /* the file it came from */
+};
+
+extern const struct conf_key platform_keys[];
+extern const char *const platform_arch_names[];
+extern const char *const platform_executor_names[];
+
+/* Loads a platform by name or path. Returns 0 or a negative tune_err. The
+ * caller frees the platform with platform_free(), also after an error. */
+int platform_load(const char *name, struct platform *p, struct tune_error *err);
+/* Fills auto values from facts and checks that this host can run it. */
+int platform_resolve(struct platform *p, const struct host_facts *facts, struct tune_error *err);
+void platform_free(struct platform *p);
+
+/* manifest.c: a kernel described as data, in kernel.yaml in its folder in one
+ * of the kernel directories (paths_kernels_dirs()): its sources, its main
+ * file, what it links, its variants, its parameters, its metric, the field
+ * that proves a result correct and what the header exports. `tune kernels`
+ * lists the manifests and `tune help kernel` their keys, from the same table
+ * the loader reads.
+ *
+ * A kernel binary takes --runs, --warmup and --seed, then each run-time
+ * parameter's flag (a list parameter's values joined by commas), and prints
+ * one JSON object per run and list value: the list parameter's field, "run",
+ * "warmup" (true or false), the metric's field and the correctness field.
+ *
+ * Ownership: manifest_load() fills a manifest that manifest_free() frees,
+ * also after an error. */
+enum param_type { PARAM_INT, PARAM_CHOICE, PARAM_BOOL, PARAM_DURATION };
+/* fixed: one value per sweep; context: each value decided apart (a working
+ * set); searched: tuned, one kernel process per value; list: tuned, every
+ * value measured interleaved in one kernel process. */
+enum param_role { ROLE_FIXED, ROLE_CONTEXT, ROLE_SEARCHED, ROLE_LIST };
+enum metric_better { BETTER_LOWER, BETTER_HIGHER };
+
+extern const char *const param_type_names[];
+extern const char *const param_role_names[];
+extern const char *const metric_better_names[];
+
+struct kernel_param {
+	struct conf_where at;       /* first: filled by the loader */
+	char *name;
+	char *help;
+	int type;                   /* enum param_type */
+	long long min, max;         /* int and duration */
+	struct conf_strs choices;   /* choice */
+	char *def;                  /* the default, as written */
+	char *define;               /* compile time: -D<define>=<value> (a choice: its index) */
+	char *flag;                 /* run time: <flag> <value> */
+	int role;                   /* enum param_role */
+	struct conf_strs variants;  /* the variants it applies to; empty: all */
+	int memory_mb;              /* a working set in MiB: over half the host's memory is not run */
+};
+
+struct kernel_metric {
+	char *field;                /* of the kernel's JSON line */
+	char *unit;
+	int better;                 /* enum metric_better */
+	struct conf_strs per;       /* fields the value is divided by (a run's wall time per call) */
+};
+
+struct kernel_manifest {
+	char *name;                 /* as a sweep's kernel key names it; the folder's name */
+	char *description;
+	char *main;                 /* the file compiled, relative to the kernels directory */
+	struct conf_strs sources;   /* everything main includes, main first: the build hash covers them */
+	struct conf_strs link_flags;/* after the sources on the compiler's command line */
+	struct conf_strs variants;  /* the variant names, as stored with the trials */
+	char *baseline;             /* the variant others are compared with */
+	char *variant_define;       /* the variant reaches the compiler as -D<it>=<index> */
+	char *variant_flag;         /* or the kernel as <it> <name> */
+	struct conf_list parameters;/* of struct kernel_param */
+	struct kernel_metric metric;
+	char *correctness;          /* a field that must equal the baseline's in every run */
+	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
+	char *path;                 /* the kernel.yaml it came from */
+	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
+};
+
+extern const struct conf_key manifest_keys[];
+
+/* Loads <dir>/<name>/kernel.yaml from the first kernel directory holding
+ * it. TUNE_ERR_CONFIG with the file, line, column and key for a bad
+ * manifest, or naming the kernels found when there is none. */
+int manifest_load(const char *name, struct kernel_manifest *m, struct tune_error *err);
+void manifest_free(struct kernel_manifest *m);
+/* The same checks on a parsed document (its path for messages), named name:
+ * what manifest_load() does once the file is found. */
+int manifest_decode(const char *path, const struct ynode *root, const char *name, struct kernel_manifest *m,
+		    struct tune_error *err);
+
+/* The index of the variant named name, or -1. */
+int manifest_variant(const struct kernel_manifest *m, const char *name);
+/* The parameter named name, or NULL. */
+const struct kernel_param *manifest_param(const struct kernel_manifest *m, const char *name);
+#define MANIFEST_PARAM(m, i) CONF_ITEM(&(m)->parameters, struct kernel_param, i)
+/* The parameter measured as a list in one process, or NULL. */
+const struct kernel_param *manifest_list_param(const struct kernel_manifest *m);
+/* Does p apply to variant v (an index into m->variants)? */
+int manifest_param_applies(const struct kernel_manifest *m, const struct kernel_param *p, size_t v);
+/* Checks text as a value of p: 0 with *value (an integer, a choice's index,
+ * 0 or 1), or -1 with why. */
+int manifest_param_value(const struct kernel_param *p, const char *text, long long *value, char *why, size_t len);
+/* A value as text: a choice's name, on or off, the number. */
+void manifest_param_text(const struct kernel_param *p, long long value, char *out, size_t len);
+
+/* The names of the kernels with a manifest in the kernel directories,
+ * sorted, each once; free each and the array. Returns how many. */
+int manifest_names(char ***names);
+
+/* kernel.c: the shipped kernels the tuner still knows by id: their names and
+ * the names of their variants as stored; and the names a sweep can give,
+ * theirs and those of every manifest found. What a kernel is built from
+ * (its sources, main file and link flags) is in its manifest (manifest.h).
+ * A kernel binary itself knows nothing of either. */
+enum kernel_id { KERNEL_CHASE, KERNEL_IPA, KERNEL_SCHED, KERNEL_COUNT };
+
+struct kernel_info {
+	const char *name;                  /* "chase": the trials' kernel column, its manifest's folder */
+	const char *const *variant_names;  /* the trials' variant column, as its manifest lists them */
+};
+
+extern const struct kernel_info kernel_table[KERNEL_COUNT];
+/* "chase", "ipa", "sched", NULL: the kernels the tuner runs by id (and an
+ * agent serves). */
+extern const char *const kernel_names[];
+
+/* The choices of a sweep's kernel key: the kernels above, then those of the
+ * manifests in the kernel directories (index KERNEL_COUNT on), NULL-ended.
+ * kernel_choices_load() reads the directories again. */
+#define KERNEL_MAX_CHOICES 128
+extern const char *kernel_choices[KERNEL_MAX_CHOICES + 1];
+void kernel_choices_load(void);
+
+/* sweep.c: one parameter space to measure, read from sweeps/<name>.yaml. Lists
+ * it leaves out come from the platform; `quick:` overrides for --quick. */
+enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
+
+struct sweep_quick {
+	struct conf_ints sizes_mb, group_sizes, hints, thresholds_ns, apps, speedups;
+	long long queries, calls, tasks, runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_entries params; /* manifest kernels: the parameters given here replace the sweep's */
+};
+
+/* The ipa kernel's workload: what the apps do and what the device takes. */
+struct sweep_ipa {
+	int dist;                 /* IPA_FIXED .. IPA_BIMODAL */
+	long long lat_a_ns, lat_b_ns, work_ns, apps, calls;
+};
+
+/* The sched kernel's space and workload: each (speedup, apps, dispatch) is
+ * one kernel process measuring every policy interleaved. */
+struct sweep_sched {
+	struct conf_ints policies, dispatch, speedups, apps;
+	long long tasks, accels, cost_a_ns, cost_b_ns;
+	int cost_dist;            /* IPA_FIXED .. IPA_BIMODAL */
+	int completion;           /* how callers wait for an accelerator: poll, interrupt, ipa */
+	long long threshold_ns;   /* ipa completion; CONF_AUTO_VALUE: the platform's IPA optimum */
+};
+
+struct sweep {
+	char *name;
+	char *description;
+	int kernel;              /* enum kernel_id, or an index into kernel_choices past them: a manifest kernel */
+	int strategy;            /* enum sweep_strategy */
+	struct conf_ints variants;                /* chase */
+	struct conf_ints thresholds_ns;           /* ipa: CONF_INF_VALUE is always poll */
+	struct sweep_ipa ipa;
+	struct sweep_sched sched;
+	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
+	long long depth, queries, runs, warmup, seed, timeout_s;
+	long long max_runs;      /* repeat a trial until its interval is tight, up to this */
+	long long ci_target_pct; /* tight: interval half-width under this % of the median */
+	long long max_trials;    /* budget of search trials; 0: none */
+	long long time_limit_s;  /* budget of time; 0: none */
+	long long g_min, g_max;  /* adaptive: the range of g */
+	long long tolerance_pct; /* knee: within this % of the best */
+	long long final_top;     /* candidates re-measured before an optimum is recorded */
+	int record_optima;       /* a sweep that only measures leaves the optima alone */
+	double tolerance;        /* tolerance_pct / 100 */
+	struct sweep_quick quick;
+	struct conf_entries params; /* manifest kernels: parameter (or variant) -> values */
+	/* A manifest kernel's sweep, resolved against its manifest: */
+	struct kernel_manifest *manifest; /* NULL for the kernels the tuner runs by id */
+	struct conf_ints *values;         /* each parameter's values, in the manifest's order */
+	struct conf_ints kvariants;       /* the variants measured, as indices */
+	struct conf_ints *quick_values;   /* the quick: section's, where it gives them */
+	struct conf_ints quick_kvariants;
+	char *path;
+};
+
+extern const struct conf_key sweep_keys[];
+extern const char *const sweep_strategy_names[];
+extern const char *const sweep_completion_names[]; /* "poll", "interrupt", "ipa": IPA_POLL.. */
+
+/* Loads a sweep by name or path; free with sweep_free(), also after an error. */
+int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
+/* Applies the quick: overrides in place. */
+void sweep_apply_quick(struct sweep *s);
+void sweep_free(struct sweep *s);
+
+#endif

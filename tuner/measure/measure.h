@@ -1,0 +1,43 @@
+/* measure: output into samples. In: the trials of a round. Out: their
+ * samples recorded, a batch per transaction, with statistics, outliers and
+ * adaptive repeats until the interval is narrow enough or max_runs; the
+ * progress line while it goes. */
+#ifndef TUNER_MEASURE_STAGE_H
+#define TUNER_MEASURE_STAGE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../base/errors.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+
+/* progress.c: one line with the trial count and an ETA, redrawn in place when
+ * stderr is a terminal; a plain log line per batch when it is not. */
+struct progress {
+	int tty;
+	const char *title;  /* borrowed: the sweep's name */
+	size_t total, done;  /* trials */
+	double cost_total, cost_done;
+	double t0;
+};
+
+void progress_init(struct progress *p, const char *title, size_t total, double cost_total);
+/* Log lines even on a terminal: several sweeps share it. */
+void progress_plain(void);
+/* Shows that label is being measured now. */
+void progress_begin(struct progress *p, const char *label);
+/* Counts trials and cost as finished; note goes on the log line ("ok", "failed: ..."). */
+void progress_end(struct progress *p, size_t trials, double cost, const char *label, const char *note);
+void progress_finish(struct progress *p);
+
+/* "1h02m", "3m05s", "12s" */
+void progress_format_duration(double s, char *out, size_t len);
+
+/* measure.c: a batch's output lines into samples, recorded. */
+int exec_json_number(json_t *o, const char *key, double *out);
+/* Measures the given trials, a context at a time, each batch recorded in one
+ * transaction; title heads the progress. */
+int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err);
+
+#endif

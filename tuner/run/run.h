@@ -1,0 +1,260 @@
+/* run: one kernel process, wherever it runs. In: trials of one batch and
+ * their build. Out: the process's output (struct run_result). A process is
+ * described by a declarative run spec (runspec, or manifest_spec for a
+ * manifest kernel), which runs here (pinned child), on an agent (over
+ * HTTP, the agent_client) or as a Slurm job (the slurm_client); struct
+ * sweep_run is what a sweep being run carries through run, measure and
+ * search, and exec_execute() is the one call that hides which executor it
+ * has. */
+#ifndef TUNER_RUN_STAGE_H
+#define TUNER_RUN_STAGE_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include "../../kernels/common/flags.h"
+#include "../../store/store.h"
+#include "../base/errors.h"
+#include "../base/runner.h"
+#include "../base/token.h"
+#include "../build/build.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+
+/* runspec.c: one kernel process to run, declaratively: the kernel, its
+ * compile-time choices and its run-time parameters, with no path, command
+ * or flag text in it. Local runs and the agent turn it into the same command
+ * line with runspec_args(); the orchestrator sends it to an agent as JSON,
+ * which the agent decodes with runspec_from_json(), checking every field
+ * against the kernel's ranges before anything is built or run. */
+#define RUNSPEC_API 1
+#define RUNSPEC_MAX_POINTS FLAGS_LIST_MAX
+#define RUNSPEC_MAX_JSON 65536 /* bytes of one encoded spec: the agent refuses more */
+
+struct run_spec {
+	int kernel;           /* enum kernel_id */
+	int variant;          /* chase: CHASE_VARIANT_*; ipa: its mode; sched: 0 */
+	int hint;             /* chase: CHASE_HINT_*, -1 for none */
+	long long points[RUNSPEC_MAX_POINTS]; /* chase: g; ipa: T (LLONG_MAX: always poll); sched: policies */
+	size_t npoints;
+	long long runs, warmup, seed, timeout_s;
+	/* chase */
+	long long size_mb, depth, queries;
+	int hugepages;
+	/* ipa and sched */
+	long long apps;
+	/* ipa */
+	int dist;
+	long long lat_a_ns, lat_b_ns, work_ns, calls;
+	long long wakeups;    /* > 0: measure the wake-up cost over this many round trips instead */
+	/* sched */
+	int dispatch, cost_dist, completion;
+	long long tasks, accels, speedup, cost_a_ns, cost_b_ns, threshold_ns; /* threshold: LLONG_MAX always polls */
+};
+
+/* Where a kernel runs on its host: the host's platform, resolved there. */
+struct run_place {
+	int pin;
+	const struct conf_ints *cpus; /* the first pins chase; all are the app CPUs of ipa and sched */
+	long long device_cpu;         /* the emulated accelerator's CPU */
+};
+
+/* A kernel's command line, with room for its values. */
+struct runspec_argv {
+	char *argv[64];
+	int argc;
+	char nums[24][32];
+	int nnums;
+	char lists[2][8192];
+};
+
+/* The command line of spec for binary; *cpu is where the runner pins the
+ * process (-1: the kernel pins its own threads). */
+void runspec_args(const struct run_spec *spec, const char *binary, const struct run_place *place,
+		  struct runspec_argv *a, int *cpu);
+
+/* spec as a JSON object (free() the text), or NULL when out of memory. */
+char *runspec_to_json(const struct run_spec *spec);
+/* Decodes and checks a spec; returns 0, or -1 with what is wrong in why
+ * ("field 'size_mb': 0 is out of range [1, 1048576]"). Never trusts a length,
+ * a name or a number it is given. */
+int runspec_from_json(const char *text, size_t len, struct run_spec *spec, char *why, size_t whylen);
+
+/* manifest_spec.c: a manifest kernel's kernel process as a declarative run
+ * spec for an agent, and back. Like runspec.h for the shipped kernels, it
+ * carries no path, command or flag text: the kernel's name and the hash of
+ * its manifest and sources (the agent must hold the same), the variant, each
+ * parameter's value by name, the list's values, runs, warm-ups, seed and
+ * time limit. The agent decodes it against its own copy of the manifest:
+ * every field known, every value in its parameter's range or choices. */
+/* The spec of the process measuring todo[0..n) (one process's trials). NULL
+ * when out of memory; free() it. */
+char *manifest_spec_to_json(struct trial *const *todo, size_t n, long long runs, long long warmup,
+			    long long timeout_s, const char *kernel_hash);
+
+/* What an agent runs, decoded. */
+struct manifest_run {
+	struct trial trials[RUNSPEC_MAX_POINTS]; /* one per list value */
+	size_t n;
+	long long runs, warmup, timeout_s;
+	char kernel_hash[17];
+};
+
+/* The kernel named by spec o (a JSON object), checked as a name, into name. */
+int manifest_spec_kernel(json_t *o, char *name, size_t len, char *why, size_t whylen);
+/* Decodes o against m into run; 0, or -1 with the first problem in why. */
+int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct manifest_run *run, char *why,
+			    size_t whylen);
+
+/* agent_client.c: the orchestrator's side of `tune agent`, over libcurl. It
+ * reads a host's facts and runs a run spec there, with time-outs and
+ * retries with back-off; a host that stops answering is reported as
+ * TUNE_ERR_HOST, and the caller leaves its trials pending. */
+struct agent_client {
+	char url[512];             /* http://host:port, no trailing slash */
+	char token[TOKEN_MAX + 2];
+	char ca_file[1024];        /* https: the CA to trust; empty: the system's */
+	/* From GET /v1/facts: */
+	struct host_facts facts;
+	char platform[64], fingerprint[17], compiler[256], compiler_version[256], cflags[PLATFORM_MAX_CFLAGS];
+	long long cpus[64];
+	size_t ncpus;
+	long long device_cpu;
+	int pin;
+	/* The kernels it has (its manifests, with --kernels-dir its own too):
+	 * name and the hash of the manifest and sources (build_manifest_hash). */
+	struct agent_kernel {
+		char name[65], hash[17];
+	} kernels[64];
+	size_t nkernels;
+};
+
+/* What POST /v1/run answered. built 0: the build failed, reason says why. */
+struct agent_output {
+	int built;
+	char reason[2048];
+	struct build_result build; /* path empty: it is the agent's */
+	char compiler[256];
+	struct run_result run;     /* out and errout: free with run_result_free() */
+};
+
+/* Reads the token and the host's facts. TUNE_ERR_HOST when it does not
+ * answer or its facts are refused (a host name that is not a name...);
+ * TUNE_ERR_CONFIG for a bad URL, token file or a refused token, or plain
+ * http:// off loopback with require_tls (without it, a warning). */
+int agent_client_open(struct agent_client *c, const char *url, const char *token_file, const char *ca_file,
+		      int require_tls, struct tune_error *err);
+/* Runs spec on the host, waiting while it is busy with another trial. */
+int agent_client_run(struct agent_client *c, const struct run_spec *spec, volatile sig_atomic_t *stop,
+		     struct agent_output *out, struct tune_error *err);
+/* The same with a spec already encoded (a manifest kernel's, manifest_spec.h)
+ * whose kernel may run for timeout_s. */
+int agent_client_run_json(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
+			  struct agent_output *out, struct tune_error *err);
+/* The hash of kernel name on the host, or NULL when it has none. */
+const char *agent_client_kernel_hash(const struct agent_client *c, const char *name);
+
+/* slurm_client.c: trials as Slurm batch jobs through slurmrestd (REST API
+ * v0.0.38). A job takes its node whole ("exclusive"), runs the kernel under
+ * srun with SLURM_CPU_BIND pinning it, and writes the kernel's JSON lines to
+ * its output file in the shared directory, which is read back when the job
+ * ends. Job states are polled; Ctrl-C cancels the job. */
+#define SLURM_API "v0.0.38"
+
+struct slurm_client {
+	char url[512], user[128], partition[128], shared_dir[1024];
+	char token[4096];
+	char node[256];       /* the node this client's jobs go to */
+	int node_cpus;
+	char tune_path[4096]; /* this tune, for `tune facts` on a node (a shared file system) */
+	long long jobs;       /* submitted, for the tests and the note */
+};
+
+/* Reads the token and checks that slurmrestd answers and takes it. */
+int slurm_client_open(struct slurm_client *c, const struct platform_slurm *cfg, int require_tls, struct tune_error *err);
+/* The nodes of the partition (or cfg->nodes), up to max; names[i] holds 256. */
+int slurm_client_nodes(struct slurm_client *c, const struct platform_slurm *cfg, char (*names)[256], size_t max,
+		       size_t *n, struct tune_error *err);
+/* Runs argv as a job on c->node, pinned by bind ("map_cpu:3", or "none" for
+ * kernels that pin their own threads), and waits for it: res as the runner
+ * gives it. A job that fails or is cancelled is a result with its reason in
+ * errout; an error is returned only when slurmrestd fails. */
+int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bind, const char *name,
+		     double timeout_s, volatile sig_atomic_t *stop, struct run_result *res, struct tune_error *err);
+/* The node's facts, from a `tune facts` job on it. */
+int slurm_client_facts(struct slurm_client *c, struct host_facts *facts, struct tune_error *err);
+
+/* execute.c: a sweep being run, what the stages from here on share: where
+ * its kernels run (here, on an agent, or as Slurm jobs), what was built for
+ * it, and the execution of one kernel process either way. execute.c does
+ * that; measure/ turns the processes' output into samples, and search/
+ * drives the rounds and the decision. */
+struct exec_options {
+	int quick;                    /* apply the sweep's quick: overrides */
+	int fresh;                    /* measure again instead of resuming */
+	volatile sig_atomic_t *stop;  /* set by a signal: stop after the batch */
+	int several_hosts;            /* others run at once: name the host, log lines only */
+};
+
+struct agent_client;
+struct slurm_client;
+
+/* Where the kernels run: here (both NULL), on an agent, or as Slurm jobs on a
+ * node; the sweep, search and store code does not tell them apart. */
+struct exec_context {
+	struct agent_client *agent;   /* the agent that builds and runs the kernels */
+	struct slurm_client *slurm;   /* or the Slurm node that runs them (built here) */
+	struct store *store;
+	const struct host_facts *facts;
+	long long host_id;
+	struct platform *platform;
+	long long platform_id;
+};
+
+#define MAX_BUILDS 16
+/* Group sizes one kernel process measures: the kernel's list limit. */
+#define MAX_BATCH FLAGS_LIST_MAX
+
+struct built {
+	int kernel, variant, hint, rc;
+	char defines[1024];     /* a manifest kernel's: what tells its builds apart */
+	long long build_id;
+	struct build_result res;
+	char reason[512];
+};
+
+struct sweep_run {
+	const struct exec_context *ctx;
+	const struct exec_options *opt;
+	struct sweep sweep;
+	struct plan plan;
+	long long sweep_id;
+	struct built builds[MAX_BUILDS];
+	size_t nbuilds;
+	char cflags[PLATFORM_MAX_CFLAGS];
+	char compiler_version[256];
+	char fingerprint[17];
+	char kernel_hash[17];   /* a manifest kernel's manifest and sources */
+	double t0;              /* for time_limit_s */
+	long long measure_ns;   /* in kernels, not yet recorded */
+	size_t failed;
+};
+
+/* The build of t's variant (and defines), made or found once per sweep;
+ * NULL when the sweep has too many. An agent builds its own: then only the
+ * slot, which exec_execute() fills. */
+struct built *exec_get_build(struct sweep_run *r, const struct trial *t);
+/* The run spec measuring todo[0..n) of one context, runs + warmup each. */
+void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long long runs, long long warmup,
+		  struct run_spec *s);
+/* Runs spec here (bin built) or on the context's agent: the kernel's result
+ * in res. Returns 0, or a tune_err that stops the sweep; *reason is set when
+ * the build failed on the agent. */
+int exec_execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
+		 const char **reason, struct tune_error *err);
+/* A manifest kernel's process for todo[0..n), the same three ways. */
+int exec_execute_manifest(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
+			  long long warmup, struct run_result *res, const char **reason, struct tune_error *err);
+
+#endif
