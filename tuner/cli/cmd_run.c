@@ -45,6 +45,7 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	p->device_cpu = agent->device_cpu;
 	p->pin = agent->pin;
+	ctx->executor = &executor_agent;
 	ctx->agent = agent;
 	return exec_context_bind(ctx, st, &agent->facts, p, err);
 }
@@ -61,6 +62,7 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 	c->node_cpus = facts->pus;
 	if ((rc = platform_resolve(p, facts, err)) != 0)
 		return rc;
+	ctx->executor = &executor_slurm;
 	ctx->slurm = c;
 	return exec_context_bind(ctx, st, facts, p, err);
 }

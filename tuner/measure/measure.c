@@ -215,12 +215,11 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	const char *reason = NULL;
 	uint64_t t0;
 
+	struct exec_job job = { todo[0]->manifest ? NULL : &spec, todo, n, runs, warmup, r->sweep.timeout_s };
+
 	exec_spec_of(r, todo, n, runs, warmup, &spec);
 	t0 = timing_now_ns();
-	if (todo[0]->manifest)
-		*rc = exec_execute_manifest(r, bin, todo, n, runs, warmup, &res, &reason, err);
-	else
-		*rc = exec_execute(r, bin, &spec, &res, &reason, err);
+	*rc = exec_execute(r, bin, &job, &res, &reason, err);
 	if (*rc != 0)
 		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
 	if (reason)

@@ -132,23 +132,8 @@ const char *agent_client_kernel_hash(const struct agent_client *c, const char *n
 	return NULL;
 }
 
-int agent_client_run(struct agent_client *c, const struct run_spec *spec, volatile sig_atomic_t *stop,
+int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err)
-{
-	char *body = runspec_to_json(spec);
-	int rc;
-
-	if (!body) {
-		memset(out, 0, sizeof(*out));
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	}
-	rc = agent_client_run_json(c, body, spec->timeout_s, stop, out, err);
-	free(body);
-	return rc;
-}
-
-int agent_client_run_json(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
-			  struct agent_output *out, struct tune_error *err)
 {
 	json_t *a = NULL, *b;
 	long status = 0;

@@ -1,5 +1,5 @@
-/* Building a sweep's kernels once each, and starting a kernel process: here
- * (pinned), on an agent, or as a Slurm job. */
+/* Building a sweep's kernels once each, and handing a kernel process to the
+ * context's executor (executors.c). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,7 @@
 #include "../plan/plan.h"
 #include "run.h"
 
-/* Records b's build (made here, or by an agent at where) with the sweep's builds. */
-static int record_build(struct sweep_run *r, struct built *b, const char *compiler, const char *where,
+int exec_record_build(struct sweep_run *r, struct built *b, const char *compiler, const char *where,
 			struct tune_error *err)
 {
 	const struct kernel_manifest *m = r->sweep.manifest;
@@ -64,12 +63,12 @@ struct built *exec_get_build(struct sweep_run *r, const struct trial *t)
 	snprintf(b->defines, sizeof(b->defines), "%s", strbuf_str(&defines));
 	strbuf_release(&defines);
 	spec.defines = b->defines;
-	/* An agent builds with its own compiler; exec_execute() records its build. */
-	if (r->ctx->agent)
+	/* An agent builds with its own compiler; its executor records its build. */
+	if (!exec_executor(r->ctx)->builds_here)
 		return b;
 	b->rc = build_kernel(&spec, &b->res, &err);
 	if (b->rc == 0)
-		b->rc = record_build(r, b, spec.compiler, b->res.path, &err);
+		b->rc = exec_record_build(r, b, spec.compiler, b->res.path, &err);
 	if (b->rc) {
 		fprintf(stderr, "tune: %s\n", err.msg);
 		snprintf(b->reason, sizeof(b->reason), "build failed: %.*s", (int)strcspn(err.msg, "\n"), err.msg);
@@ -119,94 +118,14 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
 	}
 }
 
-/* Runs argv here, pinned to cpu, or as a Slurm job bound to it. */
-static int run_here(struct sweep_run *r, char *const *argv, int cpu, long long timeout_s, struct run_result *res,
-		    struct tune_error *err)
+const struct executor *exec_executor(const struct exec_context *ctx)
 {
-	char bind[64] = "none", name[96];
-
-	if (!r->ctx->slurm)
-		return runner_exec(argv, cpu, (double)timeout_s, r->opt->stop, res, err);
-	if (cpu >= 0)
-		snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
-	snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
-	return slurm_client_run(r->ctx->slurm, argv, bind, name, (double)timeout_s, r->opt->stop, res, err);
+	return ctx->executor ? ctx->executor : &executor_local;
 }
 
-/* What an agent answered: its build recorded once with the sweep's builds,
- * its kernel's result in res, or *reason when the build failed there. */
-static int agent_answer(struct sweep_run *r, struct built *bin, struct agent_output *ao, struct run_result *res,
-			const char **reason, struct tune_error *err)
-{
-	const struct agent_client *agent = r->ctx->agent;
-	int rc;
-
-	if (!ao->built) {
-		snprintf(bin->reason, sizeof(bin->reason), "build failed on '%s': %.*s", agent->url,
-			 (int)strcspn(ao->reason, "\n"), ao->reason);
-		*reason = bin->reason;
-		return 0;
-	}
-	if (!bin->build_id) {
-		bin->res = ao->build;
-		if ((rc = record_build(r, bin, ao->compiler, agent->url, err)) != 0) {
-			run_result_free(&ao->run);
-			return rc;
-		}
-	}
-	*res = ao->run;
-	return 0;
-}
-
-int exec_execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
+int exec_execute(struct sweep_run *r, struct built *bin, const struct exec_job *job, struct run_result *res,
 		 const char **reason, struct tune_error *err)
 {
-	struct agent_output ao;
-	int rc, cpu;
-
 	*reason = NULL;
-	if (!r->ctx->agent) {
-		const struct platform *p = r->ctx->platform;
-		struct run_place place = { p->pin, &p->cpus, p->device_cpu };
-		struct runspec_argv a;
-
-		/* chase is pinned by the runner (or srun); ipa and sched pin their own threads. */
-		runspec_args(spec, bin->res.path, &place, &a, &cpu);
-		return run_here(r, a.argv, cpu, spec->timeout_s, res, err);
-	}
-	if ((rc = agent_client_run(r->ctx->agent, spec, r->opt->stop, &ao, err)) != 0)
-		return rc;
-	return agent_answer(r, bin, &ao, res, reason, err);
-}
-
-int exec_execute_manifest(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
-			  long long warmup, struct run_result *res, const char **reason, struct tune_error *err)
-{
-	const struct platform *p = r->ctx->platform;
-	struct agent_output ao;
-	int rc;
-
-	*reason = NULL;
-	if (r->ctx->agent) {
-		char *body = manifest_spec_to_json(todo, n, runs, warmup, r->sweep.timeout_s, r->kernel_hash);
-
-		if (!body)
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		rc = agent_client_run_json(r->ctx->agent, body, r->sweep.timeout_s, r->opt->stop, &ao, err);
-		free(body);
-		return rc ? rc : agent_answer(r, bin, &ao, res, reason, err);
-	}
-	{
-		struct manifest_argv *a = malloc(sizeof(*a));
-
-		if (!a)
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		if (manifest_args(bin->res.path, todo, n, runs, warmup, a) != 0)
-			rc = tune_fail(err, TUNE_ERR_CONFIG, "sweep '%s': the command line of kernel '%s' is too long "
-				       "(fewer list values per process)", r->sweep.name, todo[0]->manifest->name);
-		else
-			rc = run_here(r, a->argv, p->pin ? (int)p->cpus.v[0] : -1, r->sweep.timeout_s, res, err);
-		free(a);
-	}
-	return rc;
+	return exec_executor(r->ctx)->run(r, bin, job, res, reason, err);
 }

@@ -145,13 +145,11 @@ struct agent_output {
  * http:// off loopback with require_tls (without it, a warning). */
 int agent_client_open(struct agent_client *c, const char *url, const char *token_file, const char *ca_file,
 		      int require_tls, struct tune_error *err);
-/* Runs spec on the host, waiting while it is busy with another trial. */
-int agent_client_run(struct agent_client *c, const struct run_spec *spec, volatile sig_atomic_t *stop,
+/* Runs an encoded run spec (runspec_to_json(), manifest_spec_to_json())
+ * whose kernel may run for timeout_s on the host, waiting while it is busy
+ * with another trial. */
+int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err);
-/* The same with a spec already encoded (a manifest kernel's, manifest_spec.h)
- * whose kernel may run for timeout_s. */
-int agent_client_run_json(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
-			  struct agent_output *out, struct tune_error *err);
 /* The hash of kernel name on the host, or NULL when it has none. */
 const char *agent_client_kernel_hash(const struct agent_client *c, const char *name);
 
@@ -197,14 +195,14 @@ struct exec_options {
 	int several_hosts;            /* others run at once: name the host, log lines only */
 };
 
-struct agent_client;
-struct slurm_client;
+struct executor;
 
-/* Where the kernels run: here (both NULL), on an agent, or as Slurm jobs on a
- * node; the sweep, search and store code does not tell them apart. */
+/* Where the kernels run: here, on an agent, or as Slurm jobs on a node. The
+ * sweep, search and store code holds the executor and does not ask which. */
 struct exec_context {
-	struct agent_client *agent;   /* the agent that builds and runs the kernels */
-	struct slurm_client *slurm;   /* or the Slurm node that runs them (built here) */
+	const struct executor *executor; /* NULL: here */
+	struct agent_client *agent;   /* the agent's executor: the agent that builds and runs the kernels */
+	struct slurm_client *slurm;   /* Slurm's: the node that runs them (built here) */
 	struct store *store;
 	const struct host_facts *facts;
 	long long host_id;
@@ -248,13 +246,43 @@ struct built *exec_get_build(struct sweep_run *r, const struct trial *t);
 /* The run spec measuring todo[0..n) of one context, runs + warmup each. */
 void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long long runs, long long warmup,
 		  struct run_spec *s);
-/* Runs spec here (bin built) or on the context's agent: the kernel's result
+/* One kernel process, as data: a shipped kernel's run spec, or a manifest
+ * kernel's trials of one context. Each executor turns it into what it
+ * sends: a command line here and on Slurm, a JSON spec to an agent. */
+struct exec_job {
+	const struct run_spec *spec; /* NULL for a manifest kernel */
+	struct trial **todo;         /* a manifest kernel's: todo[0..n), runs + warmup each */
+	size_t n;
+	long long runs, warmup, timeout_s;
+};
+
+/* An executor: how kernels are built and run somewhere. */
+struct executor {
+	const char *name;
+	/* The compiler version, flags and fingerprint of the builds (r's
+	 * fields of those names). */
+	int (*identify)(struct sweep_run *r, struct tune_error *err);
+	/* 0 when the host runs manifest kernel r->sweep.manifest as hashed here
+	 * (r->kernel_hash); else an error naming the host and the kernel. */
+	int (*check_kernel)(const struct sweep_run *r, struct tune_error *err);
+	/* Builds are made here (1), or by the host as it runs them (0). */
+	int builds_here;
+	/* Runs job (built as bin); see exec_execute(). */
+	int (*run)(struct sweep_run *r, struct built *bin, const struct exec_job *job, struct run_result *res,
+		   const char **reason, struct tune_error *err);
+};
+extern const struct executor executor_local, executor_agent, executor_slurm;
+
+/* The context's executor (here, when it names none). */
+const struct executor *exec_executor(const struct exec_context *ctx);
+/* Runs job where the context's executor runs kernels: the kernel's result
  * in res. Returns 0, or a tune_err that stops the sweep; *reason is set when
- * the build failed on the agent. */
-int exec_execute(struct sweep_run *r, struct built *bin, const struct run_spec *spec, struct run_result *res,
+ * the build failed on the host. */
+int exec_execute(struct sweep_run *r, struct built *bin, const struct exec_job *job, struct run_result *res,
 		 const char **reason, struct tune_error *err);
-/* A manifest kernel's process for todo[0..n), the same three ways. */
-int exec_execute_manifest(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
-			  long long warmup, struct run_result *res, const char **reason, struct tune_error *err);
+/* Records bin's build (made here, or by a host at where) with the sweep's
+ * builds, for the executors. */
+int exec_record_build(struct sweep_run *r, struct built *bin, const char *compiler, const char *where,
+		      struct tune_error *err);
 
 #endif

@@ -194,6 +194,7 @@ static void measure_wakeup(struct sweep_run *r)
 	const struct platform *p = r->ctx->platform;
 	struct built *bin = exec_get_build(r, &r->plan.trials[0]);
 	struct run_spec spec;
+	struct exec_job job = { 0 };
 	struct run_result res;
 	struct tune_error err;
 	const char *reason = NULL;
@@ -211,7 +212,9 @@ static void measure_wakeup(struct sweep_run *r)
 	spec.timeout_s = 60;
 	spec.apps = spec.calls = 1;
 	spec.points[spec.npoints++] = 0;
-	if (exec_execute(r, bin, &spec, &res, &reason, &err) != 0) {
+	job.spec = &spec;
+	job.timeout_s = spec.timeout_s;
+	if (exec_execute(r, bin, &job, &res, &reason, &err) != 0) {
 		warn(r, "cannot measure the wake-up cost: %s", err.msg);
 		return;
 	}
@@ -272,31 +275,12 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
 	conf_strs_join(&ctx->platform->cflags, " ", r->cflags, sizeof(r->cflags));
-	if (ctx->agent) {
-		snprintf(r->compiler_version, sizeof(r->compiler_version), "%s", ctx->agent->compiler_version);
-		snprintf(r->cflags, sizeof(r->cflags), "%s", ctx->agent->cflags);
-		snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", ctx->agent->fingerprint);
-	}
-	if ((!ctx->agent && ((rc = build_compiler_version(ctx->platform->compiler, r->compiler_version,
-							  sizeof(r->compiler_version), err)) != 0 ||
-			     (rc = build_fingerprint(ctx->platform, ctx->facts, r->fingerprint, err)) != 0)) ||
-	    (r->sweep.manifest && (rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0) ||
+	if ((rc = exec_executor(ctx)->identify(r, err)) != 0 ||
+	    (r->sweep.manifest && ((rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0 ||
+				   (rc = exec_executor(ctx)->check_kernel(r, err)) != 0)) ||
 	    (rc = resolve_threshold(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
-	/* An agent runs the kernel it has: the same manifest and sources, or none. */
-	if (r->sweep.manifest && ctx->agent) {
-		const char *theirs = agent_client_kernel_hash(ctx->agent, r->sweep.manifest->name);
-
-		if (!theirs || strcmp(theirs, r->kernel_hash) != 0) {
-			rc = tune_fail(err, TUNE_ERR_CONFIG, "host '%s': kernel '%s' %s (manifest and sources hash %s here%s%s%s): "
-				       "copy the folder of %s there and start the agent with --kernels-dir", ctx->agent->url,
-				       r->sweep.manifest->name, theirs ? "differs from this host's" : "is not served there",
-				       r->kernel_hash, theirs ? ", " : "", theirs ? theirs : "", theirs ? " there" : "",
-				       r->sweep.manifest->path);
-			goto out;
-		}
-	}
 	if ((r->sweep.kernel == KERNEL_IPA || (r->sweep.kernel == KERNEL_SCHED && r->sweep.sched.accels)) &&
 	    ctx->platform->device_cpu < 0) {
 		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for the emulated accelerator, "
