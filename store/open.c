@@ -10,36 +10,36 @@
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "store.h"
 
-static int user_version(struct store *st, int *v, struct tune_error *err)
+static int user_version(struct store *st, int *v, char *msg)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK)
-		return store_db_fail(st, err, "cannot read the schema version");
+		return store_db_fail(st, msg, "cannot read the schema version");
 	rc = sqlite3_step(q);
 	*v = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : store_db_fail(st, err, "cannot read the schema version");
+	return rc == SQLITE_ROW ? 0 : store_db_fail(st, msg, "cannot read the schema version");
 }
 
-static int migrate(struct store *st, struct tune_error *err)
+static int migrate(struct store *st, char *msg)
 {
 	int v = 0, rc;
 
-	if ((rc = user_version(st, &v, err)) != 0)
+	if ((rc = user_version(st, &v, msg)) != 0)
 		return rc;
 	if (v > STORE_SCHEMA_VERSION)
-		return tune_fail(err, TUNE_ERR_STORE,
+		return store_fail(msg, STORE_ERR_DB,
 				 "database '%s' has schema version %d, newer than this tune's %d "
 				 "(upgrade tune, or use another --db)", st->path, v, STORE_SCHEMA_VERSION);
 	for (; v < STORE_SCHEMA_VERSION; v++) {
 		char setv[64];
 
-		if ((rc = store_exec(st, "BEGIN IMMEDIATE", err, "cannot start the migration")) != 0)
+		if ((rc = store_exec(st, "BEGIN IMMEDIATE", msg, "cannot start the migration")) != 0)
 			return rc;
 		/* Another process may have migrated while this one waited for the lock. */
-		if ((rc = user_version(st, &v, err)) != 0) {
+		if ((rc = user_version(st, &v, msg)) != 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return rc;
 		}
@@ -48,12 +48,12 @@ static int migrate(struct store *st, struct tune_error *err)
 			break;
 		}
 		snprintf(setv, sizeof(setv), "PRAGMA user_version = %d", v + 1);
-		if ((rc = store_exec(st, store_migrations[v], err, "cannot migrate the schema")) != 0 ||
-		    (rc = store_exec(st, setv, err, "cannot migrate the schema")) != 0) {
+		if ((rc = store_exec(st, store_migrations[v], msg, "cannot migrate the schema")) != 0 ||
+		    (rc = store_exec(st, setv, msg, "cannot migrate the schema")) != 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return rc;
 		}
-		if ((rc = store_exec(st, "COMMIT", err, "cannot commit the migration")) != 0)
+		if ((rc = store_exec(st, "COMMIT", msg, "cannot commit the migration")) != 0)
 			return rc;
 	}
 	return 0;
@@ -87,32 +87,32 @@ static char *file_uri(const char *path, const char *query)
 /* Opens path read-only; in WAL mode SQLite needs to create the -shm file
  * next to it, which a directory the user cannot write refuses: then the file
  * is read as immutable (a snapshot; nothing here writes it). */
-static int open_readonly(struct store *st, int *v, struct tune_error *err)
+static int open_readonly(struct store *st, int *v, char *msg)
 {
 	static const char *const queries[] = { "mode=ro", "mode=ro&immutable=1" };
-	int rc = TUNE_ERR_STORE;
+	int rc = STORE_ERR_DB;
 
 	for (int i = 0; i < 2; i++) {
 		char *uri = file_uri(st->path, queries[i]);
 
 		if (!uri)
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+			return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 		sqlite3_close(st->db);
 		st->db = NULL;
 		rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK ? 0
-			: tune_fail(err, TUNE_ERR_STORE, "cannot open database '%s': %s (check the path and its "
+			: store_fail(msg, STORE_ERR_DB, "cannot open database '%s': %s (check the path and its "
 				    "permissions)", st->path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		free(uri);
 		if (rc)
 			return rc;
 		sqlite3_busy_timeout(st->db, 10000);
-		if ((rc = user_version(st, v, err)) == 0)
+		if ((rc = user_version(st, v, msg)) == 0)
 			return 0;
 	}
 	return rc;
 }
 
-int store_open_readonly(const char *path, struct store **out, struct tune_error *err)
+int store_open_readonly(const char *path, struct store **out, char *msg)
 {
 	struct store *st = calloc(1, sizeof(*st));
 	int v = 0, rc;
@@ -120,13 +120,13 @@ int store_open_readonly(const char *path, struct store **out, struct tune_error 
 	*out = NULL;
 	if (!st || !(st->path = strdup(path))) {
 		free(st);
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 	}
-	if ((rc = open_readonly(st, &v, err)) != 0)
+	if ((rc = open_readonly(st, &v, msg)) != 0)
 		goto fail;
 	if (v != STORE_SCHEMA_VERSION) {
 		/* Older: it needs migrating, which takes a writable open. */
-		rc = tune_fail(err, TUNE_ERR_STORE, "database '%s' has schema version %d and this tune reads %d%s", path,
+		rc = store_fail(msg, STORE_ERR_DB, "database '%s' has schema version %d and this tune reads %d%s", path,
 			       v, STORE_SCHEMA_VERSION, v > STORE_SCHEMA_VERSION ? " (upgrade tune, or use another --db)"
 			       : ": open it once writable to migrate it (any tune run), or use another --db");
 		goto fail;
@@ -138,7 +138,7 @@ fail:
 	return rc;
 }
 
-int store_open(const char *path, struct store **out, struct tune_error *err)
+int store_open(const char *path, struct store **out, char *msg)
 {
 	struct store *st = calloc(1, sizeof(*st));
 	int rc;
@@ -146,10 +146,10 @@ int store_open(const char *path, struct store **out, struct tune_error *err)
 	*out = NULL;
 	if (!st || !(st->path = strdup(path))) {
 		free(st);
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 	}
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = tune_fail(err, TUNE_ERR_STORE, "cannot open database '%s': %s (check the path and its permissions, "
+		rc = store_fail(msg, STORE_ERR_DB, "cannot open database '%s': %s (check the path and its permissions, "
 			       "or use another --db)", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		goto fail;
 	}
@@ -162,16 +162,16 @@ int store_open(const char *path, struct store **out, struct tune_error *err)
 		if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK)
 			break;
 		if ((sqlite3_errcode(st->db) != SQLITE_BUSY && sqlite3_errcode(st->db) != SQLITE_LOCKED) || tries == 500) {
-			rc = store_exec(st, "PRAGMA journal_mode = WAL", err, "cannot set WAL mode");
+			rc = store_exec(st, "PRAGMA journal_mode = WAL", msg, "cannot set WAL mode");
 			goto fail;
 		}
 		nanosleep(&nap, NULL);
 	}
 	/* FULL: a committed batch survives a power loss too, for about 0.2 ms
 	 * more per commit than NORMAL (README, "What tune guarantees"). */
-	if ((rc = store_exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", err, "cannot set WAL mode")) != 0)
+	if ((rc = store_exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", msg, "cannot set WAL mode")) != 0)
 		goto fail;
-	if ((rc = migrate(st, err)) != 0)
+	if ((rc = migrate(st, msg)) != 0)
 		goto fail;
 	*out = st;
 	return 0;

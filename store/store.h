@@ -9,73 +9,109 @@
 #ifndef STORE_STORE_H
 #define STORE_STORE_H
 
+#include <limits.h>
 #include <sqlite3.h>
 
-#include "../tuner/base/errors.h"
-#include "../tuner/base/stats.h"
-#include "../tuner/config/config.h"
-#include "../tuner/plan/plan.h"
+/* Errors: a function returns 0 or a negative STORE_ERR_*, and then has
+ * written what failed and what to do (git's style) into msg, which holds
+ * STORE_MSG_MAX bytes (NULL: not wanted). The codes are the tuner's
+ * tune_err values, so that they pass through it unchanged. */
+#define STORE_MSG_MAX 4096
+enum store_err {
+	STORE_ERR_DB = -3,     /* the database cannot be opened, read or written */
+	STORE_ERR_SYSTEM = -5, /* out of memory, or no thread */
+	STORE_ERR_BUSY = -10,  /* another process measures the sweep */
+};
+
+/* An integer column's NULL, in the rows below. */
+#define STORE_NULL LLONG_MIN
 
 #define STORE_SCHEMA_VERSION 6
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
+#define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
 
 struct store;
 
-int store_open(const char *path, struct store **out, struct tune_error *err);
+int store_open(const char *path, struct store **out, char *msg);
 /* For commands that only read: no migration, no WAL switch, nothing
- * written, so a database the user can only read works. TUNE_ERR_STORE when
+ * written, so a database the user can only read works. STORE_ERR_DB when
  * its schema is not this tune's (an older one needs one writable open). */
-int store_open_readonly(const char *path, struct store **out, struct tune_error *err);
+int store_open_readonly(const char *path, struct store **out, char *msg);
 void store_close(struct store *st);
 /* The connection, for read-only queries of the report module. */
 sqlite3 *store_db(struct store *st);
 
-int store_host(struct store *st, const struct host_facts *facts, long long *id, struct tune_error *err);
-int store_platform(struct store *st, const struct platform *p, long long *id, struct tune_error *err);
+/* A machine as measured; the tuner's facts as JSON besides. */
+struct store_host {
+	const char *hostname, *arch, *cpu_model, *kernel, *facts_json;
+	long long cores, pus, llc_bytes, memory_bytes;
+};
+int store_host(struct store *st, const struct store_host *h, long long *id, char *msg);
+/* A platform file as loaded; cflags joined by spaces. */
+struct store_platform {
+	const char *name, *arch, *path, *compiler, *cflags;
+};
+int store_platform(struct store *st, const struct store_platform *p, long long *id, char *msg);
 /* Records the host's measured wake-up cost (median ns, across CPUs and on one). */
-int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, struct tune_error *err);
+int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, char *msg);
 
 struct store_build {
 	const char *hash, *kernel, *variant, *hint, *compiler, *compiler_version, *cflags, *defines, *binary_path;
 };
-int store_build(struct store *st, const struct store_build *b, long long *id, struct tune_error *err);
+int store_build(struct store *st, const struct store_build *b, long long *id, char *msg);
 
 struct store_sweep {
 	const char *name;
 	long long platform_id, host_id;
 	const char *spec_hash, *spec_json, *env_json, *tune_version, *compiler, *cflags;
 	const char *fingerprint, *strategy;
-	const struct host_facts *facts;
+	const char *governor, *thp; /* the host's, as the sweep starts */
+	const char *holder;         /* this machine's name, in its claim on the sweep */
+	double loadavg;
 	int quick;
 	int fresh; /* start a new generation instead of resuming */
 };
 /* Claims the sweep (name, platform, host) for this process and opens it to
- * resume, or a new one; *resumed says which. TUNE_ERR_BUSY when a live
+ * resume, or a new one; *resumed says which. STORE_ERR_BUSY when a live
  * process holds it, here or on another machine sharing the file (its pid,
  * host and since in the message); a claim whose process is gone (a dead pid
  * on this machine, or no heartbeat for STORE_LEASE_STALE_S) is taken over.
  * The claim, look-up and insert are one transaction. */
 int store_sweep_open(struct store *st, const struct store_sweep *s, long long *sweep_id, int *resumed,
-		     struct tune_error *err);
+		     char *msg);
 /* Gives up this process's claim on the sweep (see store_sweep_open). */
 int store_sweep_release(struct store *st, const char *sweep, long long platform_id, long long host_id,
-			struct tune_error *err);
+			char *msg);
+enum store_trial_status { STORE_PENDING, STORE_DONE, STORE_FAILED };
+
+/* A trial's row: what the kernel ran with. A kernel described by a manifest
+ * has its values in params (a JSON object) and context; the columns it has
+ * no value for are NULL (NULL strings, STORE_NULL numbers). */
+struct store_trial {
+	const char *key; /* identifies the trial within its sweep */
+	const char *kernel, *variant, *hint, *phase, *params, *context, *dispatch;
+	long long size_mb, depth, queries, group_size, hugepages, seed, runs, warmup;
+	long long threshold_ns, apps, speedup;
+	long long id; /* out: its row, or 0 when not stored */
+	int status;   /* out: enum store_trial_status */
+};
 /* Adds the trials (those already there are kept; with insert 0, none) and
  * reads back the ids and statuses of those stored. */
-int store_sweep_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,
-		       struct tune_error *err);
+int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial *trials, size_t n, int insert,
+		       char *msg);
 /* Appends a line to the sweep's warnings. */
-int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, struct tune_error *err);
+int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, char *msg);
 /* The search state saved last, or NULL; the caller frees it. */
-int store_sweep_state(struct store *st, long long sweep_id, char **state, struct tune_error *err);
-int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, struct tune_error *err);
-/* Fills the stats of each done trial from its measured samples. */
-int store_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err);
-int store_sweep_finish(struct store *st, long long sweep_id, const char *status, struct tune_error *err);
+int store_sweep_state(struct store *st, long long sweep_id, char **state, char *msg);
+int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, char *msg);
+/* The metric of a trial's measured (not warm-up) runs, in *v (grown with
+ * realloc, *cap its room; the caller frees it), *n of them. */
+int store_trial_values(struct store *st, long long trial_id, double **v, size_t *n, size_t *cap, char *msg);
+int store_sweep_finish(struct store *st, long long sweep_id, const char *status, char *msg);
 
 struct store_sample {
-	const struct trial *trial;
+	long long trial_id;
 	long long run_id;
 	int warmup;
 	long long ns_total;
@@ -86,13 +122,21 @@ struct store_sample {
 	const char *raw_json;
 };
 
+/* The statistics of a trial's measured runs: median, median absolute
+ * deviation, the interval of the median, and how many were outliers. */
+struct store_summary {
+	long long n;
+	double median, mad, ci_low, ci_high;
+	long long outliers;
+};
+
 struct store_outcome {
-	struct trial *trial;
+	long long trial_id;
 	int ok;             /* done, else failed */
 	const char *reason; /* why it failed */
 	long long build_id; /* 0: none */
 	int cpu;            /* -1: unpinned */
-	struct stats stats; /* of the measured runs, when ok */
+	struct store_summary summary; /* of the measured runs, when ok */
 };
 
 /* What else a batch's transaction records about its sweep. */
@@ -102,17 +146,17 @@ struct store_batch_meta {
 };
 
 /* Records a batch in one transaction: the samples of trials that succeeded
- * and the status of every trial in outs. Sets trial->status on success. */
+ * and the status of every trial in outs. */
 int store_record_batch(struct store *st, struct store_outcome *outs, size_t nouts,
 		       const struct store_sample *samples, size_t nsamples, const struct store_batch_meta *meta,
-		       struct tune_error *err);
+		       char *msg);
 
 struct store_optimum {
 	const char *platform, *host, *fingerprint, *kernel, *size_class, *variant, *hint, *runner_up;
 	long long size_mb, group_size, best_group_size, trials, sweep_id;
 	long long threshold_ns; /* ipa; -1: none */
 	int hugepages;
-	struct stats stats;
+	double median, ci_low, ci_high;
 	long long speedup, apps; /* sched: the point decided; 0 for other kernels */
 	const char *dispatch;    /* sched: inline or worker; NULL for other kernels */
 	const char *context;     /* manifest kernels: "name=value ..." of the context decided; NULL: none */
@@ -121,15 +165,16 @@ struct store_optimum {
 };
 /* Records (or replaces) the optimum for its platform, host, fingerprint,
  * kernel, size (0 for ipa and sched) and sched point. */
-int store_optimum(struct store *st, const struct store_optimum *o, struct tune_error *err);
+int store_optimum(struct store *st, const struct store_optimum *o, char *msg);
 
 /* The newest IPA threshold chosen for platform on host with fingerprint;
  * *found is 0 when the ipa sweep has not run there. */
 int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
-			long long *threshold_ns, int *found, struct tune_error *err);
+			long long *threshold_ns, int *found, char *msg);
 
-/* The checksum already measured in this sweep for the same lookups, if any. */
-int store_reference_checksum(struct store *st, long long sweep_id, const struct trial *t,
-			     unsigned long long *sum, int *found, struct tune_error *err);
+/* The checksum already measured in this sweep for the same work as t (the
+ * same context, or without one the same size, depth, queries and seed), if any. */
+int store_reference_checksum(struct store *st, long long sweep_id, const struct store_trial *t,
+			     unsigned long long *sum, int *found, char *msg);
 
 #endif

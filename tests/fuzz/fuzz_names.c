@@ -204,7 +204,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (size_t i = 0; i < 2; i++)
 		if (cmd_run(6, sweeps[i], &err) != 0)
 			die("the seed sweep", err.msg);
-	if (store_open(db, &st, &err) != 0 || mkdir(charts_dir, 0700) != 0)
+	if (store_open(db, &st, err.msg) != 0 || mkdir(charts_dir, 0700) != 0)
 		die("open", err.msg);
 	set_names("clean-host", "clean");
 	header("clean", &ref_header);

@@ -4,8 +4,8 @@
 # of its own stage or of the stages before it; every tuner/ source is in a
 # stage folder (main.c aside); another stage is used through its one
 # header, <stage>/<stage>.h (base/ is a toolbox of small modules, each with
-# its own); only the executors touch an executor's state; no source file
-# passes 600 lines.
+# its own); store/ includes nothing of tuner/; only the executors touch an
+# executor's state; no source file passes 600 lines.
 # Run from the source tree.
 set -u
 fail=0
@@ -60,6 +60,11 @@ for stage in $stages; do
 		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 	done
 done
+# The store has its own rows and includes nothing from tuner/.
+while IFS= read -r hit; do
+	echo "FAIL: $hit: store/ includes nothing from tuner/ (it has its own rows, store.h)"
+	fail=1
+done < <(grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*(tuner|kernels)/' store/*.[ch])
 # The executors behind one interface: only they (and the command that
 # chooses one) touch an executor's own state.
 while IFS= read -r hit; do

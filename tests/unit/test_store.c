@@ -1,5 +1,6 @@
-/* The store: a new database gets the current schema; a newer one is refused;
- * trials survive a reopen with their status (resume); a writer killed with
+/* The store on its own rows, with nothing of the tuner: a new database
+ * gets the current schema; a newer one is refused; STORE_NULL numbers are
+ * NULL columns; trials survive a reopen with their status (resume); a writer killed with
  * SIGKILL in the middle of batches leaves a database that passes
  * integrity_check with every batch either whole or absent. */
 #include <pthread.h>
@@ -9,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../../store/store.h"
 #include "../check.h"
 
@@ -35,32 +35,44 @@ static const char *text(sqlite3 *db, const char *sql, char *buf, size_t len)
 	return buf;
 }
 
-/* A sweep with ntrials interleaved-prefetch trials, stored. */
-static int open_sweep(struct store *st, struct plan *pl, size_t ntrials, long long *sweep_id)
+/* A sweep's trials as the store sees them. */
+struct trials {
+	struct store_trial *v;
+	char (*keys)[32];
+	size_t n;
+};
+
+static void trials_free(struct trials *tr)
 {
-	struct host_facts f;
-	struct platform p;
-	struct tune_error err;
+	free(tr->v);
+	free(tr->keys);
+}
+
+/* A sweep with n interleaved-prefetch trials, stored. */
+static int open_sweep(struct store *st, struct trials *tr, size_t n, long long *sweep_id)
+{
+	struct store_host h = { "testhost", "x86_64", "test cpu", "linux", "{}", 2, 2, 1 << 20, 1 << 30 };
+	struct store_platform p = { "testplat", "x86_64", "platforms/test.yaml", "cc", "-O2" };
+	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", "fp", "grid",
+				  "performance", "never", "testhost", 0.5, 0, 0 };
+	char msg[STORE_MSG_MAX];
 	long long host_id, platform_id;
 	int resumed;
 
-	memset(&f, 0, sizeof(f));
-	snprintf(f.hostname, sizeof(f.hostname), "testhost");
-	snprintf(f.arch, sizeof(f.arch), "x86_64");
-	snprintf(f.cpu_model, sizeof(f.cpu_model), "test cpu");
-	memset(&p, 0, sizeof(p));
-	p.name = "testplat";
-	p.path = "platforms/test.yaml";
-	p.compiler = "cc";
-	p.arch = ARCH_X86_64;
-	memset(pl, 0, sizeof(*pl));
-	pl->trials = calloc(ntrials, sizeof(*pl->trials));
-	pl->ntrials = ntrials;
-	for (size_t i = 0; i < ntrials; i++) {
-		struct trial *t = &pl->trials[i];
+	tr->v = calloc(n, sizeof(*tr->v));
+	tr->keys = calloc(n, sizeof(*tr->keys));
+	tr->n = n;
+	if (!tr->v || !tr->keys)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct store_trial *t = &tr->v[i];
 
-		t->variant = CHASE_VARIANT_INTERLEAVED_PREFETCH;
-		t->hint = CHASE_HINT_PLDL1KEEP;
+		snprintf(tr->keys[i], sizeof(tr->keys[i]), "trial-%zu", i);
+		t->key = tr->keys[i];
+		t->kernel = "chase";
+		t->variant = "interleaved-prefetch";
+		t->hint = "pldl1keep";
+		t->phase = "search";
 		t->size_mb = 8;
 		t->depth = 12;
 		t->queries = 1000;
@@ -68,47 +80,37 @@ static int open_sweep(struct store *st, struct plan *pl, size_t ntrials, long lo
 		t->seed = 42;
 		t->runs = 3;
 		t->warmup = 1;
-		snprintf(t->key, sizeof(t->key), "trial-%zu", i);
+		t->threshold_ns = t->apps = t->speedup = STORE_NULL;
 	}
-	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", "fp", "grid", &f, 0, 0 };
-	struct trial **all = calloc(ntrials, sizeof(*all));
-
-	for (size_t i = 0; i < ntrials; i++)
-		all[i] = &pl->trials[i];
-
-	if (store_host(st, &f, &host_id, &err) || store_platform(st, &p, &platform_id, &err))
-		return fprintf(stderr, "%s\n", err.msg), -1;
+	if (store_host(st, &h, &host_id, msg) || store_platform(st, &p, &platform_id, msg))
+		return fprintf(stderr, "%s\n", msg), -1;
 	ss.platform_id = platform_id;
 	ss.host_id = host_id;
-	if (store_sweep_open(st, &ss, sweep_id, &resumed, &err) ||
-	    store_sweep_trials(st, *sweep_id, all, ntrials, 1, &err)) {
-		free(all);
-		return fprintf(stderr, "%s\n", err.msg), -1;
-	}
-	free(all);
+	if (store_sweep_open(st, &ss, sweep_id, &resumed, msg) || store_sweep_trials(st, *sweep_id, tr->v, n, 1, msg))
+		return fprintf(stderr, "%s\n", msg), -1;
 	return 0;
 }
 
 /* Records trial i as done with runs+warmup samples. */
-static int record(struct store *st, struct plan *pl, size_t i)
+static int record(struct store *st, struct trials *tr, size_t i)
 {
-	struct trial *t = &pl->trials[i];
-	struct store_outcome out = { t, 1, NULL, 0, 1, { 3, 3.5, 1.0, 2.5, 4.5, 0 } };
+	const struct store_trial *t = &tr->v[i];
+	struct store_outcome out = { t->id, 1, NULL, 0, 1, { 3, 3.5, 1.0, 2.5, 4.5, 0 } };
 	struct store_sample s[4];
-	struct tune_error err;
+	char msg[STORE_MSG_MAX];
 
 	for (int k = 0; k < 4; k++) {
-		s[k] = (struct store_sample){ t, k ? k - 1 : 0, k == 0, 1000 + k, 1.5 + k, 1e6, 12345, 1, 0, "{}" };
+		s[k] = (struct store_sample){ t->id, k ? k - 1 : 0, k == 0, 1000 + k, 1.5 + k, 1e6, 12345, 1, 0, "{}" };
 	}
-	return store_record_batch(st, &out, 1, s, 4, NULL, &err);
+	return store_record_batch(st, &out, 1, s, 4, NULL, msg);
 }
 
 /* Several hosts of one sweep open the same new database at once. */
 static void *open_close(void *path)
 {
 	struct store *st = NULL;
-	struct tune_error err;
-	long failed = store_open(path, &st, &err) != 0;
+	char msg[STORE_MSG_MAX];
+	long failed = store_open(path, &st, msg) != 0;
 
 	store_close(st);
 	return (void *)failed;
@@ -138,9 +140,9 @@ static void concurrent_open(const char *dir)
 int main(void)
 {
 	char dir[] = "/tmp/tune-test-store-XXXXXX", path[256], buf[256];
-	struct tune_error err;
+	char err[STORE_MSG_MAX];
 	struct store *st = NULL;
-	struct plan pl;
+	struct trials pl;
 	long long sweep_id;
 
 	if (!mkdtemp(dir))
@@ -148,7 +150,7 @@ int main(void)
 
 	/* Migration: a new file gets the current schema, in WAL mode. */
 	snprintf(path, sizeof(path), "%s/new.db", dir);
-	CHECK(store_open(path, &st, &err) == 0, "open: %s", err.msg);
+	CHECK(store_open(path, &st, err) == 0, "open: %s", err);
 	CHECK(scalar(store_db(st), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "user_version");
 	CHECK(!strcmp(text(store_db(st), "PRAGMA journal_mode", buf, sizeof(buf)), "wal"), "journal %s", buf);
 	/* Each commit synced: a power loss keeps every committed batch. */
@@ -166,10 +168,10 @@ int main(void)
 		struct store *ro = NULL;
 
 		snprintf(odd, sizeof(odd), "%s/a b?c#d%%e.db", dir);
-		CHECK(store_open(odd, &ro, &err) == 0, "create %s: %s", odd, err.msg);
+		CHECK(store_open(odd, &ro, err) == 0, "create %s: %s", odd, err);
 		store_close(ro);
 		ro = NULL;
-		CHECK(store_open_readonly(odd, &ro, &err) == 0, "read-only %s: %s", odd, err.msg);
+		CHECK(store_open_readonly(odd, &ro, err) == 0, "read-only %s: %s", odd, err);
 		CHECK(ro && scalar(store_db(ro), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "its schema");
 		CHECK(ro && sqlite3_exec(store_db(ro), "CREATE TABLE x (y)", NULL, NULL, NULL) != SQLITE_OK,
 		      "nothing can be written");
@@ -183,18 +185,29 @@ int main(void)
 	CHECK(scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_stats LIMIT 1") == 35,
 	      "median of the measured runs (2.5, 3.5, 4.5; warm-up 1.5 left out) x10: got %lld",
 	      scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_stats LIMIT 1"));
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE threshold_ns IS NULL AND apps IS NULL AND"
+				   " speedup IS NULL AND dispatch IS NULL AND context IS NULL AND hint = 'pldl1keep'") == 5,
+	      "STORE_NULL and NULL strings are NULL columns");
+	{
+		double *v = NULL;
+		size_t n = 0, cap = 0;
+
+		CHECK(store_trial_values(st, pl.v[0].id, &v, &n, &cap, err) == 0, "values: %s", err);
+		CHECK(n == 3 && v && v[0] + v[1] + v[2] == 2.5 + 3.5 + 4.5, "the measured runs' values, not the warm-up's");
+		free(v);
+	}
 	store_close(st);
-	free(pl.trials);
-	CHECK(store_open(path, &st, &err) == 0, "reopen: %s", err.msg);
+	trials_free(&pl);
+	CHECK(store_open(path, &st, err) == 0, "reopen: %s", err);
 	CHECK(open_sweep(st, &pl, 5, &sweep_id) == 0, "sweep again");
-	CHECK(pl.trials[0].status == TRIAL_DONE && pl.trials[1].status == TRIAL_PENDING &&
-	      pl.trials[2].status == TRIAL_DONE, "statuses read back");
+	CHECK(pl.v[0].status == STORE_DONE && pl.v[1].status == STORE_PENDING &&
+	      pl.v[2].status == STORE_DONE, "statuses read back");
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials") == 5, "no trial duplicated by the reopen");
 	/* A sample recorded twice is refused, and the batch leaves nothing behind. */
-	CHECK(record(st, &pl, 0) == TUNE_ERR_STORE, "duplicate samples are refused");
+	CHECK(record(st, &pl, 0) == STORE_ERR_DB, "duplicate samples are refused");
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM samples") == 8, "still 8 samples");
 	store_close(st);
-	free(pl.trials);
+	trials_free(&pl);
 
 	/* A version-1 database is migrated in place and keeps its samples. */
 	snprintf(path, sizeof(path), "%s/v1.db", dir);
@@ -226,7 +239,7 @@ int main(void)
 			fclose(f);
 		free(sql);
 	}
-	CHECK(store_open(path, &st, &err) == 0, "migrate v1: %s", err.msg);
+	CHECK(store_open(path, &st, err) == 0, "migrate v1: %s", err);
 	if (st) {
 		CHECK(scalar(store_db(st), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "migrated to the current version");
 		CHECK(scalar(store_db(st), "SELECT count(*) FROM samples WHERE outlier = 0") == 1, "sample kept");
@@ -245,9 +258,9 @@ int main(void)
 		sqlite3_exec(db, "CREATE TABLE keep (x); PRAGMA user_version = 99", NULL, NULL, NULL);
 		sqlite3_close(db);
 	}
-	CHECK(store_open(path, &st, &err) == TUNE_ERR_STORE, "newer schema refused");
-	CHECK_CONTAINS(err.msg, "schema version 99, newer than this tune's");
-	CHECK_CONTAINS(err.msg, "upgrade tune");
+	CHECK(store_open(path, &st, err) == STORE_ERR_DB, "newer schema refused");
+	CHECK_CONTAINS(err, "schema version 99, newer than this tune's");
+	CHECK_CONTAINS(err, "upgrade tune");
 
 	/* Not a database at all. */
 	snprintf(path, sizeof(path), "%s/junk.db", dir);
@@ -257,8 +270,8 @@ int main(void)
 		fputs("this is not a database, it is a long enough line of text to fill a header page........", f);
 		fclose(f);
 	}
-	CHECK(store_open(path, &st, &err) == TUNE_ERR_STORE, "junk refused");
-	CHECK_CONTAINS(err.msg, path);
+	CHECK(store_open(path, &st, err) == STORE_ERR_DB, "junk refused");
+	CHECK_CONTAINS(err, path);
 
 	/* Crash safety: kill a writer at random moments; after each kill the
 	 * database is intact and every trial has all of its samples or none. */
@@ -269,20 +282,20 @@ int main(void)
 
 		if (pid == 0) {
 			struct store *cst;
-			struct plan cpl;
+			struct trials cpl;
 			long long sid;
 
-			if (store_open(path, &cst, &err) || open_sweep(cst, &cpl, 400, &sid))
+			if (store_open(path, &cst, err) || open_sweep(cst, &cpl, 400, &sid))
 				_exit(3);
-			for (size_t i = 0; i < cpl.ntrials; i++)
-				if (cpl.trials[i].status != TRIAL_DONE && record(cst, &cpl, i))
+			for (size_t i = 0; i < cpl.n; i++)
+				if (cpl.v[i].status != STORE_DONE && record(cst, &cpl, i))
 					_exit(4);
 			_exit(0);
 		}
 		usleep((useconds_t)(rand() % 40000));
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		CHECK(store_open(path, &st, &err) == 0, "reopen after kill %d: %s", kill_no, err.msg);
+		CHECK(store_open(path, &st, err) == 0, "reopen after kill %d: %s", kill_no, err);
 		if (!st)
 			break;
 		CHECK(!strcmp(text(store_db(st), "PRAGMA integrity_check", buf, sizeof(buf)), "ok"),
@@ -293,16 +306,16 @@ int main(void)
 		store_close(st);
 	}
 	/* Finishing after the kills records every trial exactly once. */
-	CHECK(store_open(path, &st, &err) == 0, "final open");
+	CHECK(store_open(path, &st, err) == 0, "final open");
 	CHECK(open_sweep(st, &pl, 400, &sweep_id) == 0, "final sweep");
-	for (size_t i = 0; i < pl.ntrials; i++)
-		if (pl.trials[i].status != TRIAL_DONE)
+	for (size_t i = 0; i < pl.n; i++)
+		if (pl.v[i].status != STORE_DONE)
 			record(st, &pl, i);
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM samples") == 1600, "400 trials x 4 samples, got %lld",
 	      scalar(store_db(st), "SELECT count(*) FROM samples"));
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE status = 'done'") == 400, "all done");
 	store_close(st);
-	free(pl.trials);
+	trials_free(&pl);
 
 	snprintf(buf, sizeof(buf), "rm -rf %s", dir);
 	if (system(buf) != 0)

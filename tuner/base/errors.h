@@ -40,6 +40,13 @@ struct tune_error {
 	char msg[4096];
 };
 
+/* err's message buffer (or NULL), for a module outside the tuner that
+ * writes its own messages, such as store/ (store.h says how). */
+static inline char *tune_msg(struct tune_error *err)
+{
+	return err ? err->msg : NULL;
+}
+
 /* printf-style; returns code so callers can write `return tune_fail(...)`. */
 int tune_fail(struct tune_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

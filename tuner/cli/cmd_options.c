@@ -24,11 +24,11 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err)
 		return tune_fail(err, TUNE_ERR_STORE, "database '%s' does not exist (run 'tune --platform local' "
 				 "first, or give --db)", path);
 	/* Reading needs no write access; an older schema is migrated where it can be. */
-	if (store_open_readonly(path, st, err) == 0)
+	if (store_open_readonly(path, st, tune_msg(err)) == 0)
 		return 0;
 	if (access(path, W_OK) != 0)
 		return TUNE_ERR_STORE;
-	return store_open(path, st, err);
+	return store_open(path, st, tune_msg(err));
 }
 
 int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err)

@@ -79,7 +79,7 @@ static void *run_host(void *arg)
 	struct exec_context ctx;
 
 	memset(&p, 0, sizeof(p));
-	if ((h->rc = store_open(h->o->db, &st, &h->err)) != 0)
+	if ((h->rc = store_open(h->o->db, &st, h->err.msg)) != 0)
 		goto out;
 	if (h->slurm) {
 		slurm = *h->slurm;

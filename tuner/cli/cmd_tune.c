@@ -28,7 +28,7 @@ int cmd_tune(int argc, char **argv, struct tune_error *err)
 		return rc;
 	/* Show what was found even when some trials failed: by the platform's
 	 * name, as stored, also when it was given as a file. */
-	if ((rrc = platform_load(o.platforms[0], &p, &rerr)) == 0 && (rrc = store_open(o.db, &st, &rerr)) == 0) {
+	if ((rrc = platform_load(o.platforms[0], &p, &rerr)) == 0 && (rrc = store_open(o.db, &st, rerr.msg)) == 0) {
 		const char *name = p.name;
 
 		rrc = report_print(store_db(st), &name, 1, REPORT_TABLE, stdout, &rows, &rerr);

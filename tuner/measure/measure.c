@@ -81,7 +81,7 @@ static size_t count_of(const struct gathered *g, const struct trial *t, int warm
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->n; i++)
-		n += g->v[i].trial == t && g->v[i].warmup == warmup;
+		n += g->v[i].trial_id == t->id && g->v[i].warmup == warmup;
 	return n;
 }
 
@@ -97,7 +97,10 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 	char *save = NULL;
 	struct tune_error err;
 
-	if (store_reference_checksum(r->ctx->store, r->sweep_id, todo[0], &ref, &have_ref, &err) != 0) {
+	struct store_trial row;
+
+	measure_trial_row(todo[0], &row);
+	if (store_reference_checksum(r->ctx->store, r->sweep_id, &row, &ref, &have_ref, err.msg) != 0) {
 		snprintf(why, whylen, "%.900s", err.msg);
 		return why;
 	}
@@ -152,7 +155,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 			return why;
 		}
 		s = &g->v[g->n];
-		s->trial = t;
+		s->trial_id = t->id;
 		s->warmup = json_is_true(warm);
 		s->run_id = (long long)count_of(g, t, s->warmup);
 		s->ns_total = (long long)ns_total;
@@ -193,11 +196,11 @@ static void trial_stats(struct gathered *g, const struct trial *t, struct stats 
 	if (!v || !flags)
 		goto out;
 	for (size_t i = 0; i < g->n; i++)
-		if (g->v[i].trial == t && !g->v[i].warmup)
+		if (g->v[i].trial_id == t->id && !g->v[i].warmup)
 			v[n++] = g->v[i].ns_per_lookup;
 	stats_compute(v, n, (uint64_t)t->id, out, flags);
 	for (size_t i = 0, k = 0; i < g->n; i++)
-		if (g->v[i].trial == t && !g->v[i].warmup)
+		if (g->v[i].trial_id == t->id && !g->v[i].warmup)
 			g->v[i].outlier = flags[k++];
 out:
 	free(v);
@@ -259,6 +262,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 {
 	const struct sweep *sw = &r->sweep;
 	struct store_outcome outs[CHASE_MAX_GROUP + 1];
+	struct stats stats[CHASE_MAX_GROUP + 1];
 	struct gathered g = { 0 };
 	const char *reason = NULL;
 	char why[1024], label[160];
@@ -309,28 +313,31 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		return rc;
 	}
 	for (size_t i = 0; i < n; i++) {
-		outs[i].trial = todo[i];
+		outs[i].trial_id = todo[i]->id;
 		outs[i].ok = reason == NULL;
 		outs[i].reason = reason;
 		outs[i].build_id = bin && !bin->rc ? bin->build_id : 0;
 		outs[i].cpu = r->ctx->platform->pin && (todo[i]->kernel == KERNEL_CHASE || todo[i]->manifest)
 				      ? (int)r->ctx->platform->cpus.v[0] : -1;
+		memset(&stats[i], 0, sizeof(stats[i]));
 		if (!reason)
-			trial_stats(&g, todo[i], &outs[i].stats);
-		else
-			memset(&outs[i].stats, 0, sizeof(outs[i].stats));
+			trial_stats(&g, todo[i], &stats[i]);
+		outs[i].summary = measure_summary(&stats[i]);
 	}
 	{
 		struct store_batch_meta meta = { r->sweep_id, r->measure_ns };
 
-		rc = store_record_batch(r->ctx->store, outs, n, g.v, g.n, &meta, err);
+		rc = store_record_batch(r->ctx->store, outs, n, g.v, g.n, &meta, tune_msg(err));
 		r->measure_ns = 0;
 	}
 	gathered_free(&g);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < n && !reason; i++)
-		todo[i]->stats = outs[i].stats;
+	for (size_t i = 0; i < n; i++) {
+		todo[i]->status = reason ? TRIAL_FAILED : TRIAL_DONE;
+		if (!reason)
+			todo[i]->stats = stats[i];
+	}
 	if (reason)
 		r->failed += n;
 	progress_end(pg, n, cost, label, reason ? reason : "ok");
@@ -364,7 +371,7 @@ int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *t
 			return TUNE_ERR_INTERRUPTED;
 		while (i < n && m < MAX_BATCH && (!m || plan_same_process(ts[i], todo[0])))
 			todo[m++] = ts[i++];
-		if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
+		if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
 			return rc;
 		/* Those a previous run finished are not measured again. */
 		{

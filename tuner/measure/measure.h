@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "../base/errors.h"
+#include "../base/stats.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
 
@@ -33,6 +34,17 @@ void progress_finish(struct progress *p);
 
 /* "1h02m", "3m05s", "12s" */
 void progress_format_duration(double s, char *out, size_t len);
+
+/* record.c: trials as the store's rows. */
+/* The row t is stored as (its strings borrowed from t). */
+void measure_trial_row(const struct trial *t, struct store_trial *row);
+struct store_summary measure_summary(const struct stats *s);
+/* Stores trials[0..n) (with insert 0, only looks them up) and reads their
+ * ids and statuses back into them. */
+int measure_store_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,
+			 struct tune_error *err);
+/* Fills the stats of each done trial from its recorded runs. */
+int measure_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err);
 
 /* measure.c: a batch's output lines into samples, recorded. */
 int exec_json_number(json_t *o, const char *key, double *out);

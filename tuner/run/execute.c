@@ -24,7 +24,7 @@ int exec_record_build(struct sweep_run *r, struct built *b, const char *compiler
 				  b->hint >= 0 ? chase_hint_names[b->hint] : NULL, compiler, b->res.compiler_version,
 				  b->res.cflags, b->res.defines, where };
 
-	return store_build(r->ctx->store, &sb, &b->build_id, err);
+	return store_build(r->ctx->store, &sb, &b->build_id, tune_msg(err));
 }
 
 struct built *exec_get_build(struct sweep_run *r, const struct trial *t)

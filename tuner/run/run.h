@@ -22,6 +22,12 @@
 #include "../config/config.h"
 #include "../plan/plan.h"
 
+/* The store reports into tune_msg(err) with the tuner's codes. */
+_Static_assert(sizeof(((struct tune_error *)0)->msg) == STORE_MSG_MAX, "store messages fit a tune_error");
+_Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM == (int)TUNE_ERR_SYSTEM &&
+		       (int)STORE_ERR_BUSY == (int)TUNE_ERR_BUSY,
+	       "store codes are tune_err codes");
+
 /* runspec.c: one kernel process to run, declaratively: the kernel, its
  * compile-time choices and its run-time parameters, with no path, command
  * or flag text in it. Local runs and the agent turn it into the same command

@@ -119,10 +119,10 @@ static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee
 		struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint, m->name,
 					   knee->context[0] ? knee->context : "-", m->variants.v[knee->variant], NULL,
 					   runner_text, 0, point == PLAN_NA ? 0 : point,
-					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, 0, knee->stats,
-					   0, 0, NULL, knee->context, params_text, exports_text };
+					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, 0,
+					   knee->stats.median, knee->stats.ci_low, knee->stats.ci_high, 0, 0, NULL, knee->context, params_text, exports_text };
 
-		rc = store_optimum(r->ctx->store, &o, err);
+		rc = store_optimum(r->ctx->store, &o, tune_msg(err));
 	}
 	free(params_text);
 	free(runner_text);
@@ -151,7 +151,8 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 				   knee->size_mb, knee->group_size, best->group_size,
 				   trials, r->sweep_id,
 				   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
-				   knee->hugepages, knee->stats, 0, 0, NULL, NULL, NULL, NULL };
+				   knee->hugepages, knee->stats.median, knee->stats.ci_low, knee->stats.ci_high,
+				   0, 0, NULL, NULL, NULL, NULL };
 
 	if (knee->kernel == KERNEL_SCHED) {
 		o.threshold_ns = knee->threshold_ns == CONF_INF_VALUE ? -1 : knee->threshold_ns;
@@ -182,7 +183,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 			 runner->stats.ci_high);
 		o.runner_up = runner_json;
 	}
-	return store_optimum(r->ctx->store, &o, err);
+	return store_optimum(r->ctx->store, &o, tune_msg(err));
 }
 
 /* cand[0..n) best first by the metric. */
@@ -270,8 +271,8 @@ int exec_decide(struct sweep_run *r, struct tune_error *err)
 				}
 				memcpy(fin, grouped, nf * sizeof(struct trial *));
 			}
-			if ((rc = store_sweep_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
-			    (rc = store_trial_stats(r->ctx->store, fin, nf, err)) != 0)
+			if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
+			    (rc = measure_trial_stats(r->ctx->store, fin, nf, err)) != 0)
 				break;
 			snprintf(final_title, sizeof(final_title), "%.60s%sfinal", r->opt->several_hosts ?
 				 r->ctx->facts->hostname : "", r->opt->several_hosts ? ": " : "");

@@ -37,10 +37,18 @@ int exec_context_open(struct exec_context *ctx, struct store *st, struct host_fa
 int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
 		      struct tune_error *err)
 {
+	char *facts_json = hostinfo_json(facts), cflags[PLATFORM_MAX_CFLAGS];
+	struct store_host h = { facts->hostname, facts->arch, facts->cpu_model, facts->kernel, facts_json,
+				(long long)facts->cores, (long long)facts->pus, facts->llc_bytes, facts->memory_bytes };
+	struct store_platform sp = { p->name, platform_arch_names[p->arch], p->path, p->compiler, cflags };
 	int rc;
 
-	if ((rc = store_host(st, facts, &ctx->host_id, err)) != 0 ||
-	    (rc = store_platform(st, p, &ctx->platform_id, err)) != 0)
+	if (!facts_json)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	conf_strs_join(&p->cflags, " ", cflags, sizeof(cflags));
+	rc = store_host(st, &h, &ctx->host_id, tune_msg(err));
+	free(facts_json);
+	if (rc || (rc = store_platform(st, &sp, &ctx->platform_id, tune_msg(err))) != 0)
 		return rc;
 	ctx->store = st;
 	ctx->facts = facts;
@@ -226,7 +234,7 @@ static void measure_wakeup(struct sweep_run *r)
 		o = json_loads(res.out, 0, NULL);
 	if (!o || exec_json_number(o, "cross_cpu_ns", &cross) || exec_json_number(o, "same_cpu_ns", &same))
 		warn(r, "cannot measure the wake-up cost: the kernel said '%.200s'", res.errout[0] ? res.errout : res.out);
-	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, &err) != 0)
+	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, err.msg) != 0)
 		fprintf(stderr, "tune: %s\n", err.msg);
 	else
 		fprintf(stderr, "tune: wake-up cost on '%s': %.1f us across CPUs %lld and %lld, %.1f us on one CPU\n",
@@ -246,7 +254,7 @@ static int resolve_threshold(struct sweep_run *r, struct tune_error *err)
 		return 0;
 	w->threshold_ns = 30000;
 	if ((rc = store_ipa_threshold(r->ctx->store, r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-				      &w->threshold_ns, &found, err)) != 0)
+				      &w->threshold_ns, &found, tune_msg(err))) != 0)
 		return rc;
 	if (w->completion == IPA_IPA)
 		fprintf(stderr, "tune: sweep '%s': accelerator completions poll below %lld ns (%s)\n", r->sweep.name,
@@ -258,7 +266,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	       struct exec_summary *sum, struct tune_error *err)
 {
 	struct sweep_run *r = calloc(1, sizeof(*r));
-	char *spec = NULL, *env = NULL, *state = NULL, hash[17];
+	char *spec = NULL, *env = NULL, *state = NULL, hash[17], machine[STORE_HOLDER_MAX];
 	struct search search = { 0 };
 	struct trial **all = NULL, **round = NULL;
 	size_t *idx = NULL, measured_before = 0;
@@ -297,21 +305,23 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		goto out;
 	}
 	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)hash_str(HASH_INIT, spec));
+	hostinfo_machine(machine, sizeof(machine));
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
 					  ctx->platform->compiler, r->cflags, r->fingerprint,
-					  sweep_strategy_names[r->sweep.strategy], ctx->facts, o->quick, o->fresh };
+					  sweep_strategy_names[r->sweep.strategy], ctx->facts->governor,
+					  ctx->facts->thp, machine, ctx->facts->loadavg1, o->quick, o->fresh };
 
-		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, err)) != 0)
+		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, tune_msg(err))) != 0)
 			goto out;
 	}
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		all[i] = &r->plan.trials[i];
 	/* Grid trials are all stored up front; a search stores what it picks. */
-	if ((rc = store_sweep_trials(ctx->store, r->sweep_id, all, r->plan.ntrials,
+	if ((rc = measure_store_trials(ctx->store, r->sweep_id, all, r->plan.ntrials,
 				     r->sweep.strategy == STRATEGY_GRID, err)) != 0 ||
-	    (rc = store_trial_stats(ctx->store, all, r->plan.ntrials, err)) != 0 ||
-	    (rc = store_sweep_state(ctx->store, r->sweep_id, &state, err)) != 0)
+	    (rc = measure_trial_stats(ctx->store, all, r->plan.ntrials, err)) != 0 ||
+	    (rc = store_sweep_state(ctx->store, r->sweep_id, &state, tune_msg(err))) != 0)
 		goto out;
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		measured_before += r->plan.trials[i].status == TRIAL_DONE;
@@ -343,7 +353,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		if ((rc = exec_measure(r, round, todo, title, err)) != 0)
 			break;
 		if ((st = search_state_json(&search)) != NULL) {
-			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, err);
+			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, tune_msg(err));
 			free(st);
 			if (rc)
 				break;
@@ -375,7 +385,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		sum->measured += r->plan.trials[i].status == TRIAL_DONE;
 	sum->measured -= measured_before;
 	sum->failed = r->failed;
-	rc = store_sweep_finish(ctx->store, r->sweep_id, r->failed ? "failed" : "done", err);
+	rc = store_sweep_finish(ctx->store, r->sweep_id, r->failed ? "failed" : "done", tune_msg(err));
 	if (!rc && r->failed)
 		rc = tune_fail(err, TUNE_ERR_TRIALS, "sweep '%s': %zu trials failed (see the reasons above, or in the "
 			       "trials table; re-run to retry them)", r->sweep.name, r->failed);

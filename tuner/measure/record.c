@@ -1,0 +1,80 @@
+/* Trials as the store's rows (store/store.h): what a trial is stored as,
+ * its id and status read back, and its statistics from its recorded runs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/chase/chase.h"
+#include "../../kernels/sched/sched.h"
+#include "../base/stats.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+#include "measure.h"
+
+void measure_trial_row(const struct trial *t, struct store_trial *row)
+{
+	int sched = !t->manifest && t->kernel == KERNEL_SCHED;
+
+	*row = (struct store_trial){
+		.key = t->key,
+		.kernel = t->manifest ? t->kernel_name : kernel_table[t->kernel].name,
+		.variant = t->manifest ? t->variant_name : kernel_table[t->kernel].variant_names[t->variant],
+		.hint = t->hint >= 0 ? chase_hint_names[t->hint] : NULL,
+		.phase = t->phase == PHASE_FINAL ? "final" : "search",
+		/* A manifest kernel's parameters are its own; the others' follow from their columns. */
+		.params = t->manifest ? t->params : NULL,
+		.context = t->manifest ? t->context : NULL,
+		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
+		.hugepages = t->hugepages, .seed = t->seed, .runs = t->runs, .warmup = t->warmup,
+		.threshold_ns = t->manifest || t->kernel == KERNEL_CHASE ? STORE_NULL : t->threshold_ns,
+		.apps = sched ? t->apps : STORE_NULL,
+		.speedup = sched ? t->speedup : STORE_NULL,
+		.dispatch = sched ? sched_dispatch_names[t->dispatch] : NULL,
+		.id = t->id,
+	};
+}
+
+struct store_summary measure_summary(const struct stats *s)
+{
+	struct store_summary sum = { (long long)s->n, s->median, s->mad, s->ci_low, s->ci_high, (long long)s->outliers };
+
+	return sum;
+}
+
+int measure_store_trials(struct store *st, long long sweep_id, struct trial *const *trials, size_t n, int insert,
+			 struct tune_error *err)
+{
+	struct store_trial *rows = calloc(n ? n : 1, sizeof(*rows));
+	int rc;
+
+	if (!rows)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		measure_trial_row(trials[i], &rows[i]);
+	rc = store_sweep_trials(st, sweep_id, rows, n, insert, tune_msg(err));
+	for (size_t i = 0; !rc && i < n; i++) {
+		trials[i]->id = rows[i].id;
+		trials[i]->status = rows[i].status == STORE_DONE     ? TRIAL_DONE
+				    : rows[i].status == STORE_FAILED ? TRIAL_FAILED
+								     : TRIAL_PENDING;
+	}
+	free(rows);
+	return rc;
+}
+
+int measure_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err)
+{
+	double *v = NULL;
+	size_t k, cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		memset(&trials[i]->stats, 0, sizeof(trials[i]->stats));
+		if (trials[i]->status != TRIAL_DONE)
+			continue;
+		if ((rc = store_trial_values(st, trials[i]->id, &v, &k, &cap, tune_msg(err))) == 0)
+			stats_compute(v, k, (uint64_t)trials[i]->id, &trials[i]->stats, NULL);
+	}
+	free(v);
+	return rc;
+}
