@@ -7,75 +7,58 @@
 
 #include "report.h"
 
+static void ipa_sweep(sqlite3_stmt *q, void *elem)
+{
+	struct report_ipa *r = elem;
+
+	report_column_text(q, 0, r->platform, sizeof(r->platform));
+	report_column_text(q, 1, r->host, sizeof(r->host));
+	report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
+	r->wakeup_cross_ns = sqlite3_column_double(q, 4);
+	r->wakeup_same_ns = sqlite3_column_double(q, 5);
+	r->chosen = sqlite3_column_type(q, 6) != SQLITE_NULL;
+	r->chosen_ns = sqlite3_column_int64(q, 6);
+	r->chosen_median = sqlite3_column_double(q, 7);
+	r->chosen_low = sqlite3_column_double(q, 8);
+	r->chosen_high = sqlite3_column_double(q, 9);
+}
+
+static int ipa_point(sqlite3_stmt *pts, void *elem)
+{
+	struct report_ipa *r = elem;
+	struct report_ipa_point *p;
+
+	if (r->npoints == REPORT_IPA_MAX_POINTS)
+		return -1;
+	p = &r->points[r->npoints++];
+	p->threshold_ns = sqlite3_column_int64(pts, 0);
+	p->median = sqlite3_column_double(pts, 1);
+	p->ci_low = sqlite3_column_double(pts, 2);
+	p->ci_high = sqlite3_column_double(pts, 3);
+	p->polled_share = sqlite3_column_double(pts, 4);
+	return 0;
+}
+
 /* The newest ipa sweep of each host's current fingerprint: its search
  * points (all measured in one process, interleaved), its optimum and the
  * host's wake-up cost. */
 int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, size_t *n, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL, *pts = NULL;
-	int rc;
+	static const struct report_sweeps how = {
+		"ipa results",
+		"SELECT n.platform, n.host, n.fingerprint, n.sweep_id, COALESCE(h.wakeup_cross_ns, -1),"
+		" COALESCE(h.wakeup_same_ns, -1), o.threshold_ns, o.median, o.ci_low, o.ci_high"
+		" FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id JOIN hosts h ON"
+		" h.id = s.host_id LEFT JOIN optima o ON o.sweep_id = n.sweep_id AND o.kernel = 'ipa'"
+		" WHERE n.kernel = 'ipa' AND (?1 IS NULL OR n.platform = ?1) ORDER BY n.platform, n.host",
+		"SELECT threshold_ns, median_ns_per_call, ci_low, ci_high, COALESCE(polled_share, -1)"
+		" FROM ipa_results WHERE sweep_id = ?1 AND phase = 'search' ORDER BY threshold_ns",
+		sizeof(struct report_ipa), ipa_sweep, ipa_point,
+	};
+	void *v = NULL;
+	int rc = report_load_sweeps(db, platform, &how, &v, n, err);
 
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT n.platform, n.host, n.fingerprint, n.sweep_id, COALESCE(h.wakeup_cross_ns, -1),"
-			       " COALESCE(h.wakeup_same_ns, -1), o.threshold_ns, o.median, o.ci_low, o.ci_high"
-			       " FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id JOIN hosts h ON"
-			       " h.id = s.host_id LEFT JOIN optima o ON o.sweep_id = n.sweep_id AND o.kernel = 'ipa'"
-			       " WHERE n.kernel = 'ipa' AND (?1 IS NULL OR n.platform = ?1) ORDER BY n.platform, n.host",
-			       -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db,
-			       "SELECT threshold_ns, median_ns_per_call, ci_low, ci_high, COALESCE(polled_share, -1)"
-			       " FROM ipa_results WHERE sweep_id = ?1 AND phase = 'search' ORDER BY threshold_ns",
-			       -1, &pts, NULL) != SQLITE_OK) {
-		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read ipa results: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct report_ipa *nv = realloc(*out, (*n + 1) * sizeof(*nv)), *r;
-
-		if (!nv) {
-			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-			goto out;
-		}
-		*out = nv;
-		r = &nv[(*n)++];
-		memset(r, 0, sizeof(*r));
-		report_column_text(q, 0, r->platform, sizeof(r->platform));
-		report_column_text(q, 1, r->host, sizeof(r->host));
-		report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
-		r->wakeup_cross_ns = sqlite3_column_double(q, 4);
-		r->wakeup_same_ns = sqlite3_column_double(q, 5);
-		r->chosen = sqlite3_column_type(q, 6) != SQLITE_NULL;
-		r->chosen_ns = sqlite3_column_int64(q, 6);
-		r->chosen_median = sqlite3_column_double(q, 7);
-		r->chosen_low = sqlite3_column_double(q, 8);
-		r->chosen_high = sqlite3_column_double(q, 9);
-		sqlite3_reset(pts);
-		sqlite3_bind_int64(pts, 1, sqlite3_column_int64(q, 3));
-		while ((rc = sqlite3_step(pts)) == SQLITE_ROW && r->npoints < REPORT_IPA_MAX_POINTS) {
-			struct report_ipa_point *p = &r->points[r->npoints++];
-
-			p->threshold_ns = sqlite3_column_int64(pts, 0);
-			p->median = sqlite3_column_double(pts, 1);
-			p->ci_low = sqlite3_column_double(pts, 2);
-			p->ci_high = sqlite3_column_double(pts, 3);
-			p->polled_share = sqlite3_column_double(pts, 4);
-		}
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			break;
-	}
-	rc = rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read ipa results: %s", sqlite3_errmsg(db));
-out:
-	sqlite3_finalize(q);
-	sqlite3_finalize(pts);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
+	*out = v;
 	return rc;
 }
 

@@ -167,6 +167,20 @@ const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
  * context's words and the sweep's fixed parameters, space-separated. */
 #define REPORT_SQL_OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
 	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
+/* sweeps.c: a kernel's newest sweeps, an element of the caller's array
+ * each, with the points of each. sweeps_sql takes the platform as ?1 (NULL:
+ * all) and gives the sweep's id in column 3; points_sql takes that id. */
+struct report_sweeps {
+	const char *what; /* "ipa results", for messages */
+	const char *sweeps_sql, *points_sql;
+	size_t size;      /* of an element */
+	void (*sweep)(sqlite3_stmt *q, void *elem);
+	/* Adds the point in the row to elem: 0, or -1 when elem has no room. */
+	int (*point)(sqlite3_stmt *pts, void *elem);
+};
+/* *out (free() it) holds *n elements; nothing on an error. */
+int report_load_sweeps(sqlite3 *db, const char *platform, const struct report_sweeps *how, void **out, size_t *n,
+		       struct tune_error *err);
 /* Column col of the row as text into out ("" for NULL). */
 void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len);
 

@@ -9,72 +9,55 @@
 #include "../kernels/sched/sched.h"
 #include "report.h"
 
+static void sched_sweep(sqlite3_stmt *q, void *elem)
+{
+	struct report_sched *r = elem;
+
+	report_column_text(q, 0, r->platform, sizeof(r->platform));
+	report_column_text(q, 1, r->host, sizeof(r->host));
+	report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
+}
+
+static int sched_point(sqlite3_stmt *pts, void *elem)
+{
+	struct report_sched *r = elem;
+	struct report_sched_point *p;
+
+	if (r->npoints == REPORT_SCHED_MAX_POINTS)
+		return -1;
+	p = &r->points[r->npoints++];
+	report_column_text(pts, 0, p->policy, sizeof(p->policy));
+	report_column_text(pts, 1, p->dispatch, sizeof(p->dispatch));
+	p->speedup = sqlite3_column_int64(pts, 2);
+	p->apps = sqlite3_column_int64(pts, 3);
+	p->makespan_ms = sqlite3_column_double(pts, 4);
+	p->ci_low_ms = sqlite3_column_double(pts, 5);
+	p->ci_high_ms = sqlite3_column_double(pts, 6);
+	p->accel_share = sqlite3_column_double(pts, 7);
+	p->overhead_ns = sqlite3_column_double(pts, 8);
+	p->chosen = sqlite3_column_int(pts, 9);
+	return 0;
+}
+
 int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **out, size_t *n, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL, *pts = NULL;
-	int rc;
+	static const struct report_sweeps how = {
+		"sched results",
+		"SELECT platform, host, fingerprint, sweep_id FROM newest_kernel_sweeps WHERE kernel = 'sched'"
+		" AND (?1 IS NULL OR platform = ?1) ORDER BY platform, host",
+		"SELECT r.policy, r.dispatch, r.speedup, r.apps, r.median_makespan_ms,"
+		" r.ci_low * r.tasks_per_run / 1e6, r.ci_high * r.tasks_per_run / 1e6,"
+		" COALESCE(r.accel_share, -1), COALESCE(r.mean_overhead_ns, -1),"
+		" COALESCE((SELECT 1 FROM optima o WHERE o.sweep_id = r.sweep_id AND o.kernel = 'sched' AND"
+		" o.speedup = r.speedup AND o.apps = r.apps AND o.variant = r.policy AND"
+		" o.dispatch = r.dispatch), 0) FROM sched_results r WHERE r.sweep_id = ?1 AND"
+		" r.phase = 'search' ORDER BY r.speedup, r.dispatch, r.apps, r.policy",
+		sizeof(struct report_sched), sched_sweep, sched_point,
+	};
+	void *v = NULL;
+	int rc = report_load_sweeps(db, platform, &how, &v, n, err);
 
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT platform, host, fingerprint, sweep_id FROM newest_kernel_sweeps WHERE kernel = 'sched'"
-			       " AND (?1 IS NULL OR platform = ?1) ORDER BY platform, host",
-			       -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db,
-			       "SELECT r.policy, r.dispatch, r.speedup, r.apps, r.median_makespan_ms,"
-			       " r.ci_low * r.tasks_per_run / 1e6, r.ci_high * r.tasks_per_run / 1e6,"
-			       " COALESCE(r.accel_share, -1), COALESCE(r.mean_overhead_ns, -1),"
-			       " COALESCE((SELECT 1 FROM optima o WHERE o.sweep_id = r.sweep_id AND o.kernel = 'sched' AND"
-			       " o.speedup = r.speedup AND o.apps = r.apps AND o.variant = r.policy AND"
-			       " o.dispatch = r.dispatch), 0) FROM sched_results r WHERE r.sweep_id = ?1 AND"
-			       " r.phase = 'search' ORDER BY r.speedup, r.dispatch, r.apps, r.policy",
-			       -1, &pts, NULL) != SQLITE_OK) {
-		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read sched results: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct report_sched *nv = realloc(*out, (*n + 1) * sizeof(*nv)), *r;
-
-		if (!nv) {
-			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-			goto out;
-		}
-		*out = nv;
-		r = &nv[(*n)++];
-		memset(r, 0, sizeof(*r));
-		report_column_text(q, 0, r->platform, sizeof(r->platform));
-		report_column_text(q, 1, r->host, sizeof(r->host));
-		report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
-		sqlite3_reset(pts);
-		sqlite3_bind_int64(pts, 1, sqlite3_column_int64(q, 3));
-		while ((rc = sqlite3_step(pts)) == SQLITE_ROW && r->npoints < REPORT_SCHED_MAX_POINTS) {
-			struct report_sched_point *p = &r->points[r->npoints++];
-
-			report_column_text(pts, 0, p->policy, sizeof(p->policy));
-			report_column_text(pts, 1, p->dispatch, sizeof(p->dispatch));
-			p->speedup = sqlite3_column_int64(pts, 2);
-			p->apps = sqlite3_column_int64(pts, 3);
-			p->makespan_ms = sqlite3_column_double(pts, 4);
-			p->ci_low_ms = sqlite3_column_double(pts, 5);
-			p->ci_high_ms = sqlite3_column_double(pts, 6);
-			p->accel_share = sqlite3_column_double(pts, 7);
-			p->overhead_ns = sqlite3_column_double(pts, 8);
-			p->chosen = sqlite3_column_int(pts, 9);
-		}
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			break;
-	}
-	rc = rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read sched results: %s", sqlite3_errmsg(db));
-out:
-	sqlite3_finalize(q);
-	sqlite3_finalize(pts);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
+	*out = v;
 	return rc;
 }
 
