@@ -4,6 +4,10 @@
  * of samples: a batch is recorded whole or not at all, so a crash or kill at
  * any moment leaves a database that passes integrity_check and resumes.
  *
+ * It includes nothing of the tuner: it takes and gives its own rows
+ * (struct store_host, store_platform, store_sweep, store_trial, store_sample,
+ * store_outcome, store_optimum), so that it can be read and tested alone.
+ *
  * Ownership: store_open() returns a handle freed by store_close(); strings
  * passed in are borrowed. */
 #ifndef STORE_STORE_H

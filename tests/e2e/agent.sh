@@ -14,10 +14,11 @@ agent_token
 # below the ephemeral ports (32768 on).
 base=$((20000 + RANDOM % 5900))
 pids=()
-# start_agent N: agent N on port base+N, its own build cache; waits until it answers.
+# start_agent N [PLATFORM]: agent N on port base+N, its own build cache;
+# waits until it answers.
 start_agent() {
 	TUNE_CACHE_DIR=$TMP/cache-agent$1 "$tune" agent --listen 127.0.0.1:$((base + $1)) --token-file "$TMP/token" \
-		--platform $plat --name "agent$1" 2>> "$TMP/agent$1.log" &
+		--platform "${2:-$plat}" --name "agent$1" 2>> "$TMP/agent$1.log" &
 	pids[$1]=$!
 	agent_wait $((base + $1)) "$TMP/agent$1.log" $!
 }
@@ -29,7 +30,9 @@ post() { local n=$1 p=$2 b=$3; shift 3; curl -s -w '\n%{http_code}' "$@" -d "$b"
 auth=(-H "Authorization: Bearer $token")
 
 check "agent 1 starts" start_agent 1
-check "agent 2 starts" start_agent 2
+# Agent 2 pins to CPU 0; this host and agent 1 to the last core's (auto).
+sed 's/^cpus: auto$/cpus: [0]/' "$plat" > "$TMP/cpu0.yaml"
+check "agent 2 starts" start_agent 2 "$TMP/cpu0.yaml"
 check "agent says where it listens" grep -q "listening on http://127.0.0.1:$((base + 1))" "$TMP/agent1.log"
 
 # The API's refusals, none of which builds or runs anything.
@@ -102,6 +105,9 @@ check "fleet sweep exits 0 ($(tail -2 "$TMP/fleet.err"))" test $? = 0
 per_host=$(q "$db" "SELECT group_concat(n) FROM (SELECT h.hostname, count(*) n FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id GROUP BY 1 ORDER BY 1)")
 check "every host has every sample (96 each: $per_host)" test "$per_host" = "96,96,96"
 check "three hosts recorded" test "$(q "$db" "SELECT group_concat(hostname) FROM (SELECT hostname FROM hosts ORDER BY 1)")" = "agent1,agent2,$(hostname)"
+local_cpu=$(q "$db" "SELECT group_concat(DISTINCT t.cpu) FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname NOT LIKE 'agent%'")
+agent2_cpu=$(q "$db" "SELECT group_concat(DISTINCT t.cpu) FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")
+check "an agent's trials record the CPU it pinned them to (agent2: '$agent2_cpu', this host: '$local_cpu')" test "$agent2_cpu" = 0 -a -n "$local_cpu"
 check "every agent trial names its build" test "$(q "$db" "SELECT count(*) FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname LIKE 'agent%' AND t.build_id IS NULL")" = 0
 check "results show each host" sh -c "'$tune' results --db '$db' | grep -q 'Platform fleet on host agent2'"
 "$tune" hosts --platform "$TMP/fleet.yaml" > "$TMP/hosts" 2>&1
@@ -134,7 +140,7 @@ check "no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT t
 check "no half-recorded trial" test "$(q "$db" "SELECT count(*) FROM trials t WHERE (status = 'done') != ((SELECT count(*) FROM samples s WHERE s.trial_id = t.id) = t.runs + t.warmup)")" = 0
 "$tune" hosts --platform "$TMP/fleet.yaml" > "$TMP/hosts" 2>&1
 check "tune hosts: one down, exit 8" sh -c "grep -q 'agent2\|$(url 2 "").*down' '$TMP/hosts'"
-check "agent 2 restarts" start_agent 2
+check "agent 2 restarts" start_agent 2 "$TMP/cpu0.yaml"
 "$tune" run $slow --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/resume.err"
 check "resume exits 0 ($(tail -1 "$TMP/resume.err"))" test $? = 0
 check "agent 2 complete after the resume ($want samples)" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")" = "$want"

@@ -58,6 +58,15 @@ int main(void)
 		run_result_free(&res);
 	}
 	{
+		char *argv[] = { "sh", "-c", "grep '^Cpus_allowed_list:' /proc/self/status", NULL };
+
+		CHECK(runner_exec(argv, 0, 5.0, NULL, &res, &err) == 0, "%s", err.msg);
+		CHECK(res.cpu == 0 && strstr(res.out, ":\t0\n"), "pinned to CPU 0 and says so: cpu %d, %s", res.cpu, res.out);
+		run_result_free(&res);
+		CHECK(runner_exec(argv, -1, 5.0, NULL, &res, &err) == 0 && res.cpu == -1, "unpinned: cpu %d", res.cpu);
+		run_result_free(&res);
+	}
+	{
 		char *argv[] = { "/nonexistent/program", NULL };
 
 		CHECK(runner_exec(argv, -1, 5.0, NULL, &res, &err) == 0, "%s", err.msg);

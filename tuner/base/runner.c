@@ -140,6 +140,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
+	res->cpu = cpu < 0 ? -1 : cpu;
 	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 || pipe2(statp, O_CLOEXEC) != 0) {
 		int e = errno;
 

@@ -9,6 +9,9 @@
 
 #include "errors.h"
 
+/* One past the highest CPU number a platform can name (cpus: 0..4095). */
+#define RUNNER_MAX_CPU 4096
+
 struct run_result {
 	char *out;       /* stdout, NUL-terminated; free() it */
 	size_t out_len;
@@ -18,6 +21,7 @@ struct run_result {
 	int signo;       /* killed by this signal */
 	int timed_out;
 	int interrupted; /* stopped because *stop was set */
+	int cpu;         /* the CPU it was pinned to; -1: none (or it pins its own threads) */
 };
 
 /* cpu < 0: not pinned. stop: polled; when set the child is killed. Returns 0

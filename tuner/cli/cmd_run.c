@@ -47,7 +47,7 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 	p->pin = agent->pin;
 	ctx->executor = &executor_agent;
 	ctx->agent = agent;
-	return exec_context_bind(ctx, st, &agent->facts, p, err);
+	return search_context_bind(ctx, st, &agent->facts, p, err);
 }
 
 /* The context of a Slurm node: its facts from a job on it. */
@@ -64,7 +64,7 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 		return rc;
 	ctx->executor = &executor_slurm;
 	ctx->slurm = c;
-	return exec_context_bind(ctx, st, facts, p, err);
+	return search_context_bind(ctx, st, facts, p, err);
 }
 
 static void *run_host(void *arg)
@@ -87,7 +87,7 @@ static void *run_host(void *arg)
 		if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0)
 			h->rc = open_node(&ctx, st, &slurm, &facts, &p, &h->err);
 	} else if (!strcmp(h->host, "local")) {
-		h->rc = exec_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
+		h->rc = search_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
 	} else if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0) {
 		p.require_tls |= h->o->require_tls;
 		h->rc = open_remote(&ctx, st, &agent, &p, h->host, &h->err);
@@ -105,9 +105,9 @@ static void *run_host(void *arg)
 		goto out;
 	}
 	for (size_t i = 0; i < h->nsweeps; i++) {
-		struct exec_summary sum;
+		struct search_summary sum;
 		struct tune_error serr;
-		int rc = exec_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
+		int rc = search_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
 
 		if (rc == TUNE_ERR_TRIALS) {
 			/* Later sweeps still run; the exit code says some trials failed. */

@@ -16,7 +16,7 @@
 #include "../run/run.h"
 #include "measure.h"
 
-int exec_json_number(json_t *o, const char *key, double *out)
+int measure_json_number(json_t *o, const char *key, double *out)
 {
 	json_t *v = json_object_get(o, key);
 
@@ -42,8 +42,8 @@ static int sample_values(int kernel, json_t *o, long long *point, double *ns_tot
 
 		*point = kernel == KERNEL_IPA ? (json_is_integer(thr) ? (long long)json_integer_value(thr) : -1)
 			 : tune_name_index(sched_policy_names, json_string_value(json_object_get(o, "policy")));
-		if (*point < 0 || exec_json_number(o, "run", &v) || exec_json_number(o, "wall_ns", ns_total) ||
-		    exec_json_number(o, "apps", &apps) || exec_json_number(o, kernel == KERNEL_IPA ? "calls" : "tasks", &each) ||
+		if (*point < 0 || measure_json_number(o, "run", &v) || measure_json_number(o, "wall_ns", ns_total) ||
+		    measure_json_number(o, "apps", &apps) || measure_json_number(o, kernel == KERNEL_IPA ? "calls" : "tasks", &each) ||
 		    apps * each <= 0 || *ns_total <= 0)
 			return -1;
 		*per_op = *ns_total / (apps * each);
@@ -51,9 +51,9 @@ static int sample_values(int kernel, json_t *o, long long *point, double *ns_tot
 		*cpu = -1; /* the apps and the device each pin themselves */
 		return 0;
 	}
-	if (exec_json_number(o, "group_size", &v) || exec_json_number(o, "run", ns_total) ||
-	    exec_json_number(o, "ns_total", ns_total) || exec_json_number(o, "ns_per_lookup", per_op) ||
-	    exec_json_number(o, "lookups_per_sec", ops_s) || exec_json_number(o, "cpu", cpu))
+	if (measure_json_number(o, "group_size", &v) || measure_json_number(o, "run", ns_total) ||
+	    measure_json_number(o, "ns_total", ns_total) || measure_json_number(o, "ns_per_lookup", per_op) ||
+	    measure_json_number(o, "lookups_per_sec", ops_s) || measure_json_number(o, "cpu", cpu))
 		return -1;
 	*point = (long long)v;
 	return 0;
@@ -65,6 +65,7 @@ struct gathered {
 	size_t n, cap;
 	char **outputs; /* each kernel run's stdout: the samples' raw_json point into it */
 	size_t nout;
+	int cpu;        /* where the executor pinned the last kernel run, -1: none */
 };
 
 static void gathered_free(struct gathered *g)
@@ -217,7 +218,6 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	struct run_result res;
 	const char *reason = NULL;
 	uint64_t t0;
-
 	struct exec_job job = { todo[0]->manifest ? NULL : &spec, todo, n, runs, warmup, r->sweep.timeout_s };
 
 	exec_spec_of(r, todo, n, runs, warmup, &spec);
@@ -233,6 +233,7 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 		run_result_free(&res);
 		return "interrupted";
 	}
+	g->cpu = res.cpu;
 	if (!res.exited || res.status != 0) {
 		char desc[160];
 
@@ -263,7 +264,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	const struct sweep *sw = &r->sweep;
 	struct store_outcome outs[CHASE_MAX_GROUP + 1];
 	struct stats stats[CHASE_MAX_GROUP + 1];
-	struct gathered g = { 0 };
+	struct gathered g = { .cpu = -1 };
 	const char *reason = NULL;
 	char why[1024], label[160];
 	long long max_runs = sw->max_runs > sw->runs ? sw->max_runs : sw->runs;
@@ -317,8 +318,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		outs[i].ok = reason == NULL;
 		outs[i].reason = reason;
 		outs[i].build_id = bin && !bin->rc ? bin->build_id : 0;
-		outs[i].cpu = r->ctx->platform->pin && (todo[i]->kernel == KERNEL_CHASE || todo[i]->manifest)
-				      ? (int)r->ctx->platform->cpus.v[0] : -1;
+		outs[i].cpu = g.cpu;
 		memset(&stats[i], 0, sizeof(stats[i]));
 		if (!reason)
 			trial_stats(&g, todo[i], &stats[i]);
@@ -348,7 +348,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
  * hint and size; ipa's thresholds; sched's policies at one point. */
 /* Measures the given trials, a context at a time (consecutive trials of one
  * context share a kernel process). */
-int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
+int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
 {
 	struct progress pg;
 	struct trial *todo[CHASE_MAX_GROUP + 1];

@@ -1,7 +1,8 @@
 /* measure: output into samples. In: the trials of a round. Out: their
  * samples recorded, a batch per transaction, with statistics, outliers and
  * adaptive repeats until the interval is narrow enough or max_runs; the
- * progress line while it goes. */
+ * progress line while it goes. The one stage that turns a trial into the
+ * store's row and back (record.c). */
 #ifndef TUNER_MEASURE_STAGE_H
 #define TUNER_MEASURE_STAGE_H
 
@@ -47,9 +48,9 @@ int measure_store_trials(struct store *st, long long sweep_id, struct trial *con
 int measure_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err);
 
 /* measure.c: a batch's output lines into samples, recorded. */
-int exec_json_number(json_t *o, const char *key, double *out);
+int measure_json_number(json_t *o, const char *key, double *out);
 /* Measures the given trials, a context at a time, each batch recorded in one
  * transaction; title heads the progress. */
-int exec_measure(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err);
+int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err);
 
 #endif

@@ -135,7 +135,7 @@ const char *agent_client_kernel_hash(const struct agent_client *c, const char *n
 int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err)
 {
-	json_t *a = NULL, *b;
+	json_t *a = NULL, *b, *cpu;
 	long status = 0;
 	int rc;
 
@@ -174,6 +174,12 @@ int agent_client_run(struct agent_client *c, const char *body, long long timeout
 		out->run.signo = (int)json_integer_value(json_object_get(a, "signal"));
 		out->run.timed_out = json_is_true(json_object_get(a, "timed_out"));
 		out->run.interrupted = json_is_true(json_object_get(a, "interrupted"));
+		/* Where the host pinned it: a CPU number, or -1 (an older agent says nothing). */
+		cpu = json_object_get(a, "cpu");
+		out->run.cpu = json_is_integer(cpu) && json_integer_value(cpu) >= 0 &&
+				       json_integer_value(cpu) < RUNNER_MAX_CPU
+				       ? (int)json_integer_value(cpu)
+				       : -1;
 		out->run.out = strdup(o ? o : "");
 		out->run.errout = strdup(e ? e : "");
 		out->run.out_len = out->run.out ? strlen(out->run.out) : 0;

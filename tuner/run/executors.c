@@ -106,11 +106,14 @@ static int spawn_slurm(struct sweep_run *r, char *const *argv, int cpu, const st
 		       struct run_result *res, struct tune_error *err)
 {
 	char bind[64] = "none", name[96];
+	int rc;
 
 	if (cpu >= 0)
 		snprintf(bind, sizeof(bind), "map_cpu:%d", cpu);
 	snprintf(name, sizeof(name), "tune-%.80s", r->sweep.name);
-	return slurm_client_run(r->ctx->slurm, argv, bind, name, (double)job->timeout_s, r->opt->stop, res, err);
+	if ((rc = slurm_client_run(r->ctx->slurm, argv, bind, name, (double)job->timeout_s, r->opt->stop, res, err)) == 0)
+		res->cpu = cpu;
+	return rc;
 }
 
 static int run_slurm(struct sweep_run *r, struct built *bin, const struct exec_job *job, struct run_result *res,

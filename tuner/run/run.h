@@ -1,11 +1,12 @@
 /* run: one kernel process, wherever it runs. In: trials of one batch and
  * their build. Out: the process's output (struct run_result). A process is
  * described by a declarative run spec (runspec, or manifest_spec for a
- * manifest kernel), which runs here (pinned child), on an agent (over
- * HTTP, the agent_client) or as a Slurm job (the slurm_client); struct
- * sweep_run is what a sweep being run carries through run, measure and
- * search, and exec_execute() is the one call that hides which executor it
- * has. */
+ * manifest kernel) and run by an executor (struct executor, executors.c):
+ * here (a pinned child), on an agent (over HTTP, the agent_client) or as a
+ * Slurm job (the slurm_client), each saying who builds, checking a kernel's
+ * hash and reporting where it pinned the process. struct sweep_run is what
+ * a sweep being run carries through run, measure and search;
+ * exec_execute() is the one call, and it never asks which executor. */
 #ifndef TUNER_RUN_STAGE_H
 #define TUNER_RUN_STAGE_H
 

@@ -201,7 +201,7 @@ static void rank(struct trial **cand, size_t n)
 
 /* For each working set: re-measure the top candidates side by side in a
  * random order, then record the optimum (the knee of the best context). */
-int exec_decide(struct sweep_run *r, struct tune_error *err)
+int search_decide(struct sweep_run *r, struct tune_error *err)
 {
 	const struct sweep *sw = &r->sweep;
 	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
@@ -276,7 +276,7 @@ int exec_decide(struct sweep_run *r, struct tune_error *err)
 				break;
 			snprintf(final_title, sizeof(final_title), "%.60s%sfinal", r->opt->several_hosts ?
 				 r->ctx->facts->hostname : "", r->opt->several_hosts ? ": " : "");
-			if ((rc = exec_measure(r, fin, nf, final_title, err)) != 0)
+			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
 				break;
 			n = 0;
 			for (size_t k = 0; k < nf; k++)

@@ -1,7 +1,7 @@
 /* search: what to measure next, and the decision. In: a plan and what is
  * measured. Out: the next round of trials by the sweep's strategy (grid,
  * random, adaptive), then the optima: the best candidates re-measured side
- * by side and the knee recorded. exec_sweep() drives one sweep end to end
+ * by side and the knee recorded. search_sweep() drives one sweep end to end
  * through all the stages; the commands call it. */
 #ifndef TUNER_SEARCH_STAGE_H
 #define TUNER_SEARCH_STAGE_H
@@ -60,26 +60,26 @@ char *search_state_json(const struct search *s);
 size_t search_best_in(const struct search *s, size_t b);
 
 /* sweep_run.c: one sweep end to end, and decide.c: its optima. */
-struct exec_summary {
+struct search_summary {
 	size_t trials, measured, failed, already_done;
 };
 
 /* Returns 0, TUNE_ERR_TRIALS when some trials failed, TUNE_ERR_INTERRUPTED,
  * or another negative tune_err. */
-int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
-	       struct exec_summary *sum, struct tune_error *err);
+int search_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
+		 struct search_summary *sum, struct tune_error *err);
 
-/* Opens everything exec_sweep needs for a platform: host facts, the platform
+/* Opens everything search_sweep needs for a platform: host facts, the platform
  * resolved for this host, and their rows in the store. */
-int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
-		      struct platform *p, const char *platform_name, struct tune_error *err);
+int search_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
+			struct platform *p, const char *platform_name, struct tune_error *err);
 /* The rows of a host (this one or a remote one) and its resolved platform in
  * the store, and the context that points at them; the executor stays as set. */
-int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
-		      struct tune_error *err);
+int search_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+			struct tune_error *err);
 
 /* For each decision: the top candidates re-measured side by side, then the
  * optimum recorded. */
-int exec_decide(struct sweep_run *r, struct tune_error *err);
+int search_decide(struct sweep_run *r, struct tune_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* Running one sweep: its identity (spec, environment, fingerprint), the
  * checks of the host before and after, the search loop over rounds of
- * measurements, and the decision (see exec_internal.h for the parts). */
+ * measurements, and the decision (decide.c); search.h says what goes in
+ * and out. */
 #include <jansson.h>
 #include <stdarg.h>
 #include <unistd.h>
@@ -19,8 +20,8 @@
 #include "../run/run.h"
 #include "search.h"
 
-int exec_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
-		      struct platform *p, const char *platform_name, struct tune_error *err)
+int search_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
+			struct platform *p, const char *platform_name, struct tune_error *err)
 {
 	int rc;
 
@@ -31,11 +32,11 @@ int exec_context_open(struct exec_context *ctx, struct store *st, struct host_fa
 		return rc;
 	if ((rc = platform_resolve(p, facts, err)) != 0)
 		return rc;
-	return exec_context_bind(ctx, st, facts, p, err);
+	return search_context_bind(ctx, st, facts, p, err);
 }
 
-int exec_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
-		      struct tune_error *err)
+int search_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+			struct tune_error *err)
 {
 	char *facts_json = hostinfo_json(facts), cflags[PLATFORM_MAX_CFLAGS];
 	struct store_host h = { facts->hostname, facts->arch, facts->cpu_model, facts->kernel, facts_json,
@@ -232,7 +233,7 @@ static void measure_wakeup(struct sweep_run *r)
 	}
 	if (res.exited && res.status == 0)
 		o = json_loads(res.out, 0, NULL);
-	if (!o || exec_json_number(o, "cross_cpu_ns", &cross) || exec_json_number(o, "same_cpu_ns", &same))
+	if (!o || measure_json_number(o, "cross_cpu_ns", &cross) || measure_json_number(o, "same_cpu_ns", &same))
 		warn(r, "cannot measure the wake-up cost: the kernel said '%.200s'", res.errout[0] ? res.errout : res.out);
 	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, err.msg) != 0)
 		fprintf(stderr, "tune: %s\n", err.msg);
@@ -262,8 +263,8 @@ static int resolve_threshold(struct sweep_run *r, struct tune_error *err)
 	return 0;
 }
 
-int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
-	       struct exec_summary *sum, struct tune_error *err)
+int search_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
+		 struct search_summary *sum, struct tune_error *err)
 {
 	struct sweep_run *r = calloc(1, sizeof(*r));
 	char *spec = NULL, *env = NULL, *state = NULL, hash[17], machine[STORE_HOLDER_MAX];
@@ -350,7 +351,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 		else
 			snprintf(title, sizeof(title), "%.60s%s%s round %d", o->several_hosts ? ctx->facts->hostname : "",
 				 o->several_hosts ? ": " : "", r->sweep.name, rounds);
-		if ((rc = exec_measure(r, round, todo, title, err)) != 0)
+		if ((rc = measure_trials(r, round, todo, title, err)) != 0)
 			break;
 		if ((st = search_state_json(&search)) != NULL) {
 			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, tune_msg(err));
@@ -367,7 +368,7 @@ int exec_sweep(const struct exec_context *ctx, const char *sweep_name, const str
 	if (!rc && search.budget_hit)
 		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
 	if (!rc && r->sweep.record_optima)
-		rc = exec_decide(r, err);
+		rc = search_decide(r, err);
 	if (rc == TUNE_ERR_INTERRUPTED) {
 		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");
 		tune_fail(err, TUNE_ERR_INTERRUPTED, "interrupted: sweep '%s' stopped; what was measured is kept, "
