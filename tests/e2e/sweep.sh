@@ -88,6 +88,7 @@ echo "this is not C;" >> "$TMP/kernels/chase/chase_main.c"
 TUNE_KERNELS_DIR=$TMP/kernels "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$TMP/cc.db" > /dev/null 2> "$TMP/err7"
 check "compile error exits 1" test $? = 1
 check "compiler output shown" grep -q "error:" "$TMP/err7"
+check "the failed build named by variant and hint, from the manifest" grep -q "chase_main.c' (scalar-prefetch, pldl1strm)" "$TMP/err7"
 check "build failure stored" test "$(q "$TMP/cc.db" "SELECT count(*) FROM trials WHERE reason LIKE 'build failed: cannot compile%'")" = 24
 
 # 8. A kernel that crashes, and one whose checksum differs from scalar's: those

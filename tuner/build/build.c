@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../base/hash.h"
 #include "../base/runner.h"
+#include "../base/strbuf.h"
 #include "../config/config.h"
 #include "build.h"
 
@@ -147,6 +147,30 @@ static void remove_stale_temps(void)
 	closedir(top);
 }
 
+/* A shipped kernel's defines, from its manifest like any kernel's: the
+ * variant's define, then each define parameter's value, which a shipped
+ * spec carries as its hint (the one such parameter they have); the hint's
+ * name into *hint_name. */
+static void spec_defines(const struct build_spec *spec, const struct kernel_manifest *m, char *out, size_t len,
+			 const char **hint_name)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	*hint_name = NULL;
+	if (m->variant_define)
+		str_appendf(out, len, &used, "-D%s=%d", m->variant_define, spec->variant);
+	for (size_t i = 0; i < m->parameters.n && spec->hint >= 0; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(m, i);
+
+		if (!p->define)
+			continue;
+		str_appendf(out, len, &used, "%s-D%s=%d", used ? " " : "", p->define, spec->hint);
+		if ((size_t)spec->hint < p->choices.n)
+			*hint_name = p->choices.v[spec->hint];
+	}
+}
+
 static int build_with(const struct build_spec *spec, const struct kernel_manifest *m, struct build_result *out,
 		      struct tune_error *err)
 {
@@ -155,7 +179,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	char **argv = NULL;
 	size_t argc = 0, flags_len = 0;
 	uint64_t h = HASH_INIT;
-	const char *kname = m->name, *vname = spec->manifest ? m->variants.v[spec->variant] : NULL;
+	const char *kname = m->name, *vname = m->variants.v[spec->variant], *hint_name = NULL;
 	char defs[1024], *save = NULL;
 	struct run_result res;
 	struct stat st;
@@ -169,13 +193,8 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 		return rc;
 	if (spec->manifest)
 		snprintf(out->defines, sizeof(out->defines), "%s", spec->defines ? spec->defines : "");
-	else if (spec->kernel != KERNEL_CHASE)
-		out->defines[0] = '\0';
-	else if (spec->hint >= 0)
-		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d -DCHASE_HINT=%d", spec->variant,
-			 spec->hint);
 	else
-		snprintf(out->defines, sizeof(out->defines), "-DCHASE_VARIANT=%d", spec->variant);
+		spec_defines(spec, m, out->defines, sizeof(out->defines), &hint_name);
 	/* Whole, or not at all: the hash and the command line carry every flag. */
 	for (size_t i = 0; i < spec->cflags->n; i++)
 		flags_len += strlen(spec->cflags->v[i]) + (i ? 1 : 0);
@@ -209,7 +228,6 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	snprintf(src, sizeof(src), "%s/%s", kdir, m->main);
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
 
-	char vdef[48], hdef[48];
 
 	/* compiler, -std, the flags, the defines, -I, -o tmp, src, link flags, NULL */
 	if (!(argv = calloc(spec->cflags->n + m->link_flags.n + sizeof(out->defines) / 4 + 10, sizeof(*argv))))
@@ -218,17 +236,10 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	argv[argc++] = "-std=c11";
 	for (size_t i = 0; i < spec->cflags->n; i++)
 		argv[argc++] = spec->cflags->v[i];
-	snprintf(vdef, sizeof(vdef), "-DCHASE_VARIANT=%d", spec->variant);
-	/* A manifest kernel's defines: "-DNAME=integer" each, made by the tuner. */
-	snprintf(defs, sizeof(defs), "%s", spec->manifest ? out->defines : "");
+	/* The defines: "-DNAME=integer" each, made by the tuner. */
+	snprintf(defs, sizeof(defs), "%s", out->defines);
 	for (char *d = strtok_r(defs, " ", &save); d; d = strtok_r(NULL, " ", &save))
 		argv[argc++] = d;
-	if (!spec->manifest && spec->kernel == KERNEL_CHASE)
-		argv[argc++] = vdef;
-	if (!spec->manifest && spec->kernel == KERNEL_CHASE && spec->hint >= 0) {
-		snprintf(hdef, sizeof(hdef), "-DCHASE_HINT=%d", spec->hint);
-		argv[argc++] = hdef;
-	}
 	argv[argc++] = inc;
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
@@ -248,9 +259,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 
 		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
 		rc = tune_fail(err, TUNE_ERR_BUILD, "cannot compile '%s' (%s%s%s) with '%s %s %s': %s\n%.3000s",
-			       src, vname ? vname : kernel_table[spec->kernel].variant_names[spec->variant],
-			       spec->hint >= 0 ? ", " : "",
-			       spec->hint >= 0 ? chase_hint_names[spec->hint] : "", spec->compiler, out->cflags,
+			       src, vname, hint_name ? ", " : "", hint_name ? hint_name : "", spec->compiler, out->cflags,
 			       out->defines, why, res.errout);
 		unlink(tmp);
 	} else if (rename(tmp, out->path) != 0) {
