@@ -234,8 +234,9 @@ enum MHD_Result agent_run_trial(struct agent *a, struct MHD_Connection *c, const
 	if (spec.kernel != KERNEL_CHASE && a->platform.device_cpu < 0)
 		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "this host has one CPU: the emulated accelerator needs "
 			    "its own");
-	/* Checked against this host, as a local sweep checks against its own. */
-	if (spec.kernel == KERNEL_CHASE && spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {
+	/* Checked against this host, as a local sweep checks against its own
+	 * (a spec without a working set has size_mb 0). */
+	if (spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {
 		snprintf(why, sizeof(why), "field 'size_mb': %lld MB is over half of this host's memory (%lld MB)",
 			 spec.size_mb, (a->facts.memory_bytes >> 20));
 		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
@@ -247,8 +248,8 @@ enum MHD_Result agent_run_trial(struct agent *a, struct MHD_Connection *c, const
 	}
 	if (pthread_mutex_trylock(&a->trial) != 0)
 		return agent_fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
-	bs = (struct build_spec){ spec.kernel, spec.kernel == KERNEL_CHASE ? spec.variant : 0,
-				  spec.kernel == KERNEL_CHASE ? spec.hint : -1, a->platform.compiler, &a->platform.cflags,
+	/* The build takes what the kernel's manifest makes defines of (build.h). */
+	bs = (struct build_spec){ spec.kernel, spec.variant, spec.hint, a->platform.compiler, &a->platform.cflags,
 				  a->stop, NULL, NULL };
 	if (build_or_answer(a, c, &bs, &br, &answer) != 0)
 		return answer;
