@@ -148,23 +148,19 @@ static void remove_stale_temps(void)
 }
 
 /* A shipped kernel's defines, from its manifest like any kernel's: the
- * variant's define, then each define parameter's value, which a shipped
- * spec carries as its hint (the one such parameter they have); the hint's
- * name into *hint_name. */
+ * variant's define, then its define parameter's value, which a shipped
+ * spec carries as its hint; the hint's name into *hint_name. */
 static void spec_defines(const struct build_spec *spec, const struct kernel_manifest *m, char *out, size_t len,
 			 const char **hint_name)
 {
+	const struct kernel_param *p = manifest_define_param(m);
 	size_t used = 0;
 
 	out[0] = '\0';
 	*hint_name = NULL;
 	if (m->variant_define)
 		str_appendf(out, len, &used, "-D%s=%d", m->variant_define, spec->variant);
-	for (size_t i = 0; i < m->parameters.n && spec->hint >= 0; i++) {
-		const struct kernel_param *p = MANIFEST_PARAM(m, i);
-
-		if (!p->define)
-			continue;
+	if (p && spec->hint >= 0) {
 		str_appendf(out, len, &used, "%s-D%s=%d", used ? " " : "", p->define, spec->hint);
 		if ((size_t)spec->hint < p->choices.n)
 			*hint_name = p->choices.v[spec->hint];

@@ -374,6 +374,9 @@ const struct kernel_param *manifest_param(const struct kernel_manifest *m, const
 #define MANIFEST_PARAM(m, i) CONF_ITEM(&(m)->parameters, struct kernel_param, i)
 /* The parameter measured as a list in one process, or NULL. */
 const struct kernel_param *manifest_list_param(const struct kernel_manifest *m);
+/* The first parameter that reaches the kernel as a define, or NULL: the
+ * one a shipped kernel's trial carries as its hint. */
+const struct kernel_param *manifest_define_param(const struct kernel_manifest *m);
 /* Does p apply to variant v (an index into m->variants)? */
 int manifest_param_applies(const struct kernel_manifest *m, const struct kernel_param *p, size_t v);
 /* Checks text as a value of p: 0 with *value (an integer, a choice's index,

@@ -5,9 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/chase/chase.h"
-#include "../../kernels/ipa/ipa.h"
-#include "../../kernels/sched/sched.h"
 #include "../base/strbuf.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
@@ -16,13 +13,13 @@
 int exec_record_build(struct sweep_run *r, struct built *b, const char *compiler, const char *where,
 			struct tune_error *err)
 {
-	const struct kernel_manifest *m = r->sweep.manifest;
-	const struct kernel_info *k = m ? NULL : &kernel_table[b->kernel];
-	struct store_build sb = { b->res.hash, m ? m->name : k->name,
-				  m ? m->variants.v[b->variant] : b->kernel == KERNEL_CHASE ? chase_variant_names[b->variant]
-											 : k->name,
-				  b->hint >= 0 ? chase_hint_names[b->hint] : NULL, compiler, b->res.compiler_version,
-				  b->res.cflags, b->res.defines, where };
+	const struct kernel_manifest *m = r->kernel;
+	const struct kernel_param *hint = manifest_define_param(m);
+	/* A shipped kernel whose variants are chosen at run time has one build for all of them. */
+	struct store_build sb = { b->res.hash, m->name,
+				  r->sweep.manifest || m->variant_define ? m->variants.v[b->variant] : m->name,
+				  b->hint >= 0 && hint && (size_t)b->hint < hint->choices.n ? hint->choices.v[b->hint] : NULL,
+				  compiler, b->res.compiler_version, b->res.cflags, b->res.defines, where };
 
 	return store_build(r->ctx->store, &sb, &b->build_id, tune_msg(err));
 }
@@ -35,8 +32,9 @@ struct built *exec_get_build(struct sweep_run *r, const struct trial *t)
 				   &r->ctx->platform->cflags, r->opt->stop, t->manifest, NULL };
 	struct strbuf defines = STRBUF_INIT;
 
-	/* Only chase compiles its variants apart; the others choose at run time. */
-	if (t->kernel != KERNEL_CHASE && !t->manifest)
+	/* A shipped kernel compiles its variants apart when its manifest has a
+	 * variant define; else it chooses at run time from one build. */
+	if (!t->manifest && !r->kernel->variant_define)
 		spec.variant = 0;
 	if (t->manifest) {
 		manifest_defines(t, &defines);

@@ -241,6 +241,9 @@ struct sweep_run {
 	char compiler_version[256];
 	char fingerprint[17];
 	char kernel_hash[17];   /* a manifest kernel's manifest and sources */
+	/* The kernel's manifest: sweep.manifest, or a shipped kernel's (shipped). */
+	const struct kernel_manifest *kernel;
+	struct kernel_manifest shipped;
 	double t0;              /* for time_limit_s */
 	long long measure_ns;   /* in kernels, not yet recorded */
 	size_t failed;

@@ -283,6 +283,9 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		goto out;
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
+	r->kernel = r->sweep.manifest ? r->sweep.manifest : &r->shipped;
+	if (!r->sweep.manifest && (rc = manifest_load(kernel_table[r->sweep.kernel].name, &r->shipped, err)) != 0)
+		goto out;
 	conf_strs_join(&ctx->platform->cflags, " ", r->cflags, sizeof(r->cflags));
 	if ((rc = exec_executor(ctx)->identify(r, err)) != 0 ||
 	    (r->sweep.manifest && ((rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0 ||
@@ -403,6 +406,7 @@ out:
 	free(idx);
 	plan_free(&r->plan);
 	sweep_free(&r->sweep);
+	manifest_free(&r->shipped);
 	free(r);
 	return rc;
 }
