@@ -30,9 +30,13 @@ done
 cycle=1 landed=0
 db=$TMP/kill-$cycle.db
 for i in $(seq "$kills"); do
+	# A resume runs only what is left: the kill lands within that share of
+	# the span, so most kills find the sweep still running.
+	done_trials=0
+	[ -f "$db" ] && done_trials=$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done'" 2>/dev/null || echo 0)
 	"$tune" run $sweep --platform $plat --db "$db" > /dev/null 2>&1 &
 	pid=$!
-	sleep "$(awk -v r=$RANDOM -v s=$span_ms 'BEGIN { printf "%.3f", r / 32768 * s / 1000 }')"
+	sleep "$(awk -v r=$RANDOM -v s=$span_ms -v d="${done_trials:-0}" 'BEGIN { printf "%.3f", r / 32768 * s * (63 - d) / 63 / 1000 }')"
 	kill -9 $pid 2>/dev/null && landed=$((landed + 1))
 	wait $pid 2>/dev/null
 	[ -f "$db" ] || continue
