@@ -335,6 +335,8 @@ struct kernel_metric {
 	char *unit;
 	int better;                 /* enum metric_better */
 	struct conf_strs per;       /* fields the value is divided by (a run's wall time per call) */
+	char *total;                /* the field holding a run's whole time in ns, or NULL */
+	char *rate;                 /* the field holding its operations per second, or NULL: 1e9 / the metric */
 };
 
 struct kernel_manifest {
@@ -347,6 +349,7 @@ struct kernel_manifest {
 	char *baseline;             /* the variant others are compared with */
 	char *variant_define;       /* the variant reaches the compiler as -D<it>=<index> */
 	char *variant_flag;         /* or the kernel as <it> <name> */
+	char *variant_field;        /* the output field naming a line's variant, when one process runs several */
 	struct conf_list parameters;/* of struct kernel_param */
 	struct kernel_metric metric;
 	char *correctness;          /* a field that must equal the baseline's in every run */

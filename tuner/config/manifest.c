@@ -40,6 +40,8 @@ static const struct conf_key metric_keys[] = {
 	{ "unit", CONF_STRING, T(unit), 0, 0, NULL, NULL, CONF_NAME, "its unit, e.g. ns" },
 	{ "better", CONF_ENUM, T(better), 0, 0, metric_better_names, NULL, 0, "lower (default) or higher" },
 	{ "per", CONF_STRING_LIST, T(per), 0, 0, NULL, NULL, CONF_NAME, "fields the value is divided by, e.g. [apps, calls]" },
+	{ "total", CONF_STRING, T(total), 0, 0, NULL, NULL, CONF_NAME, "the field holding a run's whole time in ns, stored with the sample" },
+	{ "rate", CONF_STRING, T(rate), 0, 0, NULL, NULL, CONF_NAME, "the field holding operations per second (default: 1e9 / the metric)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef T
@@ -55,6 +57,7 @@ const struct conf_key manifest_keys[] = {
 	{ "baseline", CONF_STRING, M(baseline), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variant the others are compared with" },
 	{ "variant_define", CONF_STRING, M(variant_define), 0, 0, NULL, NULL, 0, "the variant reaches the compiler as -D<variant_define>=<its index>" },
 	{ "variant_flag", CONF_STRING, M(variant_flag), 0, 0, NULL, NULL, 0, "or the kernel at run time as <variant_flag> <its name>" },
+	{ "variant_field", CONF_STRING, M(variant_field), 0, 0, NULL, NULL, CONF_NAME, "the output field naming each line's variant, for a kernel whose one process measures several variants" },
 	{ "parameters", CONF_SECTION_LIST, M(parameters), 0, sizeof(struct kernel_param), NULL, param_keys, 0, "the parameters, each a mapping:" },
 	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
@@ -242,6 +245,26 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 	return 0;
 }
 
+/* One process measures every variant: they share one command line. */
+static int check_variant_list(const struct kernel_manifest *m, struct tune_error *err)
+{
+	if (!m->variant_flag)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variant_field': one process measures several variants "
+				 "only when they reach it at run time (give 'variant_flag', not 'variant_define')", m->path);
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(m, i);
+
+		if (p->role == ROLE_LIST)
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': with 'variant_field' the variants are "
+					    "the list one process measures (make it searched)", p->name);
+		if (p->variants.n)
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': with 'variant_field' every parameter "
+					    "applies to every variant (one process runs them all; drop 'variants')",
+					    p->name);
+	}
+	return 0;
+}
+
 static int check_manifest(const struct kernel_manifest *m, const char *name, struct tune_error *err)
 {
 	int rc;
@@ -266,6 +289,8 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 	for (size_t i = 0; i < m->parameters.n; i++)
 		if ((rc = check_param(m, i, err)) != 0)
 			return rc;
+	if (m->variant_field && (rc = check_variant_list(m, err)) != 0)
+		return rc;
 	for (size_t i = 0; i < m->exports.n; i++)
 		if (strcmp(m->exports.v[i], "variant") != 0 && !manifest_param(m, m->exports.v[i]))
 			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'exports': '%s' is not a parameter (or variant)",

@@ -1,5 +1,5 @@
 /* Turning kernel processes' output into recorded samples: each line decoded
- * (the shipped kernels' fields, or a manifest's), checked against the
+ * as the kernel's manifest says, checked against the
  * reference checksum, gathered over repeated runs until the intervals are
  * tight, and recorded a batch per transaction. */
 #include <jansson.h>
@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../../kernels/common/timing.h"
-#include "../../kernels/ipa/ipa.h"
-#include "../../kernels/sched/sched.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
@@ -23,39 +20,6 @@ int measure_json_number(json_t *o, const char *key, double *out)
 	if (!json_is_number(v))
 		return -1;
 	*out = json_number_value(v);
-	return 0;
-}
-
-/* What tells a batch's trials apart in the kernel's output: g, T, or the policy. */
-/* One output line's values. chase reports ns per lookup; ipa and sched
- * report the run's wall time (sched: the makespan), stored as ns per call or
- * task so that the statistics and the rankings read the same for all.
- * Returns 0, or -1 when a field is missing. */
-static int sample_values(int kernel, json_t *o, long long *point, double *ns_total, double *per_op, double *ops_s,
-			 double *cpu)
-{
-	double v, apps, each;
-
-	if (kernel != KERNEL_CHASE) {
-		/* ipa tells its runs apart by T, sched by the policy. */
-		json_t *thr = json_object_get(o, "threshold_ns");
-
-		*point = kernel == KERNEL_IPA ? (json_is_integer(thr) ? (long long)json_integer_value(thr) : -1)
-			 : tune_name_index(sched_policy_names, json_string_value(json_object_get(o, "policy")));
-		if (*point < 0 || measure_json_number(o, "run", &v) || measure_json_number(o, "wall_ns", ns_total) ||
-		    measure_json_number(o, "apps", &apps) || measure_json_number(o, kernel == KERNEL_IPA ? "calls" : "tasks", &each) ||
-		    apps * each <= 0 || *ns_total <= 0)
-			return -1;
-		*per_op = *ns_total / (apps * each);
-		*ops_s = 1e9 / *per_op;
-		*cpu = -1; /* the apps and the device each pin themselves */
-		return 0;
-	}
-	if (measure_json_number(o, "group_size", &v) || measure_json_number(o, "run", ns_total) ||
-	    measure_json_number(o, "ns_total", ns_total) || measure_json_number(o, "ns_per_lookup", per_op) ||
-	    measure_json_number(o, "lookups_per_sec", ops_s) || measure_json_number(o, "cpu", cpu))
-		return -1;
-	*point = (long long)v;
 	return 0;
 }
 
@@ -121,26 +85,15 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		json_error_t jerr;
 		json_t *o = json_loads(line, 0, &jerr);
-		double ns_total = 0, nspl = 0, lps = 0, cpu = -1;
-		unsigned long long check = 0;
+		struct manifest_line v;
 		char bad[256] = "";
-		long long point = PLAN_NA;
 		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
-		json_t *sum = o ? json_object_get(o, "checksum") : NULL;
 		struct store_sample *s;
 		const struct trial *t = NULL;
 
 		line_no++;
-		if (o && todo[0]->manifest) {
-			/* A manifest kernel says which fields hold what. */
-			if (manifest_sample(todo[0], o, &point, &nspl, &check, &cpu, bad, sizeof(bad)) == 0)
-				lps = nspl > 0 ? 1e9 / nspl : 0;
-		} else if (o && sample_values(todo[0]->kernel, o, &point, &ns_total, &nspl, &lps, &cpu) == 0 &&
-			   json_is_integer(sum)) {
-			check = (unsigned long long)json_integer_value(sum);
-		} else if (o) {
-			snprintf(bad, sizeof(bad), "a field is missing");
-		}
+		if (o)
+			manifest_sample(r->kernel, todo[0], o, &v, bad, sizeof(bad));
 		if (!o || bad[0] || !json_is_boolean(warm)) {
 			snprintf(why, whylen, "kernel output line %zu is not a complete result: %s", line_no,
 				 !o ? jerr.text : bad[0] ? bad : "field 'warmup' is missing or not true or false");
@@ -148,7 +101,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 			return why;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (plan_trial_point(todo[i]) == point)
+			if (plan_trial_point(todo[i]) == v.point)
 				t = todo[i];
 		if (!t || got == expect) {
 			json_decref(o);
@@ -159,11 +112,11 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 		s->trial_id = t->id;
 		s->warmup = json_is_true(warm);
 		s->run_id = (long long)count_of(g, t, s->warmup);
-		s->ns_total = (long long)ns_total;
-		s->ns_per_lookup = nspl;
-		s->lookups_per_sec = lps;
-		s->checksum = check;
-		s->cpu = (int)cpu;
+		s->ns_total = (long long)v.total;
+		s->ns_per_lookup = v.metric;
+		s->lookups_per_sec = v.rate;
+		s->checksum = v.check;
+		s->cpu = (int)v.cpu;
 		s->outlier = 0;
 		s->raw_json = line;
 		json_decref(o);
@@ -175,7 +128,7 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 		} else if (s->checksum != ref) {
 			snprintf(why, whylen, "%s mismatch: got %llu, expected %llu (the variant computes a "
 				 "different result: a bug in the kernel or the compiler flags)",
-				 todo[0]->manifest ? todo[0]->manifest->correctness : "checksum", s->checksum, ref);
+				 r->kernel->correctness ? r->kernel->correctness : "checksum", s->checksum, ref);
 			return why;
 		}
 	}
@@ -262,8 +215,8 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct progress *pg, struct tune_error *err)
 {
 	const struct sweep *sw = &r->sweep;
-	struct store_outcome outs[CHASE_MAX_GROUP + 1];
-	struct stats stats[CHASE_MAX_GROUP + 1];
+	struct store_outcome outs[MAX_BATCH];
+	struct stats stats[MAX_BATCH];
 	struct gathered g = { .cpu = -1 };
 	const char *reason = NULL;
 	char why[1024], label[160];
@@ -344,14 +297,12 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	return 0;
 }
 
-/* Trials one kernel process measures together: chase's g of one variant,
- * hint and size; ipa's thresholds; sched's policies at one point. */
 /* Measures the given trials, a context at a time (consecutive trials of one
  * context share a kernel process). */
 int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
 {
 	struct progress pg;
-	struct trial *todo[CHASE_MAX_GROUP + 1];
+	struct trial *todo[MAX_BATCH];
 	double cost = 0;
 	int rc = 0;
 

@@ -131,8 +131,32 @@ static int too_large(struct walk *w, const struct trial *t)
 	return 0;
 }
 
+/* One batch: the trials of variants order[0..nv) (one, or all of them when
+ * one process measures the variants) over the list's nl values. */
+static int plan_batch(struct walk *w, const size_t *order, size_t nv, size_t nl, struct tune_error *err)
+{
+	size_t first = w->pl->ntrials;
+	int rc;
+
+	for (size_t k = 0; k < nv; k++)
+		for (size_t l = 0; l < nl; l++) {
+			struct trial t;
+
+			if ((rc = make_trial(w, order[k], l, &t, err)) != 0)
+				return rc;
+			if (too_large(w, &t))
+				continue;
+			if (plan_add_trial(w->pl, &w->cap, &t))
+				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+	if (w->pl->ntrials > first && plan_add_batch(w->pl, first, w->pl->ntrials - first))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	return 0;
+}
+
 /* Every variant, baseline first, and every combination of the searched
- * values; one batch per combination over the list's values. */
+ * values; one batch per combination over the list's values, or over the
+ * variants when the kernel measures them in one process. */
 static int plan_context(struct walk *w, struct tune_error *err)
 {
 	const struct sweep *s = w->s;
@@ -148,27 +172,24 @@ static int plan_context(struct walk *w, struct tune_error *err)
 	for (size_t v = 0; v < s->kvariants.n && nv < 64; v++)
 		if (strcmp(m->variants.v[s->kvariants.v[v]], m->baseline) != 0)
 			order[nv++] = v;
+	if (m->variant_field) {
+		/* Its parameters apply to every variant (the manifest's check). */
+		reset(w, ROLE_SEARCHED);
+		do
+			rc = plan_batch(w, order, nv, 1, err);
+		while (!rc && next_combination(w, ROLE_SEARCHED, (size_t)-1));
+		return rc;
+	}
 	for (size_t k = 0; k < nv; k++) {
-		size_t v = order[k], kv = (size_t)s->kvariants.v[v];
+		size_t kv = (size_t)s->kvariants.v[order[k]];
 		size_t nl = list && manifest_param_applies(m, list, kv) ? s->values[li].n : 1;
 
 		reset(w, ROLE_SEARCHED);
-		do {
-			size_t first = w->pl->ntrials;
-
-			for (size_t l = 0; l < nl; l++) {
-				struct trial t;
-
-				if ((rc = make_trial(w, v, l, &t, err)) != 0)
-					return rc;
-				if (too_large(w, &t))
-					continue;
-				if (plan_add_trial(w->pl, &w->cap, &t))
-					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-			}
-			if (w->pl->ntrials > first && plan_add_batch(w->pl, first, w->pl->ntrials - first))
-				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		} while (next_combination(w, ROLE_SEARCHED, kv));
+		do
+			rc = plan_batch(w, order + k, 1, nl, err);
+		while (!rc && next_combination(w, ROLE_SEARCHED, kv));
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -198,7 +219,7 @@ int manifest_same_process(const struct trial *a, const struct trial *b)
 {
 	const struct kernel_manifest *m = a->manifest;
 
-	if (!m || m != b->manifest || a->variant != b->variant)
+	if (!m || m != b->manifest || (a->variant != b->variant && !m->variant_field))
 		return 0;
 	for (size_t i = 0; i < m->parameters.n; i++)
 		if (param_at(m, i)->role != ROLE_LIST && a->values[i] != b->values[i])
@@ -215,7 +236,9 @@ long long manifest_point(const struct trial *t)
 {
 	const struct kernel_param *list = manifest_list_param(t->manifest);
 
-	return list ? t->values[list - param_at(t->manifest, 0)] : PLAN_NA;
+	if (list)
+		return t->values[list - param_at(t->manifest, 0)];
+	return t->manifest->variant_field ? t->variant : PLAN_NA;
 }
 
 int manifest_better(const struct kernel_manifest *m, double a, double b)
@@ -256,6 +279,28 @@ static char *arg_text(struct manifest_argv *a, const char *fmt, ...)
 	return at;
 }
 
+/* One argument listing todo[0..n)'s values of p (their variants' names when
+ * p is NULL), joined by commas; NULL when a is full. */
+static char *joined(struct manifest_argv *a, struct trial *const *todo, size_t n, const struct kernel_param *p)
+{
+	char *start = a->text + a->used;
+	size_t i = p ? (size_t)(p - param_at(todo[0]->manifest, 0)) : 0;
+
+	for (size_t k = 0; k < n; k++) {
+		char text[64];
+		const char *word = p ? text : todo[k]->manifest->variants.v[todo[k]->variant];
+
+		if (p)
+			manifest_param_text(p, todo[k]->values[i], text, sizeof(text));
+		/* Each value overwrites the last one's NUL. */
+		if (k)
+			a->used--;
+		if (!arg_text(a, "%s%s", k ? "," : "", word))
+			return NULL;
+	}
+	return start;
+}
+
 static int add(struct manifest_argv *a, const char *flag, char *value)
 {
 	if (!value)
@@ -277,11 +322,13 @@ int manifest_args(const char *binary, struct trial *const *todo, size_t n, long 
 	rc |= add(a, "--runs", arg_text(a, "%lld", runs));
 	rc |= add(a, "--warmup", arg_text(a, "%lld", warmup));
 	rc |= add(a, "--seed", arg_text(a, "%lld", t->seed));
-	if (m->variant_flag)
+	if (m->variant_flag && !m->variant_field)
 		rc |= add(a, m->variant_flag, arg_text(a, "%s", m->variants.v[t->variant]));
+	if (m->variant_field)
+		rc |= add(a, m->variant_flag, joined(a, todo, n, NULL));
 	for (size_t i = 0; i < m->parameters.n && !rc; i++) {
 		const struct kernel_param *p = param_at(m, i);
-		char text[64], *start;
+		char text[64];
 
 		if (!p->flag || t->values[i] == PLAN_NA)
 			continue;
@@ -290,15 +337,7 @@ int manifest_args(const char *binary, struct trial *const *todo, size_t n, long 
 			rc |= add(a, p->flag, arg_text(a, "%s", text));
 			continue;
 		}
-		start = a->text + a->used;
-		for (size_t k = 0; k < n && !rc; k++) {
-			manifest_param_text(p, todo[k]->values[i], text, sizeof(text));
-			/* The list is one argument: each value overwrites the last one's NUL. */
-			if (k)
-				a->used--;
-			rc |= arg_text(a, "%s%s", k ? "," : "", text) ? 0 : -1;
-		}
-		rc |= add(a, p->flag, start);
+		rc |= add(a, p->flag, joined(a, todo, n, p));
 	}
 	a->argv[a->argc] = NULL;
 	return rc ? -1 : 0;
@@ -314,17 +353,17 @@ static int number(json_t *o, const char *field, double *out)
 	return 0;
 }
 
-int manifest_sample(const struct trial *t, json_t *o, long long *point, double *metric, unsigned long long *check,
-		    double *cpu, char *why, size_t len)
+/* A line's list value: the list parameter's field, or the variant's name
+ * where one process measures several variants. */
+static int line_point(const struct kernel_manifest *m, const struct trial *t, json_t *o, long long *point, char *why,
+		      size_t len)
 {
-	const struct kernel_manifest *m = t->manifest;
 	const struct kernel_param *list = manifest_list_param(m);
-	long long x = manifest_point(t);
+	char why2[256];
 
 	*point = PLAN_NA;
-	if (list && x != PLAN_NA) {
+	if (list && plan_trial_point(t) != PLAN_NA) {
 		json_t *v = json_object_get(o, list->name);
-		char why2[256];
 
 		if (json_is_integer(v) && list->type != PARAM_CHOICE)
 			*point = (long long)json_integer_value(v);
@@ -335,8 +374,23 @@ int manifest_sample(const struct trial *t, json_t *o, long long *point, double *
 			snprintf(why, len, "field '%s' (the list parameter) is missing or not one of its values", list->name);
 			return -1;
 		}
+	} else if (!list && m->variant_field) {
+		*point = manifest_variant(m, json_string_value(json_object_get(o, m->variant_field)));
+		if (*point < 0) {
+			snprintf(why, len, "field '%s' (the variant) is missing or not one of the variants", m->variant_field);
+			return -1;
+		}
 	}
-	if (number(o, m->metric.field, metric)) {
+	return 0;
+}
+
+int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json_t *o, struct manifest_line *out,
+		    char *why, size_t len)
+{
+	memset(out, 0, sizeof(*out));
+	if (line_point(m, t, o, &out->point, why, len) != 0)
+		return -1;
+	if (number(o, m->metric.field, &out->metric)) {
 		snprintf(why, len, "field '%s' (the metric) is missing or not a number", m->metric.field);
 		return -1;
 	}
@@ -348,9 +402,18 @@ int manifest_sample(const struct trial *t, json_t *o, long long *point, double *
 				 m->metric.per.v[i]);
 			return -1;
 		}
-		*metric /= d;
+		out->metric /= d;
 	}
-	*check = 0;
+	if (m->metric.total && number(o, m->metric.total, &out->total)) {
+		snprintf(why, len, "field '%s' (the run's whole time) is missing or not a number", m->metric.total);
+		return -1;
+	}
+	if (m->metric.rate && number(o, m->metric.rate, &out->rate)) {
+		snprintf(why, len, "field '%s' (the rate) is missing or not a number", m->metric.rate);
+		return -1;
+	}
+	if (!m->metric.rate)
+		out->rate = out->metric > 0 ? 1e9 / out->metric : 0;
 	if (m->correctness) {
 		json_t *c = json_object_get(o, m->correctness);
 
@@ -359,10 +422,10 @@ int manifest_sample(const struct trial *t, json_t *o, long long *point, double *
 				 m->correctness);
 			return -1;
 		}
-		*check = (unsigned long long)json_integer_value(c);
+		out->check = (unsigned long long)json_integer_value(c);
 	}
-	if (number(o, "cpu", cpu))
-		*cpu = -1;
+	if (number(o, "cpu", &out->cpu))
+		out->cpu = -1;
 	return 0;
 }
 

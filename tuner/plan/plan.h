@@ -121,12 +121,18 @@ struct manifest_argv {
  * -1 when the values do not fit. */
 int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
 		  struct manifest_argv *a);
-/* One output line: its list value (*point, PLAN_NA when the kernel has no
- * list for this variant), the metric (divided by its per fields), the
- * correctness value (0 without one) and the CPU (-1 when not said).
- * Returns 0, or -1 with the missing or bad field in why. */
-int manifest_sample(const struct trial *t, json_t *o, long long *point, double *metric, unsigned long long *check,
-		    double *cpu, char *why, size_t len);
+/* One output line of kernel m, for a process measuring t among others. */
+struct manifest_line {
+	long long point;          /* what tells its trial apart (see plan_trial_point), PLAN_NA: none */
+	double metric;            /* divided by its per fields */
+	double total, rate;       /* the run's whole ns (0 unsaid) and operations per second */
+	unsigned long long check; /* the correctness value, 0 without one */
+	double cpu;               /* where it ran, -1 when not said */
+};
+/* Decodes o as m's manifest says. Returns 0, or -1 with the missing or bad
+ * field in why. */
+int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json_t *o, struct manifest_line *out,
+		    char *why, size_t len);
 /* "hashprobe interleaved size_mb=64 g=8" */
 void manifest_label(const struct trial *t, char *out, size_t len);
 /* A value of p as JSON: a number, or a choice's name (on/off for a bool). */

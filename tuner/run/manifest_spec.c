@@ -27,6 +27,9 @@ char *manifest_spec_to_json(struct trial *const *todo, size_t n, long long runs,
 	}
 	for (size_t k = 0; list && values && manifest_point(t) != PLAN_NA && k < n; k++)
 		json_array_append_new(values, manifest_value_json(list, manifest_point(todo[k])));
+	/* Or the variants, when one process measures them. */
+	for (size_t k = 0; !list && m->variant_field && values && k < n; k++)
+		json_array_append_new(values, json_string(m->variants.v[todo[k]->variant]));
 	if (!o || !params || !values) {
 		json_decref(o);
 		json_decref(params);
@@ -163,6 +166,18 @@ int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct m
 			run->trials[k] = t;
 			if (value_of(list, json_array_get(values, k), &run->trials[k].values[li], why, whylen) != 0)
 				return -1;
+		}
+		run->n = json_array_size(values);
+	} else if (m->variant_field) {
+		if (!json_is_array(values) || !json_array_size(values) || json_array_size(values) > RUNSPEC_MAX_POINTS)
+			return fail(why, whylen, "field 'list': 1 to %d variants", RUNSPEC_MAX_POINTS);
+		for (size_t k = 0; k < json_array_size(values); k++) {
+			run->trials[k] = t;
+			if ((v = manifest_variant(m, json_string_value(json_array_get(values, k)))) < 0)
+				return fail(why, whylen, "field 'list': value %zu is not a variant of kernel '%s'", k + 1,
+					    m->name);
+			run->trials[k].variant = v;
+			run->trials[k].variant_name = m->variants.v[v];
 		}
 		run->n = json_array_size(values);
 	} else {
