@@ -110,6 +110,41 @@ check "adaptive: a probe of g = 1, 2, 4 .. 64 and more, fewer than all 64 ($sear
 	[ "$searched" -ge 7 ] && [ "$searched" -lt 64 ]
 check "adaptive: an optimum" [ "$(q "$TMP/adaptive.db" "SELECT COUNT(*) FROM optima WHERE kernel = 'sumk'")" = 1 ]
 
+# The knee: among list values within tolerance of the best, the smallest is
+# chosen, unless the manifest says the list has none (knee: none). A kernel
+# whose metric falls by 0.01% per step of g, so the best is the largest g.
+for knee in smallest none; do
+	mkdir -p "$TMP/kn-$knee/flat"
+	printf 'name: flat\nmain: flat/main.c\nsources: [flat/main.c]\nvariants: [one]\nbaseline: one\nparameters:\n  - { name: g, type: int, min: 1, max: 64, default: 1, flag: --g, role: list, knee: %s }\nmetric: { field: ns }\n' \
+		"$knee" > "$TMP/kn-$knee/flat/kernel.yaml"
+	cat > "$TMP/kn-$knee/flat/main.c" << 'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	long runs = 1, warmup = 0, g[64], ng = 0;
+
+	for (int i = 1; i + 1 < argc; i += 2)
+		if (!strcmp(argv[i], "--runs")) runs = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--warmup")) warmup = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--g"))
+			for (char *p = argv[i + 1]; *p && ng < 64; p += *p == ',') g[ng++] = strtol(p, &p, 10);
+	for (long r = 0; r < warmup + runs; r++)
+		for (long b = 0; b < ng; b++)
+			printf("{\"g\":%ld,\"run\":%ld,\"warmup\":%s,\"ns\":%.4f}\n", g[b], r, r < warmup ? "true" : "false",
+			       100.0 - 0.01 * (double)g[b]);
+	return 0;
+}
+C
+	printf 'name: flat\nkernel: flat\nparams:\n  g: [1, 2, 4, 8]\nruns: 3\nwarmup: 0\nfinal_top: 3\n' > "$TMP/flat.yaml"
+	"$tune" run "$TMP/flat.yaml" --platform $plat --kernels-dir "$TMP/kn-$knee" --db "$TMP/kn-$knee.db" > /dev/null 2> "$TMP/errk"
+	chosen=$(q "$TMP/kn-$knee.db" "SELECT json_extract(params, '$.g') FROM optima WHERE kernel = 'flat'")
+	want=1
+	[ $knee = none ] && want=8
+	check "knee: $knee chooses g=$want (chose '$chosen'; $(tail -1 "$TMP/errk"))" [ "$chosen" = $want ]
+done
+
 # Resume: the same command measures nothing again.
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err3"
 check "a second run is complete already" grep -q "is already complete: 24 trials" "$TMP/err3"

@@ -313,6 +313,10 @@ enum metric_better { BETTER_LOWER, BETTER_HIGHER };
 
 extern const char *const param_type_names[];
 extern const char *const param_role_names[];
+/* What the decision prefers among a numeric list's values within tolerance
+ * of the best: the smallest (fewer in flight at the same speed), or none. */
+enum param_knee { KNEE_SMALLEST, KNEE_NONE };
+extern const char *const param_knee_names[];
 extern const char *const metric_better_names[];
 
 struct kernel_param {
@@ -328,6 +332,7 @@ struct kernel_param {
 	int role;                   /* enum param_role */
 	struct conf_strs variants;  /* the variants it applies to; empty: all */
 	int memory_mb;              /* a working set in MiB: over half the host's memory is not run */
+	int knee;                   /* a numeric list: enum param_knee */
 };
 
 struct kernel_metric {

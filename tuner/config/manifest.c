@@ -14,6 +14,7 @@
 
 const char *const param_type_names[] = { "int", "choice", "bool", "duration", NULL };
 const char *const param_role_names[] = { "fixed", "context", "searched", "list", NULL };
+const char *const param_knee_names[] = { "smallest", "none", NULL };
 const char *const metric_better_names[] = { "lower", "higher", NULL };
 
 #define P(field) offsetof(struct kernel_param, field)
@@ -29,6 +30,7 @@ static const struct conf_key param_keys[] = {
 	{ "flag", CONF_STRING, P(flag), 0, 0, NULL, NULL, 0, "run time: passed as <flag> <value>; a list's values joined by commas" },
 	{ "role", CONF_ENUM, P(role), 0, 0, param_role_names, NULL, 0, "fixed (default), context (decided apart), searched, or list (searched in one process)" },
 	{ "variants", CONF_STRING_LIST, P(variants), 0, 0, NULL, NULL, CONF_NAME, "the variants it applies to (default all)" },
+	{ "knee", CONF_ENUM, P(knee), 0, 0, param_knee_names, NULL, 0, "a numeric list: smallest (default; the smallest value within tolerance of the best is chosen) or none (the fastest is)" },
 	{ "memory_mb", CONF_BOOL, P(memory_mb), 0, 0, NULL, NULL, 0, "int: the value is memory in MiB the kernel takes; values over half the host's are skipped (and refused by agents)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };

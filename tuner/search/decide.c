@@ -54,34 +54,23 @@ static const char *size_class(const struct platform *p, long long size_mb)
 	return "dram";
 }
 
-/* The smallest g of best's context within tolerance of best, among cand;
- * ipa and sched have no knee: the fastest T or policy is the choice. */
-static struct trial *knee_of(struct trial **cand, size_t n, const struct trial *best, double tolerance)
+/* The knee: the smallest list value (chase's g) of best's process within
+ * tolerance of best, among cand, unless the manifest says the list has
+ * none (ipa's T): then, as without a numeric list, the fastest is chosen. */
+static struct trial *knee_of(const struct kernel_manifest *m, struct trial **cand, size_t n, const struct trial *best,
+			     double tolerance)
 {
+	const struct kernel_param *list = manifest_list_param(m);
 	struct trial *k = (struct trial *)best;
-	const struct kernel_manifest *m = best->manifest;
 
-	/* A manifest kernel's knee: the smallest list value within tolerance,
-	 * when the list is a number (fewer in flight, same speed). */
-	if (m) {
-		const struct kernel_param *list = manifest_list_param(m);
-
-		if (!list || list->type == PARAM_CHOICE || manifest_point(best) == PLAN_NA)
-			return k;
-		for (size_t i = 0; i < n; i++)
-			if (manifest_same_process(cand[i], best) &&
-			    !manifest_better(m, best->stats.median, m->metric.better == BETTER_HIGHER
-					     ? cand[i]->stats.median / (1.0 - tolerance)
-					     : cand[i]->stats.median / (1.0 + tolerance)) &&
-			    manifest_point(cand[i]) < manifest_point(k))
-				k = cand[i];
-		return k;
-	}
-	if (best->kernel != KERNEL_CHASE)
+	if (!list || list->type == PARAM_CHOICE || list->knee == KNEE_NONE || plan_trial_point(best) == PLAN_NA)
 		return k;
 	for (size_t i = 0; i < n; i++)
-		if (plan_same_process(cand[i], best) && cand[i]->stats.median <= best->stats.median * (1.0 + tolerance) &&
-		    cand[i]->group_size < k->group_size)
+		if (plan_same_process(cand[i], best) &&
+		    !manifest_better(m, best->stats.median, m->metric.better == BETTER_HIGHER
+				     ? cand[i]->stats.median / (1.0 - tolerance)
+				     : cand[i]->stats.median / (1.0 + tolerance)) &&
+		    plan_trial_point(cand[i]) < plan_trial_point(k))
 			k = cand[i];
 	return k;
 }
@@ -186,11 +175,11 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	return store_optimum(r->ctx->store, &o, tune_msg(err));
 }
 
-/* cand[0..n) best first by the metric. */
-static void rank(struct trial **cand, size_t n)
+/* cand[0..n) best first by m's metric. */
+static void rank(const struct kernel_manifest *m, struct trial **cand, size_t n)
 {
 	qsort(cand, n, sizeof(struct trial *), by_median);
-	if (n && cand[0]->manifest && cand[0]->manifest->metric.better == BETTER_HIGHER)
+	if (m->metric.better == BETTER_HIGHER)
 		for (size_t i = 0; i < n / 2; i++) {
 			struct trial *t = cand[i];
 
@@ -231,8 +220,8 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 		measured = n;
 		if (!n)
 			continue;
-		rank(cand, n);
-		knee = knee_of(cand, n, cand[0], sw->tolerance);
+		rank(r->kernel, cand, n);
+		knee = knee_of(r->kernel, cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
 			/* The top candidates and the knee, each once. */
 			for (size_t k = 0; k < n && nf < (size_t)sw->final_top; k++)
@@ -284,8 +273,8 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 					cand[n++] = fin[k];
 			if (!n)
 				continue;
-			rank(cand, n);
-			knee = knee_of(cand, n, cand[0], sw->tolerance);
+			rank(r->kernel, cand, n);
+			knee = knee_of(r->kernel, cand, n, cand[0], sw->tolerance);
 		}
 		best = cand[0];
 		for (size_t k = 0; k < n; k++)
