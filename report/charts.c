@@ -367,18 +367,76 @@ static int kernel_chart(const char *platform, const char *dir, const char *kerne
 	return rc;
 }
 
+/* The kernel charts being written: the kernel's data file so far. */
+struct kernel_series {
+	const char *platform, *dir;
+	struct report_chart *made;
+	size_t *charts;
+	char kernel[80], host[300], list[80], unit[40], last[700], path[4200];
+	size_t nseries;
+	FILE *f;
+};
+
+/* Closes the data file of the kernel so far and draws its chart. */
+static int kernel_done(struct kernel_series *ks, struct tune_error *err)
+{
+	if (!ks->f)
+		return 0;
+	fclose(ks->f);
+	ks->f = NULL;
+	return kernel_chart(ks->platform, ks->dir, ks->kernel, ks->host, ks->list, ks->unit, ks->nseries, ks->made,
+			    ks->charts, err);
+}
+
+/* A search trial's point; a new kernel's first row closes the last one's chart. */
+static int kernel_point(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct kernel_series *ks = arg;
+	const char *k = (const char *)sqlite3_column_text(q, 0), *h = (const char *)sqlite3_column_text(q, 1);
+	char params[400], label[700], safe[700];
+	int rc;
+
+	/* A chart per kernel, of the first host listed. */
+	if (strcmp(k, ks->kernel) != 0) {
+		char file[200], chart[160];
+
+		if ((rc = kernel_done(ks, err)) != 0)
+			return rc;
+		snprintf(ks->kernel, sizeof(ks->kernel), "%s", k);
+		snprintf(ks->host, sizeof(ks->host), "%s", h);
+		report_column_text(q, 8, ks->list, sizeof(ks->list));
+		report_column_text(q, 9, ks->unit, sizeof(ks->unit));
+		ks->last[0] = '\0';
+		ks->nseries = 0;
+		snprintf(chart, sizeof(chart), "kernel-%s", ks->kernel);
+		report_chart_file(ks->platform, chart, file, sizeof(file));
+		if (!(ks->f = open_data(ks->dir, file, ks->path, sizeof(ks->path), err)))
+			return TUNE_ERR_SYSTEM;
+		fprintf(ks->f, "# %s median low high, in %s\n", ks->list, ks->unit);
+	}
+	if (strcmp(h, ks->host) != 0 || sqlite3_column_type(q, 10) != SQLITE_INTEGER)
+		return 0;
+	report_params_text((const char *)sqlite3_column_text(q, 4), (const char *)sqlite3_column_text(q, 11), params,
+			   sizeof(params));
+	snprintf(label, sizeof(label), "%s %s%s%s", (const char *)sqlite3_column_text(q, 2),
+		 (const char *)sqlite3_column_text(q, 3), strcmp(params, "-") ? " " : "", strcmp(params, "-") ? params : "");
+	if (strcmp(label, ks->last) != 0) {
+		series_label(label, safe, sizeof(safe));
+		fprintf(ks->f, "%s\"%s\"\n", ks->nseries++ ? "\n\n" : "", safe);
+		snprintf(ks->last, sizeof(ks->last), "%s", label);
+	}
+	fprintf(ks->f, "%lld %.4f %.4f %.4f\n", sqlite3_column_int64(q, 10), sqlite3_column_double(q, 5),
+		sqlite3_column_double(q, 6), sqlite3_column_double(q, 7));
+	return 0;
+}
+
 /* For each manifest kernel with a numeric list parameter, its newest
  * sweep's search trials: the metric against the list's values. */
 static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made,
 			 size_t *charts, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
-	char kernel[80] = "", host[300] = "", list[80] = "", unit[40] = "", last[700] = "", path[4200];
-	size_t nseries = 0;
-	FILE *f = NULL;
-	int rc = 0;
-
-	if (sqlite3_prepare_v2(db,
+	struct kernel_series ks = { .platform = platform, .dir = dir, .made = made, .charts = charts };
+	int rc = report_each_row(db,
 			       "SELECT r.kernel, r.host, r.context, r.variant, r.params, r.median, r.ci_low, r.ci_high,"
 			       " json_extract(s.spec_json, '$.list'), COALESCE(json_extract(s.spec_json, '$.metric.unit'),"
 			       " ''), json_extract(r.params, '$.\"' || json_extract(s.spec_json, '$.list') || '\"'),"
@@ -387,59 +445,14 @@ static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, str
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND r.platform = ?1 AND"
 			       " json_extract(s.spec_json, '$.list') IS NOT NULL ORDER BY r.kernel, r.host, r.trial_id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
-		const char *k = (const char *)sqlite3_column_text(q, 0), *h = (const char *)sqlite3_column_text(q, 1);
-		char params[400], label[700], safe[700];
+			       platform, "kernel results", kernel_point, &ks, err);
 
-		/* A chart per kernel, of the first host listed. */
-		if (strcmp(k, kernel) != 0) {
-			if (f) {
-				fclose(f);
-				f = NULL;
-				rc = kernel_chart(platform, dir, kernel, host, list, unit, nseries, made, charts, err);
-			}
-			snprintf(kernel, sizeof(kernel), "%s", k);
-			snprintf(host, sizeof(host), "%s", h);
-			report_column_text(q, 8, list, sizeof(list));
-			report_column_text(q, 9, unit, sizeof(unit));
-			last[0] = '\0';
-			nseries = 0;
-			if (!rc) {
-				char file[200], chart[160];
-
-				snprintf(chart, sizeof(chart), "kernel-%s", kernel);
-				report_chart_file(platform, chart, file, sizeof(file));
-				if (!(f = open_data(dir, file, path, sizeof(path), err)))
-					rc = TUNE_ERR_SYSTEM;
-				else
-					fprintf(f, "# %s median low high, in %s\n", list, unit);
-			}
-		}
-		if (rc || !f || strcmp(h, host) != 0 || sqlite3_column_type(q, 10) != SQLITE_INTEGER)
-			continue;
-		report_params_text((const char *)sqlite3_column_text(q, 4), (const char *)sqlite3_column_text(q, 11),
-				   params, sizeof(params));
-		snprintf(label, sizeof(label), "%s %s%s%s", (const char *)sqlite3_column_text(q, 2),
-			 (const char *)sqlite3_column_text(q, 3), strcmp(params, "-") ? " " : "",
-			 strcmp(params, "-") ? params : "");
-		if (strcmp(label, last) != 0) {
-			series_label(label, safe, sizeof(safe));
-			fprintf(f, "%s\"%s\"\n", nseries++ ? "\n\n" : "", safe);
-			snprintf(last, sizeof(last), "%s", label);
-		}
-		fprintf(f, "%lld %.4f %.4f %.4f\n", sqlite3_column_int64(q, 10), sqlite3_column_double(q, 5),
-			sqlite3_column_double(q, 6), sqlite3_column_double(q, 7));
+	if (rc) {
+		if (ks.f)
+			fclose(ks.f);
+		return rc;
 	}
-	sqlite3_finalize(q);
-	if (f) {
-		fclose(f);
-		if (!rc)
-			rc = kernel_chart(platform, dir, kernel, host, list, unit, nseries, made, charts, err);
-	}
-	return rc;
+	return kernel_done(&ks, err);
 }
 
 int report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart made[REPORT_MAX_CHARTS],

@@ -187,44 +187,45 @@ static void emit(FILE *out, const struct kernel_rows *k)
 	emit_lookup(out, k, K, kl);
 }
 
+/* The header's rows so far and where they go. */
+struct header_rows {
+	FILE *out;
+	struct kernel_rows k;
+};
+
+/* A row of the kernel being gathered; a new kernel's first row emits the last one's. */
+static int header_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct header_rows *h = arg;
+	struct kernel_rows *k = &h->k;
+	const char *kernel = (const char *)sqlite3_column_text(q, 0);
+
+	if (k->n && strcmp(kernel, k->kernel) != 0) {
+		emit(h->out, k);
+		rows_free(k);
+	}
+	if (!k->n) {
+		snprintf(k->kernel, sizeof(k->kernel), "%s", kernel);
+		report_column_text(q, 8, k->host, sizeof(k->host));
+		report_column_text(q, 9, k->unit, sizeof(k->unit));
+	}
+	return add_row(k, q) != 0 ? tune_fail(err, TUNE_ERR_SYSTEM, "out of memory") : 0;
+}
+
 int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
-	struct kernel_rows k = { 0 };
-	int rc;
-
-	if (sqlite3_prepare_v2(db,
+	struct header_rows h = { .out = out };
+	int rc = report_each_row(db,
 			       "SELECT o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low, o.ci_high, o.decided,"
 			       " o.host, COALESCE(json_extract(s.spec_json, '$.metric.unit'), '') FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
 			       " s.id = o.sweep_id WHERE o.platform = ?1 AND o.exports IS NOT NULL AND o.host = (SELECT"
 			       " x.host FROM optima x WHERE x.platform = ?1 AND x.kernel = o.kernel AND x.exports IS NOT"
 			       " NULL ORDER BY x.decided DESC, x.id DESC LIMIT 1) ORDER BY o.kernel, o.id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *kernel = (const char *)sqlite3_column_text(q, 0);
+			       platform, "kernel optima", header_row, &h, err);
 
-		if (k.n && strcmp(kernel, k.kernel) != 0) {
-			emit(out, &k);
-			rows_free(&k);
-		}
-		if (!k.n) {
-			snprintf(k.kernel, sizeof(k.kernel), "%s", kernel);
-			report_column_text(q, 8, k.host, sizeof(k.host));
-			report_column_text(q, 9, k.unit, sizeof(k.unit));
-		}
-		if (add_row(&k, q) != 0) {
-			sqlite3_finalize(q);
-			rows_free(&k);
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		}
-	}
-	sqlite3_finalize(q);
-	if (k.n)
-		emit(out, &k);
-	rows_free(&k);
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s",
-						 sqlite3_errmsg(db));
+	if (!rc && h.k.n)
+		emit(out, &h.k);
+	rows_free(&h.k);
+	return rc;
 }

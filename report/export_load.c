@@ -1,6 +1,4 @@
-/* Loading the optima of each platform for the exports: the chase's per
- * working set, the IPA threshold with the host's wake-up cost, the sched
- * policies per point, and how many optima manifest kernels have. */
+/* Loading the optima of each platform for the exports. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,176 +7,145 @@
 #include "export_internal.h"
 #include "report.h"
 
-/* The IPA optimum of po's platform (its current fingerprint, the host that
- * decided last), with that host's wake-up cost. */
-static int load_ipa(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+/* A row's decision time: the platform's newest. */
+static void newest(struct platform_optima *po, const char *decided)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db,
-			       "SELECT o.threshold_ns, o.median, o.ci_low, o.ci_high, o.decided, o.host, o.fingerprint,"
-			       " p.arch, COALESCE(h.wakeup_cross_ns, -1), COALESCE(h.wakeup_same_ns, -1) FROM optima o"
-			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
-			       " JOIN platforms p ON p.name = o.platform JOIN sweeps s ON s.id = o.sweep_id"
-			       " JOIN hosts h ON h.id = s.host_id WHERE o.platform = ?1 AND o.kernel = 'ipa'"
-			       " ORDER BY o.decided DESC, o.id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct ipa_optimum *o = &po->ipa;
-
-		o->found = 1;
-		o->threshold_ns = sqlite3_column_int64(q, 0);
-		o->median = sqlite3_column_double(q, 1);
-		o->ci_low = sqlite3_column_double(q, 2);
-		o->ci_high = sqlite3_column_double(q, 3);
-		report_column_text(q, 4, o->decided, sizeof(o->decided));
-		o->wakeup_cross_ns = sqlite3_column_double(q, 8);
-		o->wakeup_same_ns = sqlite3_column_double(q, 9);
-		if (!po->n) {
-			report_column_text(q, 5, po->host, sizeof(po->host));
-			report_column_text(q, 6, po->fingerprint, sizeof(po->fingerprint));
-			report_column_text(q, 7, po->arch, sizeof(po->arch));
-		}
-		if (strcmp(o->decided, po->decided) > 0)
-			snprintf(po->decided, sizeof(po->decided), "%s", o->decided);
-	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
-		: tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	if (strcmp(decided, po->decided) > 0)
+		snprintf(po->decided, sizeof(po->decided), "%s", decided);
 }
 
-/* The sched optima of po's platform (its current fingerprint, the host that
- * decided last), by speedup and apps. */
-static int load_sched(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+/* The host, fingerprint and arch in columns col.. of q, when nothing
+ * loaded before gave them. */
+static void identity(struct platform_optima *po, sqlite3_stmt *q, int col)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db,
-			       "SELECT o.speedup, o.apps, o.variant, COALESCE(o.dispatch, ''), o.median, o.ci_low, o.ci_high,"
-			       " o.decided, o.size_class, o.host, o.fingerprint, p.arch FROM optima o"
-			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
-			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'sched'"
-			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'sched'"
-			       " ORDER BY decided DESC, id DESC LIMIT 1) ORDER BY o.speedup, o.apps", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct sched_row *nv = realloc(po->sched, (po->nsched + 1) * sizeof(*nv)), *r;
-
-		if (!nv) {
-			sqlite3_finalize(q);
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		}
-		po->sched = nv;
-		r = &nv[po->nsched++];
-		r->speedup = sqlite3_column_int64(q, 0);
-		r->apps = sqlite3_column_int64(q, 1);
-		report_column_text(q, 2, r->policy, sizeof(r->policy));
-		report_column_text(q, 3, r->dispatch, sizeof(r->dispatch));
-		r->median = sqlite3_column_double(q, 4);
-		r->ci_low = sqlite3_column_double(q, 5);
-		r->ci_high = sqlite3_column_double(q, 6);
-		report_column_text(q, 7, r->decided, sizeof(r->decided));
-		report_column_text(q, 8, r->size_class, sizeof(r->size_class));
-		if (!po->n && !po->ipa.found && po->nsched == 1) {
-			report_column_text(q, 9, po->host, sizeof(po->host));
-			report_column_text(q, 10, po->fingerprint, sizeof(po->fingerprint));
-			report_column_text(q, 11, po->arch, sizeof(po->arch));
-		}
-		if (strcmp(r->decided, po->decided) > 0)
-			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
-	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
+	if (po->host[0])
+		return;
+	report_column_text(q, col, po->host, sizeof(po->host));
+	report_column_text(q, col + 1, po->fingerprint, sizeof(po->fingerprint));
+	report_column_text(q, col + 2, po->arch, sizeof(po->arch));
 }
 
-/* The optima of platform's current fingerprint, on the host that decided last. */
-/* How many optima of manifest kernels po's platform has; the host, arch and
- * fingerprint from the newest when nothing else gave them. */
-static int load_kernels(sqlite3 *db, struct platform_optima *po, struct tune_error *err)
+static int chase_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
+	struct platform_optima *po = arg;
+	struct optimum_row *r = report_grow(&po->rows, &po->n, sizeof(*r));
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT o.host, o.fingerprint, p.arch, o.decided, (SELECT COUNT(*) FROM optima x"
-			       " JOIN current_fingerprints USING (platform, host, fingerprint) WHERE x.platform = ?1 AND"
-			       " x.exports IS NOT NULL) FROM optima o JOIN current_fingerprints USING (platform, host,"
-			       " fingerprint) JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND"
-			       " o.exports IS NOT NULL ORDER BY o.decided DESC, o.id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, po->name, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char decided[32];
-
-		po->nkernels = (size_t)sqlite3_column_int64(q, 4);
-		if (!po->host[0]) {
-			report_column_text(q, 0, po->host, sizeof(po->host));
-			report_column_text(q, 1, po->fingerprint, sizeof(po->fingerprint));
-			report_column_text(q, 2, po->arch, sizeof(po->arch));
-		}
-		report_column_text(q, 3, decided, sizeof(decided));
-		if (strcmp(decided, po->decided) > 0)
-			snprintf(po->decided, sizeof(po->decided), "%s", decided);
-	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s",
-								     sqlite3_errmsg(db));
+	if (!r)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	r->size_mb = sqlite3_column_int64(q, 0);
+	r->group_size = sqlite3_column_int64(q, 1);
+	r->best_group_size = sqlite3_column_int64(q, 2);
+	r->trials = sqlite3_column_int64(q, 3);
+	r->hugepages = sqlite3_column_int(q, 4);
+	r->median = sqlite3_column_double(q, 5);
+	r->ci_low = sqlite3_column_double(q, 6);
+	r->ci_high = sqlite3_column_double(q, 7);
+	report_column_text(q, 8, r->size_class, sizeof(r->size_class));
+	report_column_text(q, 9, r->variant, sizeof(r->variant));
+	report_column_text(q, 10, r->hint, sizeof(r->hint));
+	report_column_text(q, 11, r->decided, sizeof(r->decided));
+	report_column_text(q, 12, r->runner_up, sizeof(r->runner_up));
+	identity(po, q, 13);
+	newest(po, r->decided);
+	return 0;
 }
 
+/* The IPA optimum, with its host's wake-up cost. */
+static int ipa_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct platform_optima *po = arg;
+	struct ipa_optimum *o = &po->ipa;
+
+	(void)err;
+	o->found = 1;
+	o->threshold_ns = sqlite3_column_int64(q, 0);
+	o->median = sqlite3_column_double(q, 1);
+	o->ci_low = sqlite3_column_double(q, 2);
+	o->ci_high = sqlite3_column_double(q, 3);
+	report_column_text(q, 4, o->decided, sizeof(o->decided));
+	o->wakeup_cross_ns = sqlite3_column_double(q, 8);
+	o->wakeup_same_ns = sqlite3_column_double(q, 9);
+	identity(po, q, 5);
+	newest(po, o->decided);
+	return 0;
+}
+
+static int sched_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct platform_optima *po = arg;
+	struct sched_row *r = report_grow(&po->sched, &po->nsched, sizeof(*r));
+
+	if (!r)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	r->speedup = sqlite3_column_int64(q, 0);
+	r->apps = sqlite3_column_int64(q, 1);
+	report_column_text(q, 2, r->policy, sizeof(r->policy));
+	report_column_text(q, 3, r->dispatch, sizeof(r->dispatch));
+	r->median = sqlite3_column_double(q, 4);
+	r->ci_low = sqlite3_column_double(q, 5);
+	r->ci_high = sqlite3_column_double(q, 6);
+	report_column_text(q, 7, r->decided, sizeof(r->decided));
+	report_column_text(q, 8, r->size_class, sizeof(r->size_class));
+	identity(po, q, 9);
+	newest(po, r->decided);
+	return 0;
+}
+
+/* How many optima manifest kernels have. */
+static int kernels_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct platform_optima *po = arg;
+	char decided[32];
+
+	(void)err;
+	po->nkernels = (size_t)sqlite3_column_int64(q, 4);
+	identity(po, q, 0);
+	report_column_text(q, 3, decided, sizeof(decided));
+	newest(po, decided);
+	return 0;
+}
+
+/* Each kernel's optima of the platform's current fingerprint, on the host
+ * that decided last: the chase's per working set, the IPA threshold with the
+ * host's wake-up cost, the sched policies by speedup and apps, and how many
+ * optima manifest kernels have (the host, arch and fingerprint from the
+ * first that has any). */
 int export_load(sqlite3 *db, const char *platform, struct platform_optima *po, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
 	int rc;
 
 	memset(po, 0, sizeof(*po));
-	if (sqlite3_prepare_v2(db,
+	po->name = platform;
+	if ((rc = report_each_row(db,
 			       "SELECT o.size_mb, o.group_size, o.best_group_size, o.trials, o.hugepages, o.median,"
 			       " o.ci_low, o.ci_high, o.size_class, o.variant, COALESCE(o.hint, ''), o.decided,"
 			       " COALESCE(o.runner_up, ''), o.host, o.fingerprint, p.arch FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'chase'"
 			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'chase' ORDER BY decided DESC, id DESC"
-			       " LIMIT 1) ORDER BY o.size_mb", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	po->name = platform;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct optimum_row *nr = realloc(po->rows, (po->n + 1) * sizeof(*nr)), *r;
-
-		if (!nr) {
-			sqlite3_finalize(q);
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		}
-		po->rows = nr;
-		r = &po->rows[po->n++];
-		r->size_mb = sqlite3_column_int64(q, 0);
-		r->group_size = sqlite3_column_int64(q, 1);
-		r->best_group_size = sqlite3_column_int64(q, 2);
-		r->trials = sqlite3_column_int64(q, 3);
-		r->hugepages = sqlite3_column_int(q, 4);
-		r->median = sqlite3_column_double(q, 5);
-		r->ci_low = sqlite3_column_double(q, 6);
-		r->ci_high = sqlite3_column_double(q, 7);
-		report_column_text(q, 8, r->size_class, sizeof(r->size_class));
-		report_column_text(q, 9, r->variant, sizeof(r->variant));
-		report_column_text(q, 10, r->hint, sizeof(r->hint));
-		report_column_text(q, 11, r->decided, sizeof(r->decided));
-		report_column_text(q, 12, r->runner_up, sizeof(r->runner_up));
-		report_column_text(q, 13, po->host, sizeof(po->host));
-		report_column_text(q, 14, po->fingerprint, sizeof(po->fingerprint));
-		report_column_text(q, 15, po->arch, sizeof(po->arch));
-		if (strcmp(r->decided, po->decided) > 0)
-			snprintf(po->decided, sizeof(po->decided), "%s", r->decided);
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read optima: %s", sqlite3_errmsg(db));
-	if ((rc = load_ipa(db, po, err)) != 0 || (rc = load_sched(db, po, err)) != 0 ||
-	    (rc = load_kernels(db, po, err)) != 0)
+			       " LIMIT 1) ORDER BY o.size_mb", platform, "optima", chase_row, po, err)) != 0 ||
+	    (rc = report_each_row(db,
+			       "SELECT o.threshold_ns, o.median, o.ci_low, o.ci_high, o.decided, o.host, o.fingerprint,"
+			       " p.arch, COALESCE(h.wakeup_cross_ns, -1), COALESCE(h.wakeup_same_ns, -1) FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform JOIN sweeps s ON s.id = o.sweep_id"
+			       " JOIN hosts h ON h.id = s.host_id WHERE o.platform = ?1 AND o.kernel = 'ipa'"
+			       " ORDER BY o.decided DESC, o.id DESC LIMIT 1", platform, "optima", ipa_row, po, err)) != 0 ||
+	    (rc = report_each_row(db,
+			       "SELECT o.speedup, o.apps, o.variant, COALESCE(o.dispatch, ''), o.median, o.ci_low, o.ci_high,"
+			       " o.decided, o.size_class, o.host, o.fingerprint, p.arch FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'sched'"
+			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'sched'"
+			       " ORDER BY decided DESC, id DESC LIMIT 1) ORDER BY o.speedup, o.apps", platform, "optima",
+			       sched_row, po, err)) != 0 ||
+	    (rc = report_each_row(db,
+			       "SELECT o.host, o.fingerprint, p.arch, o.decided, (SELECT COUNT(*) FROM optima x"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint) WHERE x.platform = ?1 AND"
+			       " x.exports IS NOT NULL) FROM optima o JOIN current_fingerprints USING (platform, host,"
+			       " fingerprint) JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND"
+			       " o.exports IS NOT NULL ORDER BY o.decided DESC, o.id DESC LIMIT 1", platform, "optima",
+			       kernels_row, po, err)) != 0)
 		return rc;
 	if (!po->n && !po->ipa.found && !po->nsched && !po->nkernels)
 		return tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "

@@ -45,14 +45,36 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
 		snprintf(out, len, "-");
 }
 
+static int results_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [95% CI]", "Runs", "Chosen" };
+	struct rdoc *d = arg;
+	size_t t;
+	char title[600], params[512], median[96], runs[24];
+	const char *context = report_text(q, 3, "");
+
+	(void)err;
+	snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
+		 report_text(q, 2, ""), report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 10, "?"),
+		 report_text(q, 11, "?"), report_text(q, 12, "lower"));
+	t = rdoc_table_for(d, title, 6, head);
+	report_params_text(report_text(q, 5, "{}"), report_text(q, 14, ""), params, sizeof(params));
+	snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
+		 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
+	snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
+	{
+		const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), params, median, runs,
+				      sqlite3_column_int(q, 13) ? "*" : "" };
+
+		rdoc_row(d, t, row);
+	}
+	return 0;
+}
+
 /* Every search trial of the newest sweep of each kernel, per context. */
 static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
-	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [95% CI]", "Runs", "Chosen" };
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db,
+	return report_each_row(db,
 			       "SELECT r.platform, r.host, r.kernel, r.context, r.variant, r.params, r.median, r.ci_low,"
 			       " r.ci_high, r.runs, json_extract(s.spec_json, '$.metric.field'),"
 			       " json_extract(s.spec_json, '$.metric.unit'), json_extract(s.spec_json, '$.metric.better'),"
@@ -61,86 +83,57 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND (?1 IS NULL OR r.platform = ?1)"
-			       " ORDER BY r.platform, r.host, r.kernel, r.context, r.trial_id", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s", sqlite3_errmsg(db));
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		size_t t;
-		char title[600], params[512], median[96], runs[24];
-		const char *context = report_text(q, 3, "");
+			       " ORDER BY r.platform, r.host, r.kernel, r.context, r.trial_id",
+			       platform, "kernel results", results_row, d, err);
+}
 
-		snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
-			 report_text(q, 2, ""), report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 10, "?"),
-			 report_text(q, 11, "?"), report_text(q, 12, "lower"));
-		t = rdoc_table_for(d, title, 6, head);
-		report_params_text(report_text(q, 5, "{}"), report_text(q, 14, ""), params, sizeof(params));
-		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
-			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
-		snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
-		{
-			const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), params, median, runs,
-					      sqlite3_column_int(q, 13) ? "*" : "" };
+static int optima_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	static const char *const head[] = { "Context", "Variant", "Exported", "Median [95% CI]", "Runner-up",
+					    "Trials", "Decided" };
+	struct rdoc *d = arg;
+	size_t t;
+	char title[600], exported[512], median[96], runner[600] = "-", trials[24];
+	const char *context = report_text(q, 3, "");
+	json_t *ru = json_loads(report_text(q, 9, "null"), JSON_DECODE_ANY, NULL);
 
-			rdoc_row(d, t, row);
-		}
+	(void)err;
+	snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", report_text(q, 2, ""),
+		 report_text(q, 0, ""), report_text(q, 1, ""));
+	t = rdoc_table_for(d, title, 7, head);
+	report_params_text(report_text(q, 5, "{}"), report_text(q, 12, ""), exported, sizeof(exported));
+	if (json_is_object(ru)) {
+		char *text = json_dumps(ru, JSON_COMPACT), params[400];
+
+		report_params_text(text, report_text(q, 12, ""), params, sizeof(params));
+		snprintf(runner, sizeof(runner), "%s %s %.4g", json_string_value(json_object_get(ru, "variant"))
+			 ? json_string_value(json_object_get(ru, "variant")) : "?", params,
+			 json_number_value(json_object_get(ru, "median")));
+		free(text);
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel results: %s",
-						 sqlite3_errmsg(db));
+	json_decref(ru);
+	snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
+		 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
+	snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 10));
+	{
+		const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), exported, median, runner,
+				      trials, report_text(q, 11, "") };
+
+		rdoc_row(d, t, row);
+	}
+	return 0;
 }
 
 /* The optimum of each context, with the runner-up. */
 static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
-	static const char *const head[] = { "Context", "Variant", "Exported", "Median [95% CI]", "Runner-up",
-					    "Trials", "Decided" };
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db,
+	return report_each_row(db,
 			       "SELECT o.platform, o.host, o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low,"
 			       " o.ci_high, o.runner_up, o.trials, o.decided, " REPORT_SQL_OMIT("s", "o.context") " FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
 			       " s.id = o.sweep_id WHERE o.exports IS NOT NULL AND"
 			       " (?1 IS NULL OR o.platform = ?1) ORDER BY o.platform, o.host, o.kernel, o.id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s", sqlite3_errmsg(db));
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		size_t t;
-		char title[600], exported[512], median[96], runner[600] = "-", trials[24];
-		const char *context = report_text(q, 3, "");
-		json_t *ru = json_loads(report_text(q, 9, "null"), JSON_DECODE_ANY, NULL);
-
-		snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", report_text(q, 2, ""),
-			 report_text(q, 0, ""), report_text(q, 1, ""));
-		t = rdoc_table_for(d, title, 7, head);
-		report_params_text(report_text(q, 5, "{}"), report_text(q, 12, ""), exported, sizeof(exported));
-		if (json_is_object(ru)) {
-			char *text = json_dumps(ru, JSON_COMPACT), params[400];
-
-			report_params_text(text, report_text(q, 12, ""), params, sizeof(params));
-			snprintf(runner, sizeof(runner), "%s %s %.4g", json_string_value(json_object_get(ru, "variant"))
-				 ? json_string_value(json_object_get(ru, "variant")) : "?", params,
-				 json_number_value(json_object_get(ru, "median")));
-			free(text);
-		}
-		json_decref(ru);
-		snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
-			 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
-		snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 10));
-		{
-			const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), exported, median, runner,
-					      trials, report_text(q, 11, "") };
-
-			rdoc_row(d, t, row);
-		}
-	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read kernel optima: %s",
-						 sqlite3_errmsg(db));
+			       platform, "kernel optima", optima_row, d, err);
 }
 
 int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)

@@ -161,6 +161,15 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 /* When the newest optimum of platform's current fingerprint was decided. */
 int report_header_newest(sqlite3 *db, const char *platform, char *decided, size_t len, struct tune_error *err);
 
+/* query.c: runs sql with platform bound to ?1 (NULL: SQL NULL) and calls
+ * row for each result row, stopping at the first that returns non-zero (a
+ * tune_err it filled err for). Returns 0, that, or TUNE_ERR_STORE saying it
+ * cannot read what. */
+int report_each_row(sqlite3 *db, const char *sql, const char *platform, const char *what,
+		    int (*row)(sqlite3_stmt *q, void *arg, struct tune_error *err), void *arg, struct tune_error *err);
+/* Appends a zeroed element of size bytes to the array at *(void **)array of
+ * *n elements; the element, or NULL when out of memory (the array intact). */
+void *report_grow(void *array, size_t *n, size_t size);
 /* Column col of the row as text (valid until the next step), dflt for NULL. */
 const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
 /* SQL: what a manifest kernel's row leaves out of its parameters, the

@@ -5,63 +5,40 @@
 
 #include "report.h"
 
+/* One configuration's newest result. */
+static int result_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct report_results *rs = arg;
+	struct report_result *r = report_grow(&rs->v, &rs->n, sizeof(*r));
+
+	if (!r)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	snprintf(r->platform, sizeof(r->platform), "%s", (const char *)sqlite3_column_text(q, 0));
+	snprintf(r->host, sizeof(r->host), "%s", (const char *)sqlite3_column_text(q, 1));
+	snprintf(r->variant, sizeof(r->variant), "%s", (const char *)sqlite3_column_text(q, 2));
+	snprintf(r->hint, sizeof(r->hint), "%s", (const char *)sqlite3_column_text(q, 3));
+	r->size_mb = sqlite3_column_int64(q, 4);
+	r->depth = sqlite3_column_int64(q, 5);
+	r->group_size = sqlite3_column_int64(q, 6);
+	r->hugepages = sqlite3_column_int(q, 7);
+	r->median = sqlite3_column_double(q, 8);
+	snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", (const char *)sqlite3_column_text(q, 9));
+	r->ci_low = sqlite3_column_double(q, 10);
+	r->ci_high = sqlite3_column_double(q, 11);
+	return 0;
+}
+
 int report_load_results(sqlite3 *db, const char *platform, struct report_results *rs, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
 	rs->v = NULL;
 	rs->n = 0;
-	if (sqlite3_prepare_v2(db,
+	return report_each_row(db,
 			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
 			       " hugepages, median_ns_per_lookup, fingerprint, COALESCE(ci_low, median_ns_per_lookup),"
 			       " COALESCE(ci_high, median_ns_per_lookup) FROM latest_results JOIN current_fingerprints"
 			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR platform = ?1)"
 			       " AND kernel = 'chase' ORDER BY platform, host, depth, size_mb, variant, group_size",
-			       -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-	if (platform)
-		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct report_result *nv = realloc(rs->v, (rs->n + 1) * sizeof(*nv)), *r;
-
-		if (!nv) {
-			sqlite3_finalize(q);
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		}
-		rs->v = nv;
-		r = &rs->v[rs->n++];
-		snprintf(r->platform, sizeof(r->platform), "%s", (const char *)sqlite3_column_text(q, 0));
-		snprintf(r->host, sizeof(r->host), "%s", (const char *)sqlite3_column_text(q, 1));
-		snprintf(r->variant, sizeof(r->variant), "%s", (const char *)sqlite3_column_text(q, 2));
-		snprintf(r->hint, sizeof(r->hint), "%s", (const char *)sqlite3_column_text(q, 3));
-		r->size_mb = sqlite3_column_int64(q, 4);
-		r->depth = sqlite3_column_int64(q, 5);
-		r->group_size = sqlite3_column_int64(q, 6);
-		r->hugepages = sqlite3_column_int(q, 7);
-		r->median = sqlite3_column_double(q, 8);
-		snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", (const char *)sqlite3_column_text(q, 9));
-		r->ci_low = sqlite3_column_double(q, 10);
-		r->ci_high = sqlite3_column_double(q, 11);
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-	return 0;
-}
-
-const char *report_text(sqlite3_stmt *q, int col, const char *dflt)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	return t ? (const char *)t : dflt;
-}
-
-void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-
-	snprintf(out, len, "%s", t ? (const char *)t : "");
+			       platform, "results", result_row, rs, err);
 }
 
 /* Best (lowest median) result of a variant at a size, optionally at one g. */
