@@ -48,6 +48,9 @@ check "csv exit 0" test $? = 0
 check "amaco2 header" test "$(head -1 "$TMP/out.csv")" = "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum"
 check "csv rows: newest generation's measured runs" test "$(($(wc -l < "$TMP/out.csv") - 1))" = 72
 check "csv names variants" grep -q "^interleaved-prefetch,4,6,16,pldl1strm,2," "$TMP/out.csv"
+# amaco2's columns are the kernel's own numbers, as it printed them.
+check "csv's numbers are the kernel's fields (ns_total, ns_per_lookup, lookups_per_sec)" \
+	test "$(q "$db" "SELECT COUNT(*) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'chase' AND (s.ns_total != json_extract(s.raw_json, '$.ns_total') OR s.ns_per_lookup != json_extract(s.raw_json, '$.ns_per_lookup') OR s.lookups_per_sec != json_extract(s.raw_json, '$.lookups_per_sec'))")" = 0
 
 # 4. Ctrl-C in the middle: exit 130, consistent, resumable.
 db=$TMP/int.db
