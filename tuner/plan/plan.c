@@ -235,12 +235,12 @@ void plan_free(struct plan *pl)
 
 double plan_cost(struct trial *const *trials, size_t n)
 {
-	/* Links followed, plus linking the cycle once per process (a random swap
-	 * per node costs about as much as two links). */
+	/* Operations (links followed, calls, a manifest kernel's runs), plus
+	 * setting up a working set once per process: linking the chase's cycle,
+	 * a random swap per node, costs about as much as two links. Trials
+	 * without a size or a depth count one operation per query. */
 	double cost = n ? (double)trials[0]->size_mb * 16384.0 * 2.0 : 0;
 
-	if (n && trials[0]->kernel != KERNEL_CHASE)
-		return (double)n * (double)(trials[0]->runs + trials[0]->warmup) * (double)trials[0]->queries;
 	for (size_t i = 0; i < n; i++)
 		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)trials[i]->queries *
 			(double)(trials[i]->depth ? trials[i]->depth : 1);

@@ -72,7 +72,8 @@ int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t);
 int plan_add_batch(struct plan *pl, size_t first, size_t count);
 
 /* Estimated cost of measuring trials (of one context, in one kernel process)
- * for the ETA: links followed (chase), nanoseconds of calls (ipa). */
+ * for the ETA: operations (links followed, calls, tasks, a manifest
+ * kernel's runs) and setting up the working set. */
 double plan_cost(struct trial *const *trials, size_t n);
 /* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa T=8000 ns",
  * "sched inline 4x 8 apps p=eft" */
