@@ -195,5 +195,55 @@ for k in chase ipa sched; do
 	check "$k's manifest flags are its binary's (missing:$missing)" [ -z "$missing" ] && [ -s "$TMP/$k.help" ]
 done
 
+# Where a kernel runs, as its manifest asks: pinned by the runner and told
+# its CPU (cpu_flag), or pinning its own threads on the platform's CPUs and
+# a device CPU (app_cpus_flag, device_cpu_flag), never narrowed as a whole.
+for k in pinned threads; do
+	mkdir -p "$TMP/place/$k"
+	place="cpu_flag: --cpu"
+	[ $k = threads ] && place=$(printf 'app_cpus_flag: --app-cpus\ndevice_cpu_flag: --device-cpu')
+	printf 'name: %s\nmain: %s/main.c\nsources: [%s/main.c]\nvariants: [one]\nbaseline: one\n%s\nparameters:\n  - { name: g, type: int, min: 1, max: 4, default: 1, flag: --g, role: list }\nmetric: { field: ns }\n' \
+		$k $k $k "$place" > "$TMP/place/$k/kernel.yaml"
+	cat > "$TMP/place/$k/main.c" << 'C'
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	long runs = 1, warmup = 0, cpu = -1, device = -1;
+	const char *apps = "";
+	cpu_set_t set;
+
+	for (int i = 1; i + 1 < argc; i += 2)
+		if (!strcmp(argv[i], "--runs")) runs = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--warmup")) warmup = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--cpu")) cpu = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--device-cpu")) device = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "--app-cpus")) apps = argv[i + 1];
+		else if (strcmp(argv[i], "--seed") && strcmp(argv[i], "--g")) return 2;
+	sched_getaffinity(0, sizeof(set), &set);
+	for (long r = 0; r < warmup + runs; r++)
+		printf("{\"g\":1,\"run\":%ld,\"warmup\":%s,\"ns\":1.0,\"got_cpu\":%ld,\"got_apps\":\"%s\",\"got_device\":%ld,\"allowed\":%d}\n",
+		       r, r < warmup ? "true" : "false", cpu, apps, device, CPU_COUNT(&set));
+	return 0;
+}
+C
+	printf 'name: %s\nkernel: %s\nparams:\n  g: [1]\nruns: 2\nwarmup: 0\n' $k $k > "$TMP/place-$k.yaml"
+	"$tune" run "$TMP/place-$k.yaml" --platform $plat --kernels-dir "$TMP/place" --db "$TMP/place.db" > /dev/null 2> "$TMP/errp"
+	check "$k: the sweep runs ($(tail -1 "$TMP/errp"))" [ "$(q "$TMP/place.db" "SELECT COUNT(*) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = '$k' AND t.phase = 'search'")" = 2 ]
+done
+pinned=$(q "$TMP/place.db" "SELECT DISTINCT t.cpu || ' ' || json_extract(s.raw_json, '$.got_cpu') || ' ' || json_extract(s.raw_json, '$.allowed') FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'pinned'")
+check "cpu_flag: pinned to one CPU and told which ('$pinned': trial's CPU, told, allowed)" \
+	sh -c '[ "$(echo "$1" | wc -l)" = 1 ] && [ "$(echo "$1" | cut -d" " -f1)" = "$(echo "$1" | cut -d" " -f2)" ] && [ "$(echo "$1" | cut -d" " -f3)" = 1 ]' _ "$pinned"
+threads=$(q "$TMP/place.db" "SELECT DISTINCT COALESCE(t.cpu, 'none') || ' ' || json_extract(s.raw_json, '$.got_apps') || ' ' || json_extract(s.raw_json, '$.got_device') || ' ' || json_extract(s.raw_json, '$.allowed') FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'threads'")
+check "app_cpus_flag, device_cpu_flag: told the CPUs, not pinned as a whole ('$threads'; $(nproc) CPUs)" \
+	sh -c '[ "$(echo "$1" | wc -l)" = 1 ] && [ "$(echo "$1" | cut -d" " -f1)" = none ] && echo "$1" | grep -qE "^none [0-9][0-9,]* [0-9]+ $(nproc)$"' _ "$threads"
+sed -i 's/^cpu_flag: --cpu$/cpu_flag: --g/' "$TMP/place/pinned/kernel.yaml"
+"$tune" kernels --kernels-dir "$TMP/place" > "$TMP/placek" 2>&1
+check "a placement flag that a parameter has is refused, naming the key" \
+	grep -q "place/pinned/kernel.yaml: key 'cpu_flag': '--g' is also g's flag (give each its own)" "$TMP/placek"
+
 check "no file of the tree changed" [ "$(git -C "$src" status --porcelain 2> /dev/null)" = "$before" ]
 e2e_done kernel_plugin

@@ -54,7 +54,14 @@ static void manifest_spec(const uint8_t *data, size_t size)
 	}
 	for (size_t i = 0; i < run.n; i++)
 		todo[i] = &run.trials[i];
-	(void)manifest_args("kernel", todo, run.n, run.runs, run.warmup, argv);
+	{
+		static const long long cpus[] = { 0, 1 };
+		const struct conf_ints list = { (long long *)cpus, 2 };
+		const struct run_place place = { 1, &list, 1 };
+		int cpu;
+
+		(void)manifest_args("kernel", todo, run.n, run.runs, run.warmup, &place, argv, &cpu);
+	}
 	back = manifest_spec_to_json(todo, run.n, run.runs, run.warmup, run.timeout_s, run.kernel_hash);
 	o2 = back ? json_loads(back, 0, NULL) : NULL;
 	if (!o2 || manifest_spec_from_json(o2, manifest(), &again, why, sizeof(why)) != 0 || again.n != run.n)

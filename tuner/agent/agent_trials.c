@@ -131,6 +131,17 @@ static int over_memory(const struct agent *a, const struct kernel_manifest *m, c
 	return 0;
 }
 
+/* Does kernel m want a device thread on a CPU of its own, which this host
+ * (one CPU) does not have? Says so. */
+static int no_device_cpu(const struct agent *a, const struct kernel_manifest *m, char *why, size_t len)
+{
+	if (!m->device_cpu_flag || a->platform.device_cpu >= 0)
+		return 0;
+	snprintf(why, len, "this host has one CPU: kernel '%s' runs a device thread (the emulated accelerator) on a "
+		 "CPU of its own", m->name);
+	return 1;
+}
+
 /* A kernel of this host's kernel directories, described by its manifest:
  * the spec decoded against this host's copy, whose hash must be the one
  * the orchestrator measured with. */
@@ -157,7 +168,7 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 	}
 	if (manifest_spec_from_json(o, &m, run, why, sizeof(why)) != 0) {
 		answer = agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
-	} else if (over_memory(a, &m, run, why, sizeof(why))) {
+	} else if (over_memory(a, &m, run, why, sizeof(why)) || no_device_cpu(a, &m, why, sizeof(why))) {
 		answer = agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
 	} else if (strcmp(run->kernel_hash, mine) != 0) {
 		snprintf(why, sizeof(why), "kernel '%s' here differs from the orchestrator's (manifest and sources hash "
@@ -182,12 +193,14 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 			pthread_mutex_unlock(&a->trial);
 			answer = agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
 		} else if (build_or_answer(a, c, &bs, &br, &answer) == 0) {
-			if (manifest_args(br.path, todo, run->n, run->runs, run->warmup, args) != 0) {
+			struct run_place place = { a->platform.pin, &a->platform.cpus, a->platform.device_cpu };
+			int cpu;
+
+			if (manifest_args(br.path, todo, run->n, run->runs, run->warmup, &place, args, &cpu) != 0) {
 				pthread_mutex_unlock(&a->trial);
 				answer = agent_fail(c, MHD_HTTP_BAD_REQUEST, "the kernel's command line is too long");
 			} else {
-				answer = run_built(a, c, args->argv, a->platform.pin ? (int)a->platform.cpus.v[0] : -1,
-						   run->timeout_s, &br, name);
+				answer = run_built(a, c, args->argv, cpu, run->timeout_s, &br, name);
 			}
 		}
 	}
@@ -231,9 +244,20 @@ enum MHD_Result agent_run_trial(struct agent *a, struct MHD_Connection *c, const
 	json_decref(o);
 	if (runspec_from_json(rq->body ? rq->body : "", rq->len, &spec, why, sizeof(why)) != 0)
 		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
-	if (spec.kernel != KERNEL_CHASE && a->platform.device_cpu < 0)
-		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "this host has one CPU: the emulated accelerator needs "
-			    "its own");
+	{
+		struct kernel_manifest m;
+		struct tune_error merr;
+		int one_cpu;
+
+		if (manifest_load(kernel_names[spec.kernel], &m, &merr) != 0) {
+			manifest_free(&m);
+			return agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, merr.msg);
+		}
+		one_cpu = no_device_cpu(a, &m, why, sizeof(why));
+		manifest_free(&m);
+		if (one_cpu)
+			return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
+	}
 	/* Checked against this host, as a local sweep checks against its own
 	 * (a spec without a working set has size_mb 0). */
 	if (spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {

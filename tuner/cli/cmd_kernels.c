@@ -40,6 +40,12 @@ static void show(const struct kernel_manifest *m)
 	for (size_t i = 0; i < m->metric.per.n; i++)
 		printf("%s%s", i ? " x " : ", per ", m->metric.per.v[i]);
 	printf("\n  %-13s%s\n", "correctness:", m->correctness ? m->correctness : "-");
+	if (m->app_cpus_flag || m->device_cpu_flag)
+		printf("  %-13sits own threads pinned: the platform's CPUs (flag %s), a device CPU (flag %s)\n", "runs on:",
+		       m->app_cpus_flag ? m->app_cpus_flag : "-", m->device_cpu_flag ? m->device_cpu_flag : "-");
+	else
+		printf("  %-13spinned to the platform's first CPU%s%s\n", "runs on:", m->cpu_flag ? ", told by flag " : "",
+		       m->cpu_flag ? m->cpu_flag : "");
 	printf("  %-13s\n", "parameters:");
 	for (size_t i = 0; i < m->parameters.n; i++)
 		param(MANIFEST_PARAM(m, i));

@@ -355,6 +355,10 @@ struct kernel_manifest {
 	char *variant_define;       /* the variant reaches the compiler as -D<it>=<index> */
 	char *variant_flag;         /* or the kernel as <it> <name> */
 	char *variant_field;        /* the output field naming a line's variant, when one process runs several */
+	/* Where it runs, told at run time: the CPU the runner pins it to; or,
+	 * for a kernel that pins its own threads, the platform's CPUs (its app
+	 * threads) and the CPU of a device thread (a host needs two CPUs). */
+	char *cpu_flag, *app_cpus_flag, *device_cpu_flag;
 	struct conf_list parameters;/* of struct kernel_param */
 	struct kernel_metric metric;
 	char *correctness;          /* a field that must equal the baseline's in every run */

@@ -60,6 +60,9 @@ const struct conf_key manifest_keys[] = {
 	{ "variant_define", CONF_STRING, M(variant_define), 0, 0, NULL, NULL, 0, "the variant reaches the compiler as -D<variant_define>=<its index>" },
 	{ "variant_flag", CONF_STRING, M(variant_flag), 0, 0, NULL, NULL, 0, "or the kernel at run time as <variant_flag> <its name>" },
 	{ "variant_field", CONF_STRING, M(variant_field), 0, 0, NULL, NULL, CONF_NAME, "the output field naming each line's variant, for a kernel whose one process measures several variants" },
+	{ "cpu_flag", CONF_STRING, M(cpu_flag), 0, 0, NULL, NULL, 0, "run time: <cpu_flag> <the CPU the runner pins the kernel to>" },
+	{ "app_cpus_flag", CONF_STRING, M(app_cpus_flag), 0, 0, NULL, NULL, 0, "run time, for a kernel that pins its own threads: <app_cpus_flag> <the platform's cpus, joined by commas>" },
+	{ "device_cpu_flag", CONF_STRING, M(device_cpu_flag), 0, 0, NULL, NULL, 0, "run time, for a kernel with a device thread: <device_cpu_flag> <the platform's device_cpu>; a host with one CPU does not run it" },
 	{ "parameters", CONF_SECTION_LIST, M(parameters), 0, sizeof(struct kernel_param), NULL, param_keys, 0, "the parameters, each a mapping:" },
 	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
@@ -188,6 +191,37 @@ int manifest_param_applies(const struct kernel_manifest *m, const struct kernel_
 	return !p->variants.n || (v < m->variants.n && listed(&p->variants, m->variants.v[v]));
 }
 
+/* The flags saying where a kernel runs: each a flag of its own, taken by
+ * no parameter, the variant or another of them. */
+static int check_place_flags(const struct kernel_manifest *m, struct tune_error *err)
+{
+	const char *keys[] = { "cpu_flag", "app_cpus_flag", "device_cpu_flag" };
+	const char *flags[] = { m->cpu_flag, m->app_cpus_flag, m->device_cpu_flag };
+
+	for (size_t k = 0; k < 3; k++) {
+		const char *f = flags[k], *taken = NULL;
+
+		if (!f)
+			continue;
+		if (!is_flag(f) || tune_name_index(reserved_flags, f) >= 0)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key '%s': '%.64s' is not a flag of its own (write "
+					 "--lower-case-words; --runs, --warmup and --seed are the tuner's)", m->path,
+					 keys[k], f);
+		for (size_t j = 0; j < k; j++)
+			if (flags[j] && !strcmp(flags[j], f))
+				taken = keys[j];
+		if (m->variant_flag && !strcmp(m->variant_flag, f))
+			taken = "variant_flag";
+		for (size_t i = 0; !taken && i < m->parameters.n; i++)
+			if (MANIFEST_PARAM(m, i)->flag && !strcmp(MANIFEST_PARAM(m, i)->flag, f))
+				taken = MANIFEST_PARAM(m, i)->name;
+		if (taken)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key '%s': '%.64s' is also %s's flag (give each its "
+					 "own)", m->path, keys[k], f, taken);
+	}
+	return 0;
+}
+
 /* One parameter against its kind and against those before it. */
 static int check_param(const struct kernel_manifest *m, size_t i, struct tune_error *err)
 {
@@ -291,6 +325,8 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 	for (size_t i = 0; i < m->parameters.n; i++)
 		if ((rc = check_param(m, i, err)) != 0)
 			return rc;
+	if ((rc = check_place_flags(m, err)) != 0)
+		return rc;
 	if (m->variant_field && (rc = check_variant_list(m, err)) != 0)
 		return rc;
 	for (size_t i = 0; i < m->exports.n; i++)

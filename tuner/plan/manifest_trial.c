@@ -310,8 +310,20 @@ static int add(struct manifest_argv *a, const char *flag, char *value)
 	return 0;
 }
 
+/* "0,1" of the platform's CPUs. */
+static char *cpu_list(struct manifest_argv *a, const struct conf_ints *cpus)
+{
+	char text[1024];
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < cpus->n; i++)
+		str_appendf(text, sizeof(text), &used, "%s%lld", i ? "," : "", cpus->v[i]);
+	return arg_text(a, "%s", text);
+}
+
 int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
-		  struct manifest_argv *a)
+		  const struct run_place *place, struct manifest_argv *a, int *cpu)
 {
 	const struct trial *t = todo[0];
 	const struct kernel_manifest *m = t->manifest;
@@ -339,6 +351,14 @@ int manifest_args(const char *binary, struct trial *const *todo, size_t n, long 
 		}
 		rc |= add(a, p->flag, joined(a, todo, n, p));
 	}
+	/* A kernel that pins its own threads is not pinned as a whole. */
+	*cpu = place->pin && place->cpus->n && !m->app_cpus_flag && !m->device_cpu_flag ? (int)place->cpus->v[0] : -1;
+	if (m->cpu_flag && *cpu >= 0)
+		rc |= add(a, m->cpu_flag, arg_text(a, "%d", *cpu));
+	if (m->app_cpus_flag && place->cpus->n)
+		rc |= add(a, m->app_cpus_flag, cpu_list(a, place->cpus));
+	if (m->device_cpu_flag)
+		rc |= add(a, m->device_cpu_flag, arg_text(a, "%lld", place->device_cpu < 0 ? 0 : place->device_cpu));
 	a->argv[a->argc] = NULL;
 	return rc ? -1 : 0;
 }

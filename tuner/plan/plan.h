@@ -112,16 +112,26 @@ int manifest_better(const struct kernel_manifest *m, double a, double b);
 void manifest_defines(const struct trial *t, struct strbuf *out);
 /* A kernel process's command line, with room for its values. */
 struct manifest_argv {
-	char *argv[2 * PLAN_MAX_PARAMS + 12];
+	char *argv[2 * PLAN_MAX_PARAMS + 18]; /* with the variant, the tuner's and where it runs */
 	int argc;
 	char text[16384];
 	size_t used;
 };
+/* Where a kernel process runs: whether to pin, the platform's CPUs (the
+ * first is where a process is pinned) and a device thread's CPU (-1: the
+ * host has one CPU). */
+struct run_place {
+	int pin;
+	const struct conf_ints *cpus;
+	long long device_cpu;
+};
 /* binary, --runs, --warmup, --seed, the variant's flag, each run-time
- * parameter's (the list's values from todo[0..n), joined by commas), NULL.
- * -1 when the values do not fit. */
+ * parameter's (the list's values from todo[0..n), joined by commas), the
+ * manifest's flags of where it runs, NULL. *cpu: the CPU to pin the process
+ * to, -1 when not pinned or when the kernel pins its own threads. -1 when
+ * the values do not fit. */
 int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
-		  struct manifest_argv *a);
+		  const struct run_place *place, struct manifest_argv *a, int *cpu);
 /* One output line of kernel m, for a process measuring t among others. */
 struct manifest_line {
 	long long point;          /* what tells its trial apart (see plan_trial_point), PLAN_NA: none */

@@ -18,9 +18,9 @@ static void *job_argv(const struct sweep_run *r, const struct built *bin, const 
 		      int *cpu, const char **why)
 {
 	const struct platform *p = r->ctx->platform;
+	struct run_place place = { p->pin, &p->cpus, p->device_cpu };
 
 	if (job->spec) {
-		struct run_place place = { p->pin, &p->cpus, p->device_cpu };
 		struct runspec_argv *a = malloc(sizeof(*a));
 
 		*why = "out of memory";
@@ -33,15 +33,13 @@ static void *job_argv(const struct sweep_run *r, const struct built *bin, const 
 		struct manifest_argv *a = malloc(sizeof(*a));
 
 		*why = "out of memory";
-		if (a && manifest_args(bin->res.path, job->todo, job->n, job->runs, job->warmup, a) != 0) {
+		if (a && manifest_args(bin->res.path, job->todo, job->n, job->runs, job->warmup, &place, a, cpu) != 0) {
 			*why = "too long";
 			free(a);
 			return NULL;
 		}
-		if (a) {
+		if (a)
 			*argv = a->argv;
-			*cpu = p->pin ? (int)p->cpus.v[0] : -1;
-		}
 		return a;
 	}
 }

@@ -61,11 +61,6 @@ struct run_spec {
 };
 
 /* Where a kernel runs on its host: the host's platform, resolved there. */
-struct run_place {
-	int pin;
-	const struct conf_ints *cpus; /* the first pins chase; all are the app CPUs of ipa and sched */
-	long long device_cpu;         /* the emulated accelerator's CPU */
-};
 
 /* A kernel's command line, with room for its values. */
 struct runspec_argv {

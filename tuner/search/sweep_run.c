@@ -293,10 +293,10 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	    (rc = resolve_threshold(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
-	if ((r->sweep.kernel == KERNEL_IPA || (r->sweep.kernel == KERNEL_SCHED && r->sweep.sched.accels)) &&
-	    ctx->platform->device_cpu < 0) {
-		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for the emulated accelerator, "
-			       "but this host has one (run it on a host with two or more)", r->sweep.path, r->sweep.name);
+	if (r->kernel->device_cpu_flag && ctx->platform->device_cpu < 0) {
+		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for kernel %s's device thread "
+			       "(the emulated accelerator), but this host has one (run it on a host with two or more)",
+			       r->sweep.path, r->sweep.name, r->kernel->name);
 		goto out;
 	}
 	spec = spec_json(r);
