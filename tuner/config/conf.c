@@ -556,3 +556,13 @@ void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_
 	for (size_t i = 0; i < l->n; i++)
 		str_appendf(out, len, &used, "%s%s", i ? sep : "", l->v[i]);
 }
+
+void conf_ints_join(const struct conf_ints *l, const char *sep, char *out, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		out[0] = '\0';
+	for (size_t i = 0; i < l->n; i++)
+		str_appendf(out, len, &used, "%s%lld", i ? sep : "", l->v[i]);
+}

@@ -146,6 +146,7 @@ int conf_ints_contains(const struct conf_ints *l, long long v);
 void conf_ints_sort(struct conf_ints *l);
 /* The items joined by sep into out (cut at len). */
 void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len);
+void conf_ints_join(const struct conf_ints *l, const char *sep, char *out, size_t len);
 
 /* hostinfo.c: facts about the machine tune runs on (hwloc topology, /proc and
  * /sys), recorded with every sweep so that results can be told apart. */

@@ -314,11 +314,8 @@ static int add(struct manifest_argv *a, const char *flag, char *value)
 static char *cpu_list(struct manifest_argv *a, const struct conf_ints *cpus)
 {
 	char text[1024];
-	size_t used = 0;
 
-	text[0] = '\0';
-	for (size_t i = 0; i < cpus->n; i++)
-		str_appendf(text, sizeof(text), &used, "%s%lld", i ? "," : "", cpus->v[i]);
+	conf_ints_join(cpus, ",", text, sizeof(text));
 	return arg_text(a, "%s", text);
 }
 

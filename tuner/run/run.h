@@ -60,8 +60,6 @@ struct run_spec {
 	long long tasks, accels, speedup, cost_a_ns, cost_b_ns, threshold_ns; /* threshold: LLONG_MAX always polls */
 };
 
-/* Where a kernel runs on its host: the host's platform, resolved there. */
-
 /* A kernel's command line, with room for its values. */
 struct runspec_argv {
 	char *argv[64];

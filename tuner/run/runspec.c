@@ -27,13 +27,17 @@ static void arg_text(struct runspec_argv *a, const char *flag, const char *v)
 /* "1,2,4" of the points or of cpus; sched's points as policy names. */
 static char *list_of(char *out, size_t len, const struct run_spec *s, const struct conf_ints *cpus)
 {
-	size_t used = 0, n = cpus ? cpus->n : s->npoints;
+	size_t used = 0;
 
+	if (cpus) {
+		conf_ints_join(cpus, ",", out, len);
+		return out;
+	}
 	out[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		long long v = cpus ? cpus->v[i] : s->points[i];
+	for (size_t i = 0; i < s->npoints; i++) {
+		long long v = s->points[i];
 
-		if (!cpus && s->kernel == KERNEL_SCHED)
+		if (s->kernel == KERNEL_SCHED)
 			str_appendf(out, len, &used, "%s%s", i ? "," : "", sched_policy_names[v]);
 		else
 			str_appendf(out, len, &used, "%s%lld", i ? "," : "", v);
