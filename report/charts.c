@@ -414,7 +414,9 @@ static int kernel_point(sqlite3_stmt *q, void *arg, struct tune_error *err)
 			return TUNE_ERR_SYSTEM;
 		fprintf(ks->f, "# %s median low high, in %s\n", ks->list, ks->unit);
 	}
-	if (strcmp(h, ks->host) != 0 || sqlite3_column_type(q, 10) != SQLITE_INTEGER)
+	/* The axis is logarithmic: 0 and inf (a duration's never) have no place on it. */
+	if (strcmp(h, ks->host) != 0 || sqlite3_column_type(q, 10) != SQLITE_INTEGER ||
+	    sqlite3_column_int64(q, 10) <= 0 || sqlite3_column_int64(q, 10) == LLONG_MAX)
 		return 0;
 	report_params_text((const char *)sqlite3_column_text(q, 4), (const char *)sqlite3_column_text(q, 11), params,
 			   sizeof(params));

@@ -125,8 +125,8 @@ int export_load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'chase' ORDER BY decided DESC, id DESC"
 			       " LIMIT 1) ORDER BY o.size_mb", platform, "optima", chase_row, po, err)) != 0 ||
 	    (rc = report_each_row(db,
-			       "SELECT o.threshold_ns, o.median, o.ci_low, o.ci_high, o.decided, o.host, o.fingerprint,"
-			       " p.arch, COALESCE(h.wakeup_cross_ns, -1), COALESCE(h.wakeup_same_ns, -1) FROM optima o"
+			       "SELECT json_extract(o.params, '$.threshold_ns'), o.median, o.ci_low, o.ci_high, o.decided,"
+			       " o.host, o.fingerprint, p.arch, " REPORT_SQL_WAKEUP("h") " FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN platforms p ON p.name = o.platform JOIN sweeps s ON s.id = o.sweep_id"
 			       " JOIN hosts h ON h.id = s.host_id WHERE o.platform = ?1 AND o.kernel = 'ipa'"

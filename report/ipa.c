@@ -46,8 +46,8 @@ int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, 
 {
 	static const struct report_sweeps how = {
 		"ipa results",
-		"SELECT n.platform, n.host, n.fingerprint, n.sweep_id, COALESCE(h.wakeup_cross_ns, -1),"
-		" COALESCE(h.wakeup_same_ns, -1), o.threshold_ns, o.median, o.ci_low, o.ci_high"
+		"SELECT n.platform, n.host, n.fingerprint, n.sweep_id, " REPORT_SQL_WAKEUP("h") ","
+		" json_extract(o.params, '$.threshold_ns'), o.median, o.ci_low, o.ci_high"
 		" FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id JOIN hosts h ON"
 		" h.id = s.host_id LEFT JOIN optima o ON o.sweep_id = n.sweep_id AND o.kernel = 'ipa'"
 		" WHERE n.kernel = 'ipa' AND (?1 IS NULL OR n.platform = ?1) ORDER BY n.platform, n.host",

@@ -3,6 +3,7 @@
  * context, exports) and the sweep's recorded metric, so that a user's own
  * kernel gets tables with no code of its own. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
 			continue;
 		if (json_is_string(v))
 			str_appendf(out, len, &used, "%s%s=%s", used ? " " : "", key, json_string_value(v));
+		else if (json_is_integer(v) && json_integer_value(v) == LLONG_MAX)
+			str_appendf(out, len, &used, "%s%s=inf", used ? " " : "", key); /* a duration's never */
 		else if (json_is_integer(v))
 			str_appendf(out, len, &used, "%s%s=%lld", used ? " " : "", key, (long long)json_integer_value(v));
 		else if (json_is_string(text))

@@ -176,6 +176,12 @@ const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
  * context's words and the sweep's fixed parameters, space-separated. */
 #define REPORT_SQL_OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
 	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
+/* SQL: what a kernel's probe measured of a host (host_probes), or -1. */
+#define REPORT_SQL_PROBE(host_id, kernel, probe, field) "COALESCE((SELECT value FROM host_probes WHERE host_id = " \
+	host_id " AND kernel = '" kernel "' AND probe = '" probe "' AND field = '" field "'), -1)"
+/* SQL: ipa's wake-up cost on host h (hosts.id): across CPUs, on one. */
+#define REPORT_SQL_WAKEUP(h) REPORT_SQL_PROBE(h ".id", "ipa", "wakeup", "cross_cpu_ns") ", " \
+	REPORT_SQL_PROBE(h ".id", "ipa", "wakeup", "same_cpu_ns")
 /* sweeps.c: a kernel's newest sweeps, an element of the caller's array
  * each, with the points of each. sweeps_sql takes the platform as ?1 (NULL:
  * all) and gives the sweep's id in column 3; points_sql takes that id. */

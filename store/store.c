@@ -424,8 +424,9 @@ int store_ipa_threshold(struct store *st, const char *platform, const char *host
 {
 	sqlite3_stmt *q = NULL;
 	int rc = store_prepare(st, &q, msg,
-			 "SELECT threshold_ns FROM optima WHERE kernel = 'ipa' AND platform = ?1 AND host = ?2 AND"
-			 " fingerprint = ?3 AND threshold_ns IS NOT NULL ORDER BY decided DESC, id DESC LIMIT 1",
+			 "SELECT json_extract(params, '$.threshold_ns') AS t FROM optima WHERE kernel = 'ipa' AND"
+			 " platform = ?1 AND host = ?2 AND fingerprint = ?3 AND t IS NOT NULL ORDER BY decided DESC,"
+			 " id DESC LIMIT 1",
 			 "sss", platform, host, fingerprint);
 
 	*found = 0;
@@ -439,14 +440,15 @@ int store_ipa_threshold(struct store *st, const char *platform, const char *host
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the IPA optimum");
 }
 
-int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, char *msg)
+int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,
+		     double value, char *msg)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = store_prepare(st, &q, msg,
-			 "UPDATE hosts SET wakeup_cross_ns = ?1, wakeup_same_ns = ?2, wakeup_measured = " NOW
-			 " WHERE id = ?3", "ddi", cross_ns, same_ns, host_id);
+			 "INSERT OR REPLACE INTO host_probes (host_id, kernel, probe, field, value, measured) VALUES"
+			 " (?1, ?2, ?3, ?4, ?5, " NOW ")", "isssd", host_id, kernel, probe, field, value);
 
-	return rc ? rc : store_run(st, q, NULL, msg, "cannot record the wake-up cost");
+	return rc ? rc : store_run(st, q, NULL, msg, "cannot record what the probe measured");
 }
 
 int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, char *msg)

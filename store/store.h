@@ -30,7 +30,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -57,8 +57,10 @@ struct store_platform {
 	const char *name, *arch, *path, *compiler, *cflags;
 };
 int store_platform(struct store *st, const struct store_platform *p, long long *id, char *msg);
-/* Records the host's measured wake-up cost (median ns, across CPUs and on one). */
-int store_host_wakeup(struct store *st, long long host_id, double cross_ns, double same_ns, char *msg);
+/* Records what a kernel's probe measured of the host, one field at a time,
+ * replacing the last measurement of that field. */
+int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,
+		     double value, char *msg);
 
 struct store_build {
 	const char *hash, *kernel, *variant, *hint, *compiler, *compiler_version, *cflags, *defines, *binary_path;
@@ -158,7 +160,7 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 struct store_optimum {
 	const char *platform, *host, *fingerprint, *kernel, *size_class, *variant, *hint, *runner_up;
 	long long size_mb, group_size, best_group_size, trials, sweep_id;
-	long long threshold_ns; /* ipa; -1: none */
+	long long threshold_ns; /* sched's completion threshold; -1: none */
 	int hugepages;
 	double median, ci_low, ci_high;
 	long long speedup, apps; /* sched: the point decided; 0 for other kernels */
@@ -171,8 +173,9 @@ struct store_optimum {
  * kernel, size (0 for ipa and sched) and sched point. */
 int store_optimum(struct store *st, const struct store_optimum *o, char *msg);
 
-/* The newest IPA threshold chosen for platform on host with fingerprint;
- * *found is 0 when the ipa sweep has not run there. */
+/* The newest IPA threshold chosen for platform on host with fingerprint
+ * (its parameter threshold_ns); *found is 0 when the ipa sweep has not run
+ * there. */
 int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
 			long long *threshold_ns, int *found, char *msg);
 

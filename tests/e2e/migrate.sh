@@ -33,6 +33,7 @@ check "chase's parameters are its columns' values" [ "$(q "$db" "SELECT COUNT(*)
 check "ipa's threshold is a parameter" [ "$(q "$db" "SELECT COUNT(*) FROM trial_params p JOIN trials t ON t.id = p.trial_id
 	WHERE p.kernel = 'ipa' AND p.name = 'threshold_ns' AND p.value = t.threshold_ns")" = "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'ipa'")" ]
 check "sched's point is parameters" [ "$(q "$db" "SELECT COUNT(DISTINCT optimum_id) FROM optimum_params WHERE kernel = 'sched' AND name IN ('speedup', 'apps', 'dispatch')")" = "$(q "$db" "SELECT COUNT(*) FROM optima WHERE kernel = 'sched'")" ]
+check "ipa's wake-up cost is a probe stored with the host" [ "$(q "$db" "SELECT group_concat(field || '=' || value, ' ') FROM (SELECT field, value FROM host_probes WHERE kernel = 'ipa' AND probe = 'wakeup' ORDER BY field)")" = "cross_cpu_ns=18796.0 same_cpu_ns=2495.0" ]
 check "the shipped kernels' views still answer" [ "$(q "$db" "SELECT COUNT(*) FROM ipa_results") $(q "$db" "SELECT COUNT(*) FROM sched_results")" = "6 48" ]
 # A trial recorded after the migration gets its parameters from its columns too.
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" --fresh > /dev/null 2>&1

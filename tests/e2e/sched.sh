@@ -59,6 +59,6 @@ check "resume measures nothing again" test "$(q "$db" "SELECT count(*) FROM samp
 # Once the ipa sweep has chosen a threshold, the scheduler's completions use it.
 "$tune" run tests/data/sweeps/ipa.yaml --platform $plat --db "$db" > /dev/null 2>&1
 "$tune" run $sweep --platform $plat --db "$db" > /dev/null 2> "$TMP/err3"
-check "the IPA optimum is the threshold" test "$(q "$db" "SELECT threshold_ns FROM trials WHERE kernel = 'sched' ORDER BY id DESC LIMIT 1")" = "$(q "$db" "SELECT threshold_ns FROM optima WHERE kernel = 'ipa'")"
+check "the IPA optimum is the threshold" test "$(q "$db" "SELECT threshold_ns FROM trials WHERE kernel = 'sched' ORDER BY id DESC LIMIT 1")" = "$(q "$db" "SELECT json_extract(params, '$.threshold_ns') FROM optima WHERE kernel = 'ipa'")"
 check "it says so" grep -q "the IPA optimum of this host" "$TMP/err3"
 e2e_done "sched"

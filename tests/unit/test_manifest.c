@@ -87,6 +87,22 @@ static const struct {
 	{ HEAD METRIC "parameters:\n  - { name: h, type: choice, choices: [x], define: H, memory_mb: true }\n",
 	  { ":8:5: parameter 'h': memory_mb is for an int (MiB)" } },
 	{ HEAD METRIC "variant_define: K_V\nvariant_flag: --v\n", { "keys 'variant_define' and 'variant_flag': give one" } },
+	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, inf: true }\n",
+	  { ":8:5: parameter 'g': inf is for a duration" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: duration, min: 0, max: 8, flag: --t, always: [0] }\n",
+	  { ":8:5: parameter 't': 'always' is for the list parameter" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: duration, min: 0, max: 8, flag: --t, role: list, always: [0, inf] }\n",
+	  { ":8:5: parameter 't': always: 'inf' is not an integer" } },
+	{ HEAD METRIC "parameters:\n  - { name: hi, type: int, min: 0, max: 8, flag: --hi, at_least: lo }\n"
+	  "  - { name: lo, type: int, min: 0, max: 8, flag: --lo }\n",
+	  { ":8:5: parameter 'hi': at_least 'lo' is not a numeric parameter declared before it" } },
+	{ HEAD METRIC "parameters:\n  - { name: n, type: int, min: 0, max: 8, flag: --n }\n"
+	  "probe: { name: p, params: { m: 1 }, fields: [x] }\n",
+	  { ":9:29: key 'probe.params': 'm' is not a parameter of the kernel" } },
+	{ HEAD METRIC "parameters:\n  - { name: n, type: int, min: 0, max: 8, flag: --n }\n"
+	  "probe: { name: p, params: { n: 9 }, fields: [x] }\n",
+	  { ":9:32: key 'probe.params': parameter 'n': 9 is out of range [0, 8]" } },
+	{ HEAD METRIC "probe: { name: p, params: {} }\n", { "key 'fields' is missing" } },
 };
 
 static void write_file(const char *path, const char *text)
@@ -117,6 +133,16 @@ int main(void)
 		CHECK(rc || n == m.variants.n, "%s: as many variants as the tuner knows", kernel_table[k].name);
 		manifest_free(&m);
 	}
+	/* ipa is run by its manifest alone: its threshold takes inf and always
+	 * measures 0 and inf; its probe measures the wake-up cost. */
+	CHECK(manifest_load("ipa", &m, &err) == 0, "ipa: %s", err.msg);
+	if (manifest_param(&m, "threshold_ns")) {
+		const struct kernel_param *t = manifest_param(&m, "threshold_ns");
+
+		CHECK(t->inf && t->always.n == 2 && manifest_list_param(&m) == t, "ipa's threshold: a list with inf");
+		CHECK(m.probe.name && !strcmp(m.probe.name, "wakeup") && m.probe.fields.n == 2, "ipa's probe");
+	}
+	manifest_free(&m);
 
 	if (!mkdtemp(dir))
 		return 2;
@@ -145,6 +171,35 @@ int main(void)
 		CHECK(!strcmp(text, "64"), "an int as text: %s", text);
 		CHECK(manifest_param_value(MANIFEST_PARAM(&m, 0), "0", &v, why, sizeof(why)) != 0, "0 MB is out of range");
 		CHECK_CONTAINS(why, "0 is out of range [1, 4096]");
+	}
+	manifest_free(&m);
+	{
+		/* A duration that takes inf: never, as the largest integer, and back. */
+		static const char yaml[] = HEAD METRIC "parameters:\n"
+			"  - { name: t, type: duration, min: 0, max: 100, flag: --t, role: list, inf: true, always: [0, inf] }\n"
+			"  - { name: hi, type: int, min: 0, max: 8, flag: --hi, at_least: t }\n";
+		struct ydoc d;
+		long long v = 0;
+		char why[128], text[32];
+
+		memset(&m, 0, sizeof(m));
+		if (ydoc_parse("k.yaml", yaml, strlen(yaml), &d, &err) == 0) {
+			CHECK(manifest_decode("k.yaml", d.root, "k", &m, &err) == 0, "inf manifest loads: %s", err.msg);
+			ydoc_free(&d);
+		} else {
+			CHECK(0, "inf manifest parses: %s", err.msg);
+		}
+		if (m.parameters.n == 2) {
+			const struct kernel_param *t = MANIFEST_PARAM(&m, 0);
+
+			CHECK(manifest_param_value(t, "inf", &v, why, sizeof(why)) == 0 && v == LLONG_MAX, "inf is LLONG_MAX");
+			CHECK(manifest_param_value(t, "9223372036854775807", &v, why, sizeof(why)) == 0, "so is its number");
+			CHECK(manifest_param_value(t, "101", &v, why, sizeof(why)) != 0, "101 is still out of range");
+			manifest_param_text(t, LLONG_MAX, text, sizeof(text));
+			CHECK(!strcmp(text, "inf"), "LLONG_MAX as text: %s", text);
+			CHECK(manifest_param_value(MANIFEST_PARAM(&m, 1), "inf", &v, why, sizeof(why)) != 0,
+			      "an int takes no inf");
+		}
 	}
 	manifest_free(&m);
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {

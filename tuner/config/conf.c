@@ -343,6 +343,8 @@ static int decode_value(struct ctx *c, const struct conf_key *k, const struct yn
 		return decode_section_list(c, k, v, field);
 	case CONF_VALUE_MAP:
 		return decode_value_map(c, k, v, field);
+	case CONF_MOVED:
+		break; /* refused by decode_map with the key's position */
 	}
 	return tune_fail(c->err, TUNE_ERR_CONFIG, "internal error: key type");
 }
@@ -369,6 +371,8 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 					 section ? " of " : "", section ? section : "");
 			return at(c, key, "unknown key '%.64s' %s", key->value, detail);
 		}
+		if (k->type == CONF_MOVED)
+			return at(c, key, "key '%s' is no longer read: %s", k->name, k->help);
 		for (size_t j = 0; j < i; j += 2) {
 			if (!strcmp(map->items[j]->value, key->value)) {
 				char detail[64];
@@ -484,6 +488,7 @@ static const char *type_name(const struct conf_key *k)
 	case CONF_SECTION: return "mapping";
 	case CONF_SECTION_LIST: return "list of mappings";
 	case CONF_VALUE_MAP: return "mapping: name: values";
+	case CONF_MOVED: return "";
 	}
 	return "?";
 }
@@ -491,6 +496,8 @@ static const char *type_name(const struct conf_key *k)
 void conf_help(FILE *out, const struct conf_key *table, int indent)
 {
 	for (const struct conf_key *k = table; k->name; k++) {
+		if (k->type == CONF_MOVED)
+			continue;
 		fprintf(out, "%*s%-14s %-22s %s%s\n", indent, "", k->name, type_name(k), k->help,
 			k->flags & CONF_REQUIRED ? " (required)" : "");
 		if (k->type == CONF_INT || k->type == CONF_INT_LIST)

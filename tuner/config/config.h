@@ -60,6 +60,7 @@ enum conf_type {
 	CONF_SECTION,     /* a nested mapping decoded with .section */
 	CONF_SECTION_LIST,/* struct conf_list: a sequence of mappings, each an item of max bytes decoded with .section */
 	CONF_VALUE_MAP,   /* struct conf_entries: names to a value or a list, kept as text with where each was written */
+	CONF_MOVED,       /* a key no longer read: its help says what to write instead; no field */
 };
 
 #define CONF_REQUIRED 1u /* the key must be present */
@@ -334,6 +335,19 @@ struct kernel_param {
 	struct conf_strs variants;  /* the variants it applies to; empty: all */
 	int memory_mb;              /* a working set in MiB: over half the host's memory is not run */
 	int knee;                   /* a numeric list: enum param_knee */
+	int inf;                    /* a duration that also takes inf (never): passed as the largest integer */
+	struct conf_strs always;    /* a list: values measured whatever the sweep lists (reference points) */
+	char *at_least;             /* a parameter this one's value must not be below (a range's high end) */
+};
+
+/* A run of the kernel that measures the host, not a trial: before a sweep of
+ * the kernel measures, with the sweep's values and params over them; the
+ * fields of its one output line are stored with the host (host_probes). */
+struct kernel_probe {
+	char *name;                 /* what it measures, as stored */
+	char *help;
+	struct conf_entries params; /* parameter -> value for the probe run */
+	struct conf_strs fields;    /* the output fields stored, numbers */
 };
 
 struct kernel_metric {
@@ -364,6 +378,7 @@ struct kernel_manifest {
 	struct kernel_metric metric;
 	char *correctness;          /* a field that must equal the baseline's in every run */
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
+	struct kernel_probe probe;  /* name NULL: none */
 	char *path;                 /* the kernel.yaml it came from */
 	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
 };
@@ -407,7 +422,7 @@ int manifest_names(char ***names);
  * theirs and those of every manifest found. What a kernel is built from
  * (its sources, main file and link flags) is in its manifest (manifest.h).
  * A kernel binary itself knows nothing of either. */
-enum kernel_id { KERNEL_CHASE, KERNEL_IPA, KERNEL_SCHED, KERNEL_COUNT };
+enum kernel_id { KERNEL_CHASE, KERNEL_SCHED, KERNEL_COUNT };
 
 struct kernel_info {
 	const char *name;                  /* "chase": the trials' kernel column, its manifest's folder */
@@ -415,7 +430,7 @@ struct kernel_info {
 };
 
 extern const struct kernel_info kernel_table[KERNEL_COUNT];
-/* "chase", "ipa", "sched", NULL: the kernels the tuner runs by id (and an
+/* "chase", "sched", NULL: the kernels the tuner runs by id (and an
  * agent serves). */
 extern const char *const kernel_names[];
 
@@ -431,15 +446,9 @@ void kernel_choices_load(void);
 enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
-	struct conf_ints sizes_mb, group_sizes, hints, thresholds_ns, apps, speedups;
-	long long queries, calls, tasks, runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_ints sizes_mb, group_sizes, hints, apps, speedups;
+	long long queries, tasks, runs, warmup, max_runs; /* -1: not overridden */
 	struct conf_entries params; /* manifest kernels: the parameters given here replace the sweep's */
-};
-
-/* The ipa kernel's workload: what the apps do and what the device takes. */
-struct sweep_ipa {
-	int dist;                 /* IPA_FIXED .. IPA_BIMODAL */
-	long long lat_a_ns, lat_b_ns, work_ns, apps, calls;
 };
 
 /* The sched kernel's space and workload: each (speedup, apps, dispatch) is
@@ -458,8 +467,6 @@ struct sweep {
 	int kernel;              /* enum kernel_id, or an index into kernel_choices past them: a manifest kernel */
 	int strategy;            /* enum sweep_strategy */
 	struct conf_ints variants;                /* chase */
-	struct conf_ints thresholds_ns;           /* ipa: CONF_INF_VALUE is always poll */
-	struct sweep_ipa ipa;
 	struct sweep_sched sched;
 	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
 	long long depth, queries, runs, warmup, seed, timeout_s;

@@ -32,6 +32,9 @@ static const struct conf_key param_keys[] = {
 	{ "variants", CONF_STRING_LIST, P(variants), 0, 0, NULL, NULL, CONF_NAME, "the variants it applies to (default all)" },
 	{ "knee", CONF_ENUM, P(knee), 0, 0, param_knee_names, NULL, 0, "a numeric list: smallest (default; the smallest value within tolerance of the best is chosen) or none (the fastest is)" },
 	{ "memory_mb", CONF_BOOL, P(memory_mb), 0, 0, NULL, NULL, 0, "int: the value is memory in MiB the kernel takes; values over half the host's are skipped (and refused by agents)" },
+	{ "inf", CONF_BOOL, P(inf), 0, 0, NULL, NULL, 0, "duration: also takes inf (never), passed as the largest 64-bit integer" },
+	{ "always", CONF_STRING_LIST, P(always), 0, 0, NULL, NULL, 0, "a list: values measured whatever a sweep lists, e.g. [0, inf] as reference points" },
+	{ "at_least", CONF_STRING, P(at_least), 0, 0, NULL, NULL, CONF_NAME, "int or duration: the parameter its value must not be below (it is a range's high end)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef P
@@ -47,6 +50,16 @@ static const struct conf_key metric_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef T
+
+#define R(field) offsetof(struct kernel_probe, field)
+static const struct conf_key probe_keys[] = {
+	{ "name", CONF_STRING, R(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "what it measures, as stored with the host" },
+	{ "help", CONF_STRING, R(help), 0, 0, NULL, NULL, 0, "what it means" },
+	{ "params", CONF_VALUE_MAP, R(params), 0, 0, NULL, NULL, 0, "parameter: value for the probe run (over the sweep's)" },
+	{ "fields", CONF_STRING_LIST, R(fields), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the numbers of its output line stored with the host" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
+};
+#undef R
 
 #define M(field) offsetof(struct kernel_manifest, field)
 const struct conf_key manifest_keys[] = {
@@ -67,6 +80,7 @@ const struct conf_key manifest_keys[] = {
 	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
 	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
+	{ "probe", CONF_SECTION, M(probe), 0, 0, NULL, probe_keys, 0, "a run measuring the host before a sweep, its fields stored with the host:" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef M
@@ -129,13 +143,15 @@ int manifest_param_value(const struct kernel_param *p, const char *text, long lo
 		snprintf(why, len, "'%.64s' is not on or off", text);
 		return -1;
 	default:
+		if (p->inf && !strcmp(text, "inf"))
+			return *value = LLONG_MAX, 0;
 		errno = 0;
 		v = strtoll(text, &end, 10);
 		if (!*text || *end || errno == ERANGE) {
-			snprintf(why, len, "'%.64s' is not an integer", text);
+			snprintf(why, len, "'%.64s' is not an integer%s", text, p->inf ? " (or inf)" : "");
 			return -1;
 		}
-		if (v < p->min || v > p->max) {
+		if ((v < p->min || v > p->max) && !(p->inf && v == LLONG_MAX)) {
 			snprintf(why, len, "%lld is out of range [%lld, %lld]", v, p->min, p->max);
 			return -1;
 		}
@@ -150,6 +166,8 @@ void manifest_param_text(const struct kernel_param *p, long long value, char *ou
 		snprintf(out, len, "%s", p->choices.v[value]);
 	else if (p->type == PARAM_BOOL)
 		snprintf(out, len, "%s", value ? "on" : "off");
+	else if (p->inf && value == LLONG_MAX)
+		snprintf(out, len, "inf");
 	else
 		snprintf(out, len, "%lld", value);
 }
@@ -278,6 +296,48 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 					    "kernel's variants", p->name, p->variants.v[k]);
 	if (p->def && manifest_param_value(p, p->def, &v, why, sizeof(why)) != 0)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': default %s", p->name, why);
+	if (p->inf && p->type != PARAM_DURATION)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': inf is for a duration", p->name);
+	if (p->always.n && p->role != ROLE_LIST)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': 'always' is for the list parameter (role: "
+				    "list)", p->name);
+	for (size_t k = 0; k < p->always.n; k++)
+		if (manifest_param_value(p, p->always.v[k], &v, why, sizeof(why)) != 0)
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': always: %s", p->name, why);
+	return 0;
+}
+
+/* at_least names another numeric parameter, declared before it. */
+static int check_at_least(const struct kernel_manifest *m, const struct kernel_param *p, struct tune_error *err)
+{
+	const struct kernel_param *low = p->at_least ? manifest_param(m, p->at_least) : NULL;
+
+	if (!p->at_least)
+		return 0;
+	if (!low || low >= p || (low->type != PARAM_INT && low->type != PARAM_DURATION) ||
+	    (p->type != PARAM_INT && p->type != PARAM_DURATION))
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': at_least '%s' is not a numeric parameter "
+				    "declared before it", p->name, p->at_least);
+	return 0;
+}
+
+/* The probe's params are parameters with a value each, its fields names. */
+static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
+{
+	char why[512];
+	long long v;
+
+	for (size_t i = 0; m->probe.name && i < m->probe.params.n; i++) {
+		const struct conf_entry *e = &m->probe.params.v[i];
+		const struct kernel_param *p = manifest_param(m, e->name);
+
+		if (!p || e->n != 1)
+			return conf_fail_at(err, m->path, e->at, "key 'probe.params': '%s' %s", e->name,
+					    !p ? "is not a parameter of the kernel" : "takes one value");
+		if (manifest_param_value(p, e->values[0].text, &v, why, sizeof(why)) != 0)
+			return conf_fail_at(err, m->path, e->values[0].at, "key 'probe.params': parameter '%s': %s",
+					    e->name, why);
+	}
 	return 0;
 }
 
@@ -323,9 +383,9 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variant_flag': '%.64s' is not a flag of its own (write "
 				 "--lower-case-words)", m->path, m->variant_flag);
 	for (size_t i = 0; i < m->parameters.n; i++)
-		if ((rc = check_param(m, i, err)) != 0)
+		if ((rc = check_param(m, i, err)) != 0 || (rc = check_at_least(m, MANIFEST_PARAM(m, i), err)) != 0)
 			return rc;
-	if ((rc = check_place_flags(m, err)) != 0)
+	if ((rc = check_probe(m, err)) != 0 || (rc = check_place_flags(m, err)) != 0)
 		return rc;
 	if (m->variant_field && (rc = check_variant_list(m, err)) != 0)
 		return rc;

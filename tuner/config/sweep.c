@@ -17,9 +17,7 @@ static const struct conf_key quick_keys[] = {
 	{ "sizes_mb", CONF_INT_LIST, Q(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets under --quick" },
 	{ "group_sizes", CONF_INT_LIST, Q(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes under --quick" },
 	{ "hints", CONF_ENUM_LIST, Q(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints under --quick" },
-	{ "thresholds_ns", CONF_INT_LIST, Q(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa thresholds under --quick" },
 	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
-	{ "calls", CONF_INT, Q(calls), 1, 100000000, NULL, NULL, 0, "ipa calls per app under --quick" },
 	{ "apps", CONF_INT_LIST, Q(apps), 1, SCHED_MAX_APPS, NULL, NULL, 0, "sched apps under --quick" },
 	{ "speedups", CONF_INT_LIST, Q(speedups), 1, 1000, NULL, NULL, 0, "sched speedups under --quick" },
 	{ "tasks", CONF_INT, Q(tasks), 1, 100000000, NULL, NULL, 0, "sched tasks per app under --quick" },
@@ -30,18 +28,6 @@ static const struct conf_key quick_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef Q
-
-#define I(field) offsetof(struct sweep_ipa, field)
-static const struct conf_key ipa_keys[] = {
-	{ "dist", CONF_ENUM, I(dist), 0, 0, ipa_dist_names, NULL, 0, "latency distribution of the calls (default log-uniform)" },
-	{ "lat_a_ns", CONF_INT, I(lat_a_ns), 0, 10000000000LL, NULL, NULL, 0, "latency (fixed), or its low end (default 1000)" },
-	{ "lat_b_ns", CONF_INT, I(lat_b_ns), 0, 10000000000LL, NULL, NULL, 0, "latency's high end (default 200000)" },
-	{ "work_ns", CONF_INT, I(work_ns), 0, 10000000000LL, NULL, NULL, 0, "CPU work of an app between calls (default 20000)" },
-	{ "apps", CONF_INT, I(apps), 1, 64, NULL, NULL, 0, "app threads sharing the app CPUs (default 2)" },
-	{ "calls", CONF_INT, I(calls), 1, 100000000, NULL, NULL, 0, "calls per app and run (default 2000)" },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
-};
-#undef I
 
 #define D(field) offsetof(struct sweep_sched, field)
 static const struct conf_key sched_keys[] = {
@@ -68,8 +54,8 @@ const struct conf_key sweep_keys[] = {
 	{ "params", CONF_VALUE_MAP, S(params), 0, 0, NULL, NULL, 0, "a manifest kernel's parameters and variant: name: value or [values] (default: the manifest's default, every variant)" },
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
 	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, 0, "chase: kernel variants (required for chase)" },
-	{ "thresholds_ns", CONF_INT_LIST, S(thresholds_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_INF, "ipa: polling thresholds T; 0 (always block) and inf (always poll) are always measured" },
-	{ "ipa", CONF_SECTION, S(ipa), 0, 0, NULL, ipa_keys, 0, "ipa: the workload" },
+	{ "thresholds_ns", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's thresholds are a parameter: write params: { threshold_ns: [...] } (see 'tune kernels')" },
+	{ "ipa", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's workload is parameters: write params: { dist: ..., lat_a_ns: ..., apps: ..., calls: ... } (see 'tune kernels')" },
 	{ "sched", CONF_SECTION, S(sched), 0, 0, NULL, sched_keys, 0, "sched: the policies, the space and the workload" },
 	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
 	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, CONF_AUTO, "group sizes (default: the platform's; auto = every g from g_min to g_max)" },
@@ -188,16 +174,62 @@ static int adaptive_list(struct sweep *s, struct tune_error *err)
 	return 0;
 }
 
+/* Where the sweep gives parameter name (line 0 when it does not). */
+static struct conf_where given_at(const struct sweep *s, const char *name)
+{
+	struct conf_where none = { 0, 0 };
+
+	for (size_t i = 0; i < s->params.n; i++)
+		if (!strcmp(s->params.v[i].name, name))
+			return s->params.v[i].at;
+	return none;
+}
+
+/* The values a parameter always has (a list's reference points, ascending
+ * with the others), and every value at least its at_least parameter's. */
+static int bound_values(struct sweep *s, struct tune_error *err)
+{
+	const struct kernel_manifest *m = s->manifest;
+
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(m, i);
+		const struct kernel_param *low = p->at_least ? manifest_param(m, p->at_least) : NULL;
+		struct conf_ints *lists[2] = { &s->values[i], &s->quick_values[i] };
+
+		for (size_t l = 0; l < 2 && p->always.n; l++) {
+			for (size_t k = 0; k < p->always.n && lists[l]->n; k++) {
+				long long x;
+				char why[256];
+
+				if (manifest_param_value(p, p->always.v[k], &x, why, sizeof(why)) == 0 &&
+				    !conf_ints_contains(lists[l], x) && conf_ints_push(lists[l], x))
+					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+			}
+			conf_ints_sort(lists[l]);
+		}
+		for (size_t a = 0; low && a < s->values[i].n; a++) {
+			const struct conf_ints *lv = &s->values[low - MANIFEST_PARAM(m, 0)];
+
+			for (size_t b = 0; b < lv->n; b++)
+				if (s->values[i].v[a] < lv->v[b])
+					return conf_fail_at(err, s->path, given_at(s, p->name), "key 'params': parameter '%s': "
+							    "%lld is below %s %lld (give the high end)", p->name,
+							    s->values[i].v[a], low->name, lv->v[b]);
+		}
+	}
+	return 0;
+}
+
 /* A manifest kernel's sweep: its manifest, and its values resolved. */
 static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 {
 	size_t np;
 	int rc;
 
-	if (s->variants.n || s->sizes_mb.n || s->group_sizes.n || s->hints.n || s->hugepages.n || s->thresholds_ns.n)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys variants, sizes_mb, group_sizes, hints, hugepages and "
-				 "thresholds_ns are the shipped kernels'; kernel '%s' takes its parameters and variant "
-				 "in 'params:' (see 'tune kernels')", s->path, kernel_choices[s->kernel]);
+	if (s->variants.n || s->sizes_mb.n || s->group_sizes.n || s->hints.n || s->hugepages.n)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys variants, sizes_mb, group_sizes, hints and hugepages are "
+				 "chase's; kernel '%s' takes its parameters and variant in 'params:' (see 'tune kernels')",
+				 s->path, kernel_choices[s->kernel]);
 	if (!(s->manifest = calloc(1, sizeof(*s->manifest))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = manifest_load(kernel_choices[s->kernel], s->manifest, err)) != 0)
@@ -227,7 +259,7 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 		if (conf_ints_push(&s->values[i], x))
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
-	return 0;
+	return bound_values(s, err);
 }
 
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
@@ -246,10 +278,9 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->tolerance_pct = 2;
 	s->final_top = 3;
 	s->record_optima = 1;
-	s->ipa = (struct sweep_ipa){ IPA_LOGUNIFORM, 1000, 200000, 20000, 2, 2000 };
 	s->sched = (struct sweep_sched){ .tasks = 50, .accels = 1, .cost_a_ns = 20000, .cost_b_ns = 100000,
 					 .cost_dist = IPA_UNIFORM, .completion = IPA_IPA, .threshold_ns = CONF_AUTO_VALUE };
-	s->quick.queries = s->quick.calls = s->quick.tasks = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	s->quick.queries = s->quick.tasks = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
 	kernel_choices_load();
 	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 
@@ -266,12 +297,6 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	if (s->kernel == KERNEL_CHASE && !s->variants.n)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variants' is missing (a chase sweep lists the variants "
 				 "to measure, e.g. variants: [scalar, interleaved-prefetch])", s->path);
-	if (s->kernel == KERNEL_IPA && s->strategy == STRATEGY_ADAPTIVE)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches the group size of chase; "
-				 "an ipa sweep is grid or random over thresholds_ns", s->path);
-	if (s->kernel == KERNEL_IPA && s->ipa.dist != IPA_FIXED && s->ipa.lat_b_ns < s->ipa.lat_a_ns)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'ipa.lat_b_ns': %lld is below lat_a_ns %lld (give the "
-				 "high end)", s->path, s->ipa.lat_b_ns, s->ipa.lat_a_ns);
 	if (s->kernel == KERNEL_SCHED && s->strategy == STRATEGY_ADAPTIVE)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches the group size of chase; "
 				 "a sched sweep is grid or random over its policies", s->path);
@@ -302,11 +327,8 @@ void sweep_apply_quick(struct sweep *s)
 	take_list(&s->sizes_mb, &s->quick.sizes_mb);
 	take_list(&s->group_sizes, &s->quick.group_sizes);
 	take_list(&s->hints, &s->quick.hints);
-	take_list(&s->thresholds_ns, &s->quick.thresholds_ns);
 	take_list(&s->sched.apps, &s->quick.apps);
 	take_list(&s->sched.speedups, &s->quick.speedups);
-	if (s->quick.calls >= 0)
-		s->ipa.calls = s->quick.calls;
 	if (s->quick.tasks >= 0)
 		s->sched.tasks = s->quick.tasks;
 	if (s->quick.queries >= 0)

@@ -26,7 +26,7 @@ void measure_trial_row(const struct trial *t, struct store_trial *row)
 		.context = t->manifest ? t->context : NULL,
 		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
 		.hugepages = t->hugepages, .seed = t->seed, .runs = t->runs, .warmup = t->warmup,
-		.threshold_ns = t->manifest || t->kernel == KERNEL_CHASE ? STORE_NULL : t->threshold_ns,
+		.threshold_ns = sched ? t->threshold_ns : STORE_NULL,
 		.apps = sched ? t->apps : STORE_NULL,
 		.speedup = sched ? t->speedup : STORE_NULL,
 		.dispatch = sched ? sched_dispatch_names[t->dispatch] : NULL,

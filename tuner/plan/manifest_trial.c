@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,16 @@ void manifest_defines(const struct trial *t, struct strbuf *out)
 	}
 }
 
+/* A value as the kernel takes it: a choice's name, on or off, the number
+ * (inf as the largest integer). */
+static void arg_value(const struct kernel_param *p, long long value, char *out, size_t len)
+{
+	if (p->inf && value == LLONG_MAX)
+		snprintf(out, len, "%lld", value);
+	else
+		manifest_param_text(p, value, out, len);
+}
+
 /* Appends one argument's text to a's storage; NULL when it is full. */
 static char *arg_text(struct manifest_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -291,7 +302,7 @@ static char *joined(struct manifest_argv *a, struct trial *const *todo, size_t n
 		const char *word = p ? text : todo[k]->manifest->variants.v[todo[k]->variant];
 
 		if (p)
-			manifest_param_text(p, todo[k]->values[i], text, sizeof(text));
+			arg_value(p, todo[k]->values[i], text, sizeof(text));
 		/* Each value overwrites the last one's NUL. */
 		if (k)
 			a->used--;
@@ -342,7 +353,7 @@ int manifest_args(const char *binary, struct trial *const *todo, size_t n, long 
 		if (!p->flag || t->values[i] == PLAN_NA)
 			continue;
 		if (p->role != ROLE_LIST) {
-			manifest_param_text(p, t->values[i], text, sizeof(text));
+			arg_value(p, t->values[i], text, sizeof(text));
 			rc |= add(a, p->flag, arg_text(a, "%s", text));
 			continue;
 		}

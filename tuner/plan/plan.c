@@ -53,49 +53,6 @@ static void make_key(struct trial *t)
 		 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup);
 }
 
-/* One trial per threshold, always with 0 (always block) and inf (always
- * poll), in ascending order; all of them one batch, measured interleaved. */
-static int plan_ipa(const struct sweep *s, struct plan *pl, size_t *cap)
-{
-	struct conf_ints ts = { NULL, 0 };
-	const struct sweep_ipa *w = &s->ipa;
-	int rc = conf_ints_copy(&ts, &s->thresholds_ns);
-
-	if (!rc && !conf_ints_contains(&ts, 0))
-		rc = conf_ints_push(&ts, 0);
-	if (!rc && !conf_ints_contains(&ts, CONF_INF_VALUE))
-		rc = conf_ints_push(&ts, CONF_INF_VALUE);
-	if (rc) {
-		free(ts.v);
-		return -1;
-	}
-	conf_ints_sort(&ts);
-	for (size_t i = 0; i < ts.n && !rc; i++) {
-		struct trial t = { 0 };
-		char thr[24];
-
-		t.kernel = KERNEL_IPA;
-		t.variant = IPA_IPA;
-		t.hint = -1;
-		t.queries = w->apps * w->calls;
-		t.group_size = 1;
-		t.threshold_ns = ts.v[i];
-		t.seed = s->seed;
-		t.runs = s->runs;
-		t.warmup = s->warmup;
-		if (ts.v[i] == CONF_INF_VALUE)
-			snprintf(thr, sizeof(thr), "inf");
-		else
-			snprintf(thr, sizeof(thr), "%lld", ts.v[i]);
-		snprintf(t.key, sizeof(t.key), "ipa/%s/a%lld/b%lld/w%lld/k%lld/c%lld/T%s/s%lld/r%lld+%lld",
-			 ipa_dist_names[w->dist], w->lat_a_ns, w->lat_b_ns, w->work_ns, w->apps, w->calls, thr, t.seed,
-			 t.runs, t.warmup);
-		rc = plan_add_trial(pl, cap, &t);
-	}
-	free(ts.v);
-	return rc ? rc : plan_add_batch(pl, 0, pl->ntrials);
-}
-
 /* A batch per (speedup, apps, dispatch): every policy in one process,
  * measured interleaved. */
 static int plan_sched(const struct sweep *s, struct plan *pl, size_t *cap)
@@ -155,11 +112,6 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	memset(pl, 0, sizeof(*pl));
 	if (s->manifest)
 		return manifest_plan(p, s, pl, err);
-	if (s->kernel == KERNEL_IPA) {
-		if (plan_ipa(s, pl, &cap))
-			goto oom;
-		return 0;
-	}
 	if (s->kernel == KERNEL_SCHED) {
 		if (plan_sched(s, pl, &cap))
 			goto oom;
@@ -258,13 +210,6 @@ void plan_trial_label(const struct trial *t, char *out, size_t len)
 			 sched_policy_names[t->variant]);
 		return;
 	}
-	if (t->kernel == KERNEL_IPA) {
-		if (t->threshold_ns == CONF_INF_VALUE)
-			snprintf(out, len, "ipa T=inf");
-		else
-			snprintf(out, len, "ipa T=%lld ns", t->threshold_ns);
-		return;
-	}
 	size_t used = 0;
 
 	str_appendf(out, len, &used, "%s", chase_variant_names[t->variant]);
@@ -281,7 +226,7 @@ long long plan_trial_point(const struct trial *t)
 {
 	if (t->manifest)
 		return manifest_point(t);
-	return t->kernel == KERNEL_IPA ? t->threshold_ns : t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
+	return t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
 }
 
 int plan_same_process(const struct trial *a, const struct trial *b)

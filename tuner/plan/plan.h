@@ -31,11 +31,11 @@ enum trial_phase { PHASE_SEARCH, PHASE_FINAL };
 struct trial {
 	long long id;       /* row in the store, 0 until stored */
 	int kernel;         /* enum kernel_id */
-	int variant;        /* CHASE_VARIANT_*; ipa: IPA_IPA */
+	int variant;        /* CHASE_VARIANT_*, sched's policy, a manifest kernel's index */
 	int hint;           /* CHASE_HINT_*, -1 for variants without prefetch */
 	long long size_mb, depth, queries, group_size, seed, runs, warmup;
 	int hugepages;
-	long long threshold_ns; /* ipa: poll below this predicted time; CONF_INF_VALUE: always */
+	long long threshold_ns; /* sched's ipa completion: poll below this predicted time; CONF_INF_VALUE: always */
 	long long apps, speedup; /* sched: the context of the policies (variant) */
 	int dispatch;           /* sched: SCHED_INLINE or SCHED_WORKER */
 	int phase;          /* enum trial_phase */
@@ -75,7 +75,7 @@ int plan_add_batch(struct plan *pl, size_t first, size_t count);
  * for the ETA: operations (links followed, calls, tasks, a manifest
  * kernel's runs) and setting up the working set. */
 double plan_cost(struct trial *const *trials, size_t n);
-/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa T=8000 ns",
+/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa ipa threshold_ns=8000",
  * "sched inline 4x 8 apps p=eft" */
 void plan_trial_label(const struct trial *t, char *out, size_t len);
 /* What tells a process's trials apart in its output: g, T, the policy, or a

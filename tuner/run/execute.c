@@ -95,14 +95,7 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
 	s->depth = t->depth;
 	s->queries = t->queries;
 	s->hugepages = t->hugepages;
-	if (t->kernel == KERNEL_IPA) {
-		s->dist = sw->ipa.dist;
-		s->lat_a_ns = sw->ipa.lat_a_ns;
-		s->lat_b_ns = sw->ipa.lat_b_ns;
-		s->work_ns = sw->ipa.work_ns;
-		s->apps = sw->ipa.apps;
-		s->calls = sw->ipa.calls;
-	} else if (t->kernel == KERNEL_SCHED) {
+	if (t->kernel == KERNEL_SCHED) {
 		s->dispatch = t->dispatch;
 		s->cost_dist = sw->sched.cost_dist;
 		s->completion = sw->sched.completion;

@@ -41,21 +41,16 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
 
 struct run_spec {
 	int kernel;           /* enum kernel_id */
-	int variant;          /* chase: CHASE_VARIANT_*; ipa: its mode; sched: 0 */
+	int variant;          /* chase: CHASE_VARIANT_*; sched: 0 */
 	int hint;             /* chase: CHASE_HINT_*, -1 for none */
-	long long points[RUNSPEC_MAX_POINTS]; /* chase: g; ipa: T (LLONG_MAX: always poll); sched: policies */
+	long long points[RUNSPEC_MAX_POINTS]; /* chase: g; sched: policies */
 	size_t npoints;
 	long long runs, warmup, seed, timeout_s;
 	/* chase */
 	long long size_mb, depth, queries;
 	int hugepages;
-	/* ipa and sched */
-	long long apps;
-	/* ipa */
-	int dist;
-	long long lat_a_ns, lat_b_ns, work_ns, calls;
-	long long wakeups;    /* > 0: measure the wake-up cost over this many round trips instead */
 	/* sched */
+	long long apps;
 	int dispatch, cost_dist, completion;
 	long long tasks, accels, speedup, cost_a_ns, cost_b_ns, threshold_ns; /* threshold: LLONG_MAX always polls */
 };

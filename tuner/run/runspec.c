@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../kernels/ipa/ipa.h"
+#include "../../kernels/ipa/ipa.h" /* sched's cost distributions */
 #include "../../kernels/sched/sched.h"
 #include "../base/strbuf.h"
 #include "../config/config.h"
@@ -51,13 +51,6 @@ void runspec_args(const struct run_spec *s, const char *binary, const struct run
 	memset(a, 0, sizeof(*a));
 	a->argv[a->argc++] = (char *)binary;
 	*cpu = -1;
-	if (s->kernel == KERNEL_IPA && s->wakeups > 0) {
-		arg_num(a, "--measure-wakeup", s->wakeups);
-		arg_num(a, "--app-cpus", place->cpus->v[0]);
-		arg_num(a, "--device-cpu", place->device_cpu);
-		a->argv[a->argc] = NULL;
-		return;
-	}
 	arg_num(a, "--runs", s->runs);
 	arg_num(a, "--warmup", s->warmup);
 	arg_num(a, "--seed", s->seed);
@@ -76,17 +69,6 @@ void runspec_args(const struct run_spec *s, const char *binary, const struct run
 		arg_num(a, "--device-cpu", place->device_cpu < 0 ? 0 : place->device_cpu);
 		arg_text(a, "--app-cpus", list_of(a->lists[1], sizeof(a->lists[1]), s, place->cpus));
 		arg_text(a, "--policy", list_of(a->lists[0], sizeof(a->lists[0]), s, NULL));
-	} else if (s->kernel == KERNEL_IPA) {
-		arg_text(a, "--mode", ipa_mode_names[s->variant]);
-		arg_text(a, "--dist", ipa_dist_names[s->dist]);
-		arg_num(a, "--lat-a-ns", s->lat_a_ns);
-		arg_num(a, "--lat-b-ns", s->lat_b_ns);
-		arg_num(a, "--work-ns", s->work_ns);
-		arg_num(a, "--apps", s->apps);
-		arg_num(a, "--calls", s->calls);
-		arg_num(a, "--device-cpu", place->device_cpu);
-		arg_text(a, "--app-cpus", list_of(a->lists[1], sizeof(a->lists[1]), s, place->cpus));
-		arg_text(a, "--threshold-ns", list_of(a->lists[0], sizeof(a->lists[0]), s, NULL));
 	} else {
 		*cpu = place->pin ? (int)place->cpus->v[0] : -1;
 		arg_num(a, "--size-mb", s->size_mb);
@@ -125,15 +107,6 @@ char *runspec_to_json(const struct run_spec *s)
 		json_object_set_new(o, "depth", json_integer(s->depth));
 		json_object_set_new(o, "queries", json_integer(s->queries));
 		json_object_set_new(o, "hugepages", json_boolean(s->hugepages));
-	} else if (s->kernel == KERNEL_IPA) {
-		json_object_set_new(o, "mode", json_string(ipa_mode_names[s->variant]));
-		json_object_set_new(o, "dist", json_string(ipa_dist_names[s->dist]));
-		json_object_set_new(o, "lat_a_ns", json_integer(s->lat_a_ns));
-		json_object_set_new(o, "lat_b_ns", json_integer(s->lat_b_ns));
-		json_object_set_new(o, "work_ns", json_integer(s->work_ns));
-		json_object_set_new(o, "apps", json_integer(s->apps));
-		json_object_set_new(o, "calls", json_integer(s->calls));
-		json_object_set_new(o, "wakeups", json_integer(s->wakeups));
 	} else {
 		json_object_set_new(o, "dispatch", json_string(sched_dispatch_names[s->dispatch]));
 		json_object_set_new(o, "cost_dist", json_string(ipa_dist_names[s->cost_dist]));
@@ -240,11 +213,9 @@ static void check_fields(struct decoder *d, int kernel)
 {
 	static const char *const common[] = { "api", "kernel", "runs", "warmup", "seed", "timeout_s", "points", NULL };
 	static const char *const chase[] = { "variant", "hint", "size_mb", "depth", "queries", "hugepages", NULL };
-	static const char *const ipa[] = { "mode", "dist", "lat_a_ns", "lat_b_ns", "work_ns", "apps", "calls", "wakeups",
-					   NULL };
 	static const char *const sched[] = { "dispatch", "cost_dist", "completion", "apps", "tasks", "accels", "speedup",
 					     "cost_a_ns", "cost_b_ns", "threshold_ns", NULL };
-	const char *const *own = kernel == KERNEL_CHASE ? chase : kernel == KERNEL_IPA ? ipa : sched;
+	const char *const *own = kernel == KERNEL_CHASE ? chase : sched;
 	const char *key;
 	json_t *v;
 
@@ -296,16 +267,6 @@ int runspec_from_json(const char *text, size_t len, struct run_spec *s, char *wh
 			fail(&d, "field 'hugepages' must be true or false");
 		s->hugepages = json_is_true(json_object_get(d.o, "hugepages"));
 		get_points(&d, s, 1, CHASE_MAX_GROUP);
-	} else if (!d.bad && s->kernel == KERNEL_IPA) {
-		s->variant = get_name(&d, "mode", ipa_mode_names, 0);
-		s->dist = get_name(&d, "dist", ipa_dist_names, 0);
-		s->lat_a_ns = get_int(&d, "lat_a_ns", 0, 10000000000LL);
-		s->lat_b_ns = get_int(&d, "lat_b_ns", 0, 10000000000LL);
-		s->work_ns = get_int(&d, "work_ns", 0, 10000000000LL);
-		s->apps = get_int(&d, "apps", 1, 64);
-		s->calls = get_int(&d, "calls", 1, 100000000);
-		s->wakeups = get_int(&d, "wakeups", 0, 10000000);
-		get_points(&d, s, 0, LLONG_MAX);
 	} else if (!d.bad) {
 		s->dispatch = get_name(&d, "dispatch", sched_dispatch_names, 0);
 		s->cost_dist = get_name(&d, "cost_dist", ipa_dist_names, 0);

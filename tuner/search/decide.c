@@ -15,8 +15,8 @@
 #include "../run/run.h"
 #include "search.h"
 
-/* Trials an optimum is chosen among: chase's of one working set, every ipa
- * threshold, sched's policies and dispatches at one (speedup, apps). */
+/* Trials an optimum is chosen among: chase's of one working set, a
+ * manifest kernel's of one context, sched's policies and dispatches at one (speedup, apps). */
 static int same_decision(const struct trial *a, const struct trial *b)
 {
 	if (a->manifest)
@@ -131,15 +131,13 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	if (knee->kernel == KERNEL_SCHED)
 		sched_class(r->ctx->platform, knee, cls, sizeof(cls));
 	else
-		snprintf(cls, sizeof(cls), "%s", knee->kernel == KERNEL_IPA ? "-"
-			 : size_class(r->ctx->platform, knee->size_mb));
+		snprintf(cls, sizeof(cls), "%s", size_class(r->ctx->platform, knee->size_mb));
 	struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
 				   k->name, cls,
 				   k->variant_names[knee->variant],
 				   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
 				   knee->size_mb, knee->group_size, best->group_size,
-				   trials, r->sweep_id,
-				   knee->kernel == KERNEL_IPA ? knee->threshold_ns : -1,
+				   trials, r->sweep_id, -1,
 				   knee->hugepages, knee->stats.median, knee->stats.ci_low, knee->stats.ci_high,
 				   0, 0, NULL, NULL, NULL, NULL };
 
@@ -154,12 +152,6 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 			 "{\"policy\":\"%s\",\"dispatch\":\"%s\",\"median\":%.4f,\"ci_low\":%.4f,"
 			 "\"ci_high\":%.4f}", sched_policy_names[runner->variant],
 			 sched_dispatch_names[runner->dispatch], runner->stats.median, runner->stats.ci_low,
-			 runner->stats.ci_high);
-		o.runner_up = runner_json;
-	} else if (runner && knee->kernel == KERNEL_IPA) {
-		snprintf(runner_json, sizeof(runner_json),
-			 "{\"threshold_ns\":%lld,\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
-			 runner->threshold_ns, runner->stats.median, runner->stats.ci_low,
 			 runner->stats.ci_high);
 		o.runner_up = runner_json;
 	} else if (runner) {

@@ -13,6 +13,7 @@
 #include "../../kernels/common/timing.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../base/hash.h"
+#include "../base/strbuf.h"
 #include "../base/version.h"
 #include "../config/config.h"
 #include "../measure/measure.h"
@@ -110,12 +111,6 @@ static char *spec_json(const struct sweep_run *r)
 								   mt->unit ? mt->unit : "", "better",
 								   metric_better_names[mt->better]));
 		}
-		if (s->kernel == KERNEL_IPA)
-			json_object_set_new(o, "ipa", json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
-				"dist", ipa_dist_names[s->ipa.dist], "lat_a_ns", (json_int_t)s->ipa.lat_a_ns,
-				"lat_b_ns", (json_int_t)s->ipa.lat_b_ns, "work_ns", (json_int_t)s->ipa.work_ns,
-				"apps", (json_int_t)s->ipa.apps, "calls", (json_int_t)s->ipa.calls,
-				"device_cpu", (json_int_t)p->device_cpu, "thresholds_ns", ints_json(&s->thresholds_ns, NULL)));
 		if (s->kernel == KERNEL_SCHED)
 			json_object_set_new(o, "sched", json_pack("{s:I, s:I, s:I}", "tasks", (json_int_t)s->sched.tasks,
 				"accels", (json_int_t)s->sched.accels, "device_cpu", (json_int_t)p->device_cpu));
@@ -196,50 +191,71 @@ static void check_spread(struct sweep_run *r)
 	free(rel);
 }
 
-/* The ipa kernel's ping-pong: this host's wake-up cost, a host fact that
- * `tune results` sets against the chosen threshold. A failure only warns. */
-static void measure_wakeup(struct sweep_run *r)
+/* The trial the kernel's probe runs: the first trial's values, the
+ * probe's over them, one list value. */
+static int probe_trial(const struct kernel_manifest *m, const struct trial *first, struct trial *t)
 {
-	const struct platform *p = r->ctx->platform;
-	struct built *bin = exec_get_build(r, &r->plan.trials[0]);
-	struct run_spec spec;
-	struct exec_job job = { 0 };
+	*t = *first;
+	for (size_t i = 0; i < m->probe.params.n; i++) {
+		const struct conf_entry *e = &m->probe.params.v[i];
+		const struct kernel_param *p = manifest_param(m, e->name);
+		char why[256];
+
+		if (!p || manifest_param_value(p, e->values[0].text, &t->values[p - MANIFEST_PARAM(m, 0)], why,
+					       sizeof(why)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The kernel's probe, before it measures: what it says of this host is
+ * stored with the host (ipa's wake-up cost, which `tune results` sets
+ * against the chosen threshold). A failure only warns. */
+static void run_probe(struct sweep_run *r)
+{
+	const struct kernel_manifest *m = r->kernel;
+	struct trial t, *todo[1] = { &t };
+	struct built *bin;
+	struct exec_job job = { NULL, todo, 1, 1, 0, 60 };
 	struct run_result res;
 	struct tune_error err;
 	const char *reason = NULL;
 	json_t *o = NULL;
-	double cross, same;
+	char said[512];
+	size_t used = 0;
 
-	if (!bin || bin->rc)
+	if (!m->probe.name || !r->plan.ntrials || !r->plan.trials[0].manifest ||
+	    probe_trial(m, &r->plan.trials[0], &t) != 0 || !(bin = exec_get_build(r, &t)) || bin->rc)
 		return;
-	memset(&spec, 0, sizeof(spec));
-	spec.kernel = KERNEL_IPA;
-	spec.variant = IPA_IPA;
-	spec.hint = -1;
-	spec.wakeups = 2000;
-	spec.runs = 1;
-	spec.timeout_s = 60;
-	spec.apps = spec.calls = 1;
-	spec.points[spec.npoints++] = 0;
-	job.spec = &spec;
-	job.timeout_s = spec.timeout_s;
 	if (exec_execute(r, bin, &job, &res, &reason, &err) != 0) {
-		warn(r, "cannot measure the wake-up cost: %s", err.msg);
+		warn(r, "cannot run probe '%s': %s", m->probe.name, err.msg);
 		return;
 	}
 	if (reason) {
-		warn(r, "cannot measure the wake-up cost: %s", reason);
+		warn(r, "cannot run probe '%s': %s", m->probe.name, reason);
 		return;
 	}
 	if (res.exited && res.status == 0)
-		o = json_loads(res.out, 0, NULL);
-	if (!o || measure_json_number(o, "cross_cpu_ns", &cross) || measure_json_number(o, "same_cpu_ns", &same))
-		warn(r, "cannot measure the wake-up cost: the kernel said '%.200s'", res.errout[0] ? res.errout : res.out);
-	else if (store_host_wakeup(r->ctx->store, r->ctx->host_id, cross, same, err.msg) != 0)
-		fprintf(stderr, "tune: %s\n", err.msg);
-	else
-		fprintf(stderr, "tune: wake-up cost on '%s': %.1f us across CPUs %lld and %lld, %.1f us on one CPU\n",
-			r->ctx->facts->hostname, cross / 1000.0, p->device_cpu, p->cpus.v[0], same / 1000.0);
+		o = json_loads(res.out, JSON_DISABLE_EOF_CHECK, NULL);
+	said[0] = '\0';
+	for (size_t i = 0; i < m->probe.fields.n; i++) {
+		double v;
+
+		if (!o || measure_json_number(o, m->probe.fields.v[i], &v)) {
+			warn(r, "probe '%s' did not say %s: the kernel said '%.200s'", m->probe.name,
+			     m->probe.fields.v[i], res.errout[0] ? res.errout : res.out);
+			break;
+		}
+		if (store_host_probe(r->ctx->store, r->ctx->host_id, m->name, m->probe.name, m->probe.fields.v[i], v,
+				     err.msg) != 0) {
+			fprintf(stderr, "tune: %s\n", err.msg);
+			break;
+		}
+		str_appendf(said, sizeof(said), &used, "%s %s %.0f", i ? "," : "", m->probe.fields.v[i], v);
+	}
+	if (used)
+		fprintf(stderr, "tune: probe '%s' of kernel %s on '%s':%s\n", m->probe.name, m->name,
+			r->ctx->facts->hostname, said);
 	json_decref(o);
 	run_result_free(&res);
 }
@@ -337,8 +353,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		fprintf(stderr, "tune: resuming sweep '%s' on '%s' (%s): %zu trials already measured\n", r->sweep.name,
 			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
 	check_host_noise(r);
-	if (r->sweep.kernel == KERNEL_IPA && !(resumed && measured_before == r->plan.ntrials))
-		measure_wakeup(r);
+	if (!(resumed && measured_before == r->plan.ntrials))
+		run_probe(r);
 	for (;;) {
 		size_t n = search_next(&search, idx, r->plan.ntrials), todo = 0;
 		char title[160], *st;
