@@ -132,10 +132,10 @@ int export_load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 			       " JOIN hosts h ON h.id = s.host_id WHERE o.platform = ?1 AND o.kernel = 'ipa'"
 			       " ORDER BY o.decided DESC, o.id DESC LIMIT 1", platform, "optima", ipa_row, po, err)) != 0 ||
 	    (rc = report_each_row(db,
-			       "SELECT o.speedup, o.apps, o.variant, COALESCE(o.dispatch, ''), o.median, o.ci_low, o.ci_high,"
-			       " o.decided, o.size_class, o.host, o.fingerprint, p.arch FROM optima o"
+			       "SELECT o.speedup, o.apps, o.policy, COALESCE(o.dispatch, ''), o.median, o.ci_low, o.ci_high,"
+			       " o.decided, o.class, o.host, o.fingerprint, p.arch FROM sched_optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
-			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1 AND o.kernel = 'sched'"
+			       " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1"
 			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'sched'"
 			       " ORDER BY decided DESC, id DESC LIMIT 1) ORDER BY o.speedup, o.apps", platform, "optima",
 			       sched_row, po, err)) != 0 ||

@@ -48,8 +48,8 @@ int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **o
 		"SELECT r.policy, r.dispatch, r.speedup, r.apps, r.median_makespan_ms,"
 		" r.ci_low * r.tasks_per_run / 1e6, r.ci_high * r.tasks_per_run / 1e6,"
 		" COALESCE(r.accel_share, -1), COALESCE(r.mean_overhead_ns, -1),"
-		" COALESCE((SELECT 1 FROM optima o WHERE o.sweep_id = r.sweep_id AND o.kernel = 'sched' AND"
-		" o.speedup = r.speedup AND o.apps = r.apps AND o.variant = r.policy AND"
+		" COALESCE((SELECT 1 FROM sched_optima o WHERE o.sweep_id = r.sweep_id AND"
+		" o.speedup = r.speedup AND o.apps = r.apps AND o.policy = r.policy AND"
 		" o.dispatch = r.dispatch), 0) FROM sched_results r WHERE r.sweep_id = ?1 AND"
 		" r.phase = 'search' ORDER BY r.speedup, r.dispatch, r.apps, r.policy",
 		sizeof(struct report_sched), sched_sweep, sched_point,
@@ -206,11 +206,9 @@ static void add_optima(struct rdoc *d, sqlite3 *db, const struct report_sched *r
 	size_t t = (size_t)-1;
 
 	if (sqlite3_prepare_v2(db,
-			       "SELECT o.speedup, o.apps, o.size_class, o.variant, COALESCE(o.dispatch, '-'), o.median,"
-			       " o.ci_low, o.ci_high, o.runner_up, o.trials, o.decided, (SELECT t.queries FROM trials t"
-			       " WHERE t.sweep_id = o.sweep_id AND t.kernel = 'sched' AND t.apps = o.apps LIMIT 1)"
-			       " FROM optima o WHERE o.kernel = 'sched' AND o.platform = ?1 AND o.host = ?2 AND"
-			       " o.fingerprint = ?3 ORDER BY o.speedup, o.apps", -1, &q, NULL) != SQLITE_OK)
+			       "SELECT speedup, apps, class, policy, COALESCE(dispatch, '-'), median, ci_low, ci_high,"
+			       " runner_up, trials, decided, tasks_per_run FROM sched_optima WHERE platform = ?1 AND"
+			       " host = ?2 AND fingerprint = ?3 ORDER BY speedup, apps", -1, &q, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_text(q, 1, r->platform, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, r->host, -1, SQLITE_STATIC);
@@ -232,8 +230,10 @@ static void add_optima(struct rdoc *d, sqlite3 *db, const struct report_sched *r
 		snprintf(c[5], sizeof(c[5]), "%.2f [%.2f, %.2f]", sqlite3_column_double(q, 5) * per,
 			 sqlite3_column_double(q, 6) * per, sqlite3_column_double(q, 7) * per);
 		snprintf(c[6], sizeof(c[6]), "-");
+		/* The policy is the runner-up's variant ("policy" before schema 7). */
 		if (json_is_object(ru))
-			snprintf(c[6], sizeof(c[6]), "%s %s %.2f", json_string_value(json_object_get(ru, "policy")),
+			snprintf(c[6], sizeof(c[6]), "%s %s %.2f",
+				 json_string_value(json_object_get(ru, json_object_get(ru, "policy") ? "policy" : "variant")),
 				 json_string_value(json_object_get(ru, "dispatch")),
 				 json_real_value(json_object_get(ru, "median")) * per);
 		json_decref(ru);

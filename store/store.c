@@ -419,25 +419,25 @@ int store_optimum(struct store *st, const struct store_optimum *o, char *msg)
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot record an optimum");
 }
 
-int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
-			long long *threshold_ns, int *found, char *msg)
+int store_optimum_param(struct store *st, const char *platform, const char *host, const char *fingerprint,
+			const char *kernel, const char *param, long long *value, int *found, char *msg)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = store_prepare(st, &q, msg,
-			 "SELECT json_extract(params, '$.threshold_ns') AS t FROM optima WHERE kernel = 'ipa' AND"
-			 " platform = ?1 AND host = ?2 AND fingerprint = ?3 AND t IS NOT NULL ORDER BY decided DESC,"
-			 " id DESC LIMIT 1",
-			 "sss", platform, host, fingerprint);
+			 "SELECT json_extract(params, '$.\"' || ?5 || '\"') AS v FROM optima WHERE kernel = ?4 AND"
+			 " platform = ?1 AND host = ?2 AND fingerprint = ?3 AND typeof(v) = 'integer' ORDER BY decided"
+			 " DESC, id DESC LIMIT 1",
+			 "sssss", platform, host, fingerprint, kernel, param);
 
 	*found = 0;
 	if (rc)
 		return rc;
 	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		*threshold_ns = sqlite3_column_int64(q, 0);
+		*value = sqlite3_column_int64(q, 0);
 		*found = 1;
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the IPA optimum");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read an optimum");
 }
 
 int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,

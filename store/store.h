@@ -173,11 +173,10 @@ struct store_optimum {
  * kernel, size (0 for ipa and sched) and sched point. */
 int store_optimum(struct store *st, const struct store_optimum *o, char *msg);
 
-/* The newest IPA threshold chosen for platform on host with fingerprint
- * (its parameter threshold_ns); *found is 0 when the ipa sweep has not run
- * there. */
-int store_ipa_threshold(struct store *st, const char *platform, const char *host, const char *fingerprint,
-			long long *threshold_ns, int *found, char *msg);
+/* Parameter param of kernel's newest optimum for platform on host with
+ * fingerprint (an integer); *found is 0 when there is none. */
+int store_optimum_param(struct store *st, const char *platform, const char *host, const char *fingerprint,
+			const char *kernel, const char *param, long long *value, int *found, char *msg);
 
 /* The checksum already measured in this sweep for the same work as t (the
  * same context, or without one the same size, depth, queries and seed), if any. */

@@ -71,7 +71,8 @@ check "a good spec runs the kernel" grep -q '"built":true' <<< "$out"
 check "the agent built it in its own cache" test -d "$TMP/cache-agent1/builds"
 
 # One trial at a time: a second request while one runs is told the host is busy.
-long='{"api":1,"kernel":"sched","runs":3,"warmup":0,"seed":1,"timeout_s":60,"dispatch":"inline","cost_dist":"fixed","completion":"ipa","apps":2,"tasks":4000,"accels":1,"speedup":1,"cost_a_ns":100000,"cost_b_ns":100000,"threshold_ns":30000,"points":["co"]}'
+sched_hash=$(curl -s "${auth[@]}" "$(url 1 /v1/facts)" | grep -oE '"sched":"[0-9a-f]{16}"' | cut -d'"' -f4)
+long='{"api":1,"kernel":"sched","kernel_hash":"'$sched_hash'","variant":"co","runs":3,"warmup":0,"seed":1,"timeout_s":60,"params":{"dispatch":"inline","cost_dist":"fixed","completion":"ipa","apps":2,"tasks":4000,"accels":1,"speedup":1,"cost_a_ns":100000,"cost_b_ns":100000,"threshold_ns":30000},"list":["co"]}'
 # The long trial retries while a short one holds the host; the short ones are
 # asked for until the long one holds it.
 (

@@ -103,6 +103,10 @@ static const struct {
 	  "probe: { name: p, params: { n: 9 }, fields: [x] }\n",
 	  { ":9:32: key 'probe.params': parameter 'n': 9 is out of range [0, 8]" } },
 	{ HEAD METRIC "probe: { name: p, params: {} }\n", { "key 'fields' is missing" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: int, min: 0, max: 8, flag: --t, auto_from: ipa }\n",
+	  { ":8:5: parameter 't': auto_from 'ipa' is not kernel.parameter" } },
+	{ HEAD METRIC "parameters:\n  - { name: c, type: choice, choices: [x, y], flag: --c, default: z }\n",
+	  { "default 'z' is not one of x y" } },
 };
 
 static void write_file(const char *path, const char *text)
@@ -141,6 +145,20 @@ int main(void)
 
 		CHECK(t->inf && t->always.n == 2 && manifest_list_param(&m) == t, "ipa's threshold: a list with inf");
 		CHECK(m.probe.name && !strcmp(m.probe.name, "wakeup") && m.probe.fields.n == 2, "ipa's probe");
+	}
+	manifest_free(&m);
+	/* sched takes its threshold from ipa's optimum when a sweep says auto. */
+	CHECK(manifest_load("sched", &m, &err) == 0, "sched: %s", err.msg);
+	if (manifest_param(&m, "threshold_ns")) {
+		const struct kernel_param *t = manifest_param(&m, "threshold_ns");
+		long long v = 0;
+		char why[128], text[16];
+
+		CHECK(t->auto_from && !strcmp(t->auto_from, "ipa.threshold_ns"), "sched's threshold: auto from ipa");
+		CHECK(manifest_param_value(t, "auto", &v, why, sizeof(why)) == 0 && v == PARAM_AUTO, "auto is a value");
+		manifest_param_text(t, v, text, sizeof(text));
+		CHECK(!strcmp(text, "auto"), "auto as text: %s", text);
+		CHECK(m.variant_field && !strcmp(m.variant_field, "policy"), "sched's policies in one process");
 	}
 	manifest_free(&m);
 

@@ -244,20 +244,6 @@ enum MHD_Result agent_run_trial(struct agent *a, struct MHD_Connection *c, const
 	json_decref(o);
 	if (runspec_from_json(rq->body ? rq->body : "", rq->len, &spec, why, sizeof(why)) != 0)
 		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
-	{
-		struct kernel_manifest m;
-		struct tune_error merr;
-		int one_cpu;
-
-		if (manifest_load(kernel_names[spec.kernel], &m, &merr) != 0) {
-			manifest_free(&m);
-			return agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, merr.msg);
-		}
-		one_cpu = no_device_cpu(a, &m, why, sizeof(why));
-		manifest_free(&m);
-		if (one_cpu)
-			return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
-	}
 	/* Checked against this host, as a local sweep checks against its own
 	 * (a spec without a working set has size_mb 0). */
 	if (spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {

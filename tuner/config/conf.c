@@ -564,6 +564,17 @@ void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_
 		str_appendf(out, len, &used, "%s%s", i ? sep : "", l->v[i]);
 }
 
+const char *conf_strs_suggest(const struct conf_strs *l, const char *word)
+{
+	const char *names[257];
+	size_t n = 0;
+
+	for (; n < l->n && n < 256; n++)
+		names[n] = l->v[n];
+	names[n] = NULL;
+	return tune_suggest(word, names);
+}
+
 void conf_ints_join(const struct conf_ints *l, const char *sep, char *out, size_t len)
 {
 	size_t used = 0;

@@ -147,6 +147,8 @@ int conf_ints_contains(const struct conf_ints *l, long long v);
 void conf_ints_sort(struct conf_ints *l);
 /* The items joined by sep into out (cut at len). */
 void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len);
+/* The entry of l closest to a mistyped word, or NULL (tune_suggest). */
+const char *conf_strs_suggest(const struct conf_strs *l, const char *word);
 void conf_ints_join(const struct conf_ints *l, const char *sep, char *out, size_t len);
 
 /* hostinfo.c: facts about the machine tune runs on (hwloc topology, /proc and
@@ -338,7 +340,10 @@ struct kernel_param {
 	int inf;                    /* a duration that also takes inf (never): passed as the largest integer */
 	struct conf_strs always;    /* a list: values measured whatever the sweep lists (reference points) */
 	char *at_least;             /* a parameter this one's value must not be below (a range's high end) */
+	char *auto_from;            /* "kernel.param": the value auto is that kernel's optimum's (else the default) */
 };
+/* A value given as auto (see auto_from), until the sweep is resolved on a host. */
+#define PARAM_AUTO (LLONG_MIN + 1)
 
 /* A run of the kernel that measures the host, not a trial: before a sweep of
  * the kernel measures, with the sweep's values and params over them; the
@@ -422,7 +427,7 @@ int manifest_names(char ***names);
  * theirs and those of every manifest found. What a kernel is built from
  * (its sources, main file and link flags) is in its manifest (manifest.h).
  * A kernel binary itself knows nothing of either. */
-enum kernel_id { KERNEL_CHASE, KERNEL_SCHED, KERNEL_COUNT };
+enum kernel_id { KERNEL_CHASE, KERNEL_COUNT };
 
 struct kernel_info {
 	const char *name;                  /* "chase": the trials' kernel column, its manifest's folder */
@@ -430,7 +435,7 @@ struct kernel_info {
 };
 
 extern const struct kernel_info kernel_table[KERNEL_COUNT];
-/* "chase", "sched", NULL: the kernels the tuner runs by id (and an
+/* "chase", NULL: the kernels the tuner runs by id (and an
  * agent serves). */
 extern const char *const kernel_names[];
 
@@ -446,19 +451,9 @@ void kernel_choices_load(void);
 enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
-	struct conf_ints sizes_mb, group_sizes, hints, apps, speedups;
-	long long queries, tasks, runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_ints sizes_mb, group_sizes, hints;
+	long long queries, runs, warmup, max_runs; /* -1: not overridden */
 	struct conf_entries params; /* manifest kernels: the parameters given here replace the sweep's */
-};
-
-/* The sched kernel's space and workload: each (speedup, apps, dispatch) is
- * one kernel process measuring every policy interleaved. */
-struct sweep_sched {
-	struct conf_ints policies, dispatch, speedups, apps;
-	long long tasks, accels, cost_a_ns, cost_b_ns;
-	int cost_dist;            /* IPA_FIXED .. IPA_BIMODAL */
-	int completion;           /* how callers wait for an accelerator: poll, interrupt, ipa */
-	long long threshold_ns;   /* ipa completion; CONF_AUTO_VALUE: the platform's IPA optimum */
 };
 
 struct sweep {
@@ -467,7 +462,6 @@ struct sweep {
 	int kernel;              /* enum kernel_id, or an index into kernel_choices past them: a manifest kernel */
 	int strategy;            /* enum sweep_strategy */
 	struct conf_ints variants;                /* chase */
-	struct sweep_sched sched;
 	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
 	long long depth, queries, runs, warmup, seed, timeout_s;
 	long long max_runs;      /* repeat a trial until its interval is tight, up to this */
@@ -492,7 +486,6 @@ struct sweep {
 
 extern const struct conf_key sweep_keys[];
 extern const char *const sweep_strategy_names[];
-extern const char *const sweep_completion_names[]; /* "poll", "interrupt", "ipa": IPA_POLL.. */
 
 /* Loads a sweep by name or path; free with sweep_free(), also after an error. */
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err);

@@ -1,23 +1,18 @@
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* sched.h needs it for futexes and affinity */
-#endif
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../kernels/sched/sched.h"
 #include "config.h"
 
 const struct kernel_info kernel_table[KERNEL_COUNT] = {
 	[KERNEL_CHASE] = { "chase", chase_variant_names },
-	[KERNEL_SCHED] = { "sched", sched_policy_names },
 };
 
-const char *const kernel_names[] = { "chase", "sched", NULL };
+const char *const kernel_names[] = { "chase", NULL };
 
-const char *kernel_choices[KERNEL_MAX_CHOICES + 1] = { "chase", "sched", NULL };
+const char *kernel_choices[KERNEL_MAX_CHOICES + 1] = { "chase", NULL };
 
 /* Sweeps of several hosts are loaded on as many threads: the table is
  * written under a lock, and only when the kernels found changed, so a

@@ -34,6 +34,7 @@ static const struct conf_key param_keys[] = {
 	{ "memory_mb", CONF_BOOL, P(memory_mb), 0, 0, NULL, NULL, 0, "int: the value is memory in MiB the kernel takes; values over half the host's are skipped (and refused by agents)" },
 	{ "inf", CONF_BOOL, P(inf), 0, 0, NULL, NULL, 0, "duration: also takes inf (never), passed as the largest 64-bit integer" },
 	{ "always", CONF_STRING_LIST, P(always), 0, 0, NULL, NULL, 0, "a list: values measured whatever a sweep lists, e.g. [0, inf] as reference points" },
+	{ "auto_from", CONF_STRING, P(auto_from), 0, 0, NULL, NULL, 0, "kernel.parameter: a sweep's value auto is that kernel's optimum's value on the host, else the default (sched's threshold from ipa's)" },
 	{ "at_least", CONF_STRING, P(at_least), 0, 0, NULL, NULL, CONF_NAME, "int or duration: the parameter its value must not be below (it is a range's high end)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -128,11 +129,14 @@ int manifest_param_value(const struct kernel_param *p, const char *text, long lo
 			if (!strcmp(p->choices.v[i], text))
 				return *value = i, 0;
 		{
+			const char *hint = conf_strs_suggest(&p->choices, text);
 			size_t used = 0;
 
 			str_appendf(why, len, &used, "'%.64s' is not one of", text);
 			for (size_t k = 0; k < p->choices.n; k++)
 				str_appendf(why, len, &used, " %s", p->choices.v[k]);
+			if (hint)
+				str_appendf(why, len, &used, " (did you mean '%s'?)", hint);
 		}
 		return -1;
 	case PARAM_BOOL:
@@ -145,6 +149,8 @@ int manifest_param_value(const struct kernel_param *p, const char *text, long lo
 	default:
 		if (p->inf && !strcmp(text, "inf"))
 			return *value = LLONG_MAX, 0;
+		if (p->auto_from && !strcmp(text, "auto"))
+			return *value = PARAM_AUTO, 0;
 		errno = 0;
 		v = strtoll(text, &end, 10);
 		if (!*text || *end || errno == ERANGE) {
@@ -168,6 +174,8 @@ void manifest_param_text(const struct kernel_param *p, long long value, char *ou
 		snprintf(out, len, "%s", value ? "on" : "off");
 	else if (p->inf && value == LLONG_MAX)
 		snprintf(out, len, "inf");
+	else if (p->auto_from && value == PARAM_AUTO)
+		snprintf(out, len, "auto");
 	else
 		snprintf(out, len, "%lld", value);
 }
@@ -298,6 +306,10 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': default %s", p->name, why);
 	if (p->inf && p->type != PARAM_DURATION)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': inf is for a duration", p->name);
+	if (p->auto_from && (p->type == PARAM_CHOICE || p->type == PARAM_BOOL || !strchr(p->auto_from, '.') ||
+			     names_check(p->auto_from, why, sizeof(why)) != 0))
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': auto_from '%.64s' is not kernel.parameter "
+				    "of an int or duration", p->name, p->auto_from);
 	if (p->always.n && p->role != ROLE_LIST)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': 'always' is for the list parameter (role: "
 				    "list)", p->name);

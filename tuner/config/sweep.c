@@ -4,13 +4,10 @@
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../kernels/ipa/ipa.h"
-#include "../../kernels/sched/sched.h"
 #include "../base/strbuf.h"
 #include "config.h"
 
 const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
-const char *const sweep_completion_names[] = { "poll", "interrupt", "ipa", NULL };
 
 #define Q(field) offsetof(struct sweep_quick, field)
 static const struct conf_key quick_keys[] = {
@@ -18,9 +15,9 @@ static const struct conf_key quick_keys[] = {
 	{ "group_sizes", CONF_INT_LIST, Q(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes under --quick" },
 	{ "hints", CONF_ENUM_LIST, Q(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints under --quick" },
 	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
-	{ "apps", CONF_INT_LIST, Q(apps), 1, SCHED_MAX_APPS, NULL, NULL, 0, "sched apps under --quick" },
-	{ "speedups", CONF_INT_LIST, Q(speedups), 1, 1000, NULL, NULL, 0, "sched speedups under --quick" },
-	{ "tasks", CONF_INT, Q(tasks), 1, 100000000, NULL, NULL, 0, "sched tasks per app under --quick" },
+	{ "apps", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's apps are a parameter: write quick: { params: { apps: [...] } }" },
+	{ "speedups", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's speedups are a parameter: write quick: { params: { speedup: [...] } }" },
+	{ "tasks", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's tasks are a parameter: write quick: { params: { tasks: N } }" },
 	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
 	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
 	{ "max_runs", CONF_INT, Q(max_runs), 1, 100000, NULL, NULL, 0, "max_runs under --quick" },
@@ -28,23 +25,6 @@ static const struct conf_key quick_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef Q
-
-#define D(field) offsetof(struct sweep_sched, field)
-static const struct conf_key sched_keys[] = {
-	{ "policies", CONF_ENUM_LIST, D(policies), 0, 0, sched_policy_names, NULL, 0, "scheduling policies (default all)" },
-	{ "dispatch", CONF_ENUM_LIST, D(dispatch), 0, 0, sched_dispatch_names, NULL, 0, "inline (the caller decides) and/or worker (a scheduler thread); default both" },
-	{ "speedups", CONF_INT_LIST, D(speedups), 1, 1000, NULL, NULL, 0, "how much faster an accelerator is than a CPU (default 1, 4, 50)" },
-	{ "apps", CONF_INT_LIST, D(apps), 1, SCHED_MAX_APPS, NULL, NULL, 0, "app counts (default 1, 2, 4, 8, 16, 20)" },
-	{ "tasks", CONF_INT, D(tasks), 1, 100000000, NULL, NULL, 0, "tasks per app and run (default 50)" },
-	{ "accels", CONF_INT, D(accels), 0, SCHED_MAX_ACCELS, NULL, NULL, 0, "accelerator instances (default 1)" },
-	{ "cost_dist", CONF_ENUM, D(cost_dist), 0, 0, ipa_dist_names, NULL, 0, "distribution of a task's CPU cost (default uniform)" },
-	{ "cost_a_ns", CONF_INT, D(cost_a_ns), 1, 10000000000LL, NULL, NULL, 0, "CPU cost (fixed), or its low end (default 20000)" },
-	{ "cost_b_ns", CONF_INT, D(cost_b_ns), 1, 10000000000LL, NULL, NULL, 0, "CPU cost's high end (default 100000)" },
-	{ "completion", CONF_ENUM, D(completion), 0, 0, sweep_completion_names, NULL, 0, "how callers wait for an accelerator (default ipa)" },
-	{ "threshold_ns", CONF_INT, D(threshold_ns), 0, LLONG_MAX - 1, NULL, NULL, CONF_AUTO | CONF_INF, "ipa completion's threshold; auto = the platform's IPA optimum on this host, else 30000 (default auto)" },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
-};
-#undef D
 
 #define S(field) offsetof(struct sweep, field)
 const struct conf_key sweep_keys[] = {
@@ -56,7 +36,7 @@ const struct conf_key sweep_keys[] = {
 	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, 0, "chase: kernel variants (required for chase)" },
 	{ "thresholds_ns", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's thresholds are a parameter: write params: { threshold_ns: [...] } (see 'tune kernels')" },
 	{ "ipa", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's workload is parameters: write params: { dist: ..., lat_a_ns: ..., apps: ..., calls: ... } (see 'tune kernels')" },
-	{ "sched", CONF_SECTION, S(sched), 0, 0, NULL, sched_keys, 0, "sched: the policies, the space and the workload" },
+	{ "sched", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's policies and workload are its variants and parameters: write params: { variant: [co, eft], speedup: [...], apps: [...], dispatch: [...], tasks: ..., threshold_ns: auto } (see 'tune kernels')" },
 	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
 	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, CONF_AUTO, "group sizes (default: the platform's; auto = every g from g_min to g_max)" },
 	{ "hints", CONF_ENUM_LIST, S(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints (default: the platform's)" },
@@ -80,29 +60,6 @@ const struct conf_key sweep_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef S
-
-/* Fills an empty list with v[0..n); a given list stays. */
-static int default_list(struct conf_ints *l, const long long *v, size_t n)
-{
-	if (l->n)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (conf_ints_push(l, v[i]))
-			return -1;
-	return 0;
-}
-
-/* What a sched sweep leaves out: every policy, both dispatches, Fig. 10's
- * speedups and app counts. */
-static int sched_defaults(struct sweep_sched *d)
-{
-	static const long long policies[] = { SCHED_CO, SCHED_AO, SCHED_FUSE, SCHED_RANDOM, SCHED_EFT };
-	static const long long dispatch[] = { SCHED_INLINE, SCHED_WORKER }, speedups[] = { 1, 4, 50 };
-	static const long long apps[] = { 1, 2, 4, 8, 16, 20 };
-
-	return default_list(&d->policies, policies, 5) || default_list(&d->dispatch, dispatch, 2) ||
-	       default_list(&d->speedups, speedups, 3) || default_list(&d->apps, apps, 6) ? -1 : 0;
-}
 
 /* The entries of params checked against the manifest into values (one list
  * per parameter, in the manifest's order; those not given left empty) and
@@ -137,7 +94,12 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 			long long x = -1;
 
 			if (is_variant) {
-				if ((x = manifest_variant(m, v->text)) < 0)
+				const char *hint = conf_strs_suggest(&m->variants, v->text);
+
+				if ((x = manifest_variant(m, v->text)) < 0 && hint)
+					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
+							    "kernel '%s' (did you mean '%s'?)", v->text, m->name, hint);
+				if (x < 0)
 					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
 							    "kernel '%s' (see 'tune kernels')", v->text, m->name);
 			} else if (manifest_param_value(p, v->text, &x, why, sizeof(why)) != 0) {
@@ -278,9 +240,7 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->tolerance_pct = 2;
 	s->final_top = 3;
 	s->record_optima = 1;
-	s->sched = (struct sweep_sched){ .tasks = 50, .accels = 1, .cost_a_ns = 20000, .cost_b_ns = 100000,
-					 .cost_dist = IPA_UNIFORM, .completion = IPA_IPA, .threshold_ns = CONF_AUTO_VALUE };
-	s->quick.queries = s->quick.tasks = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	s->quick.queries = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
 	kernel_choices_load();
 	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 
@@ -297,14 +257,6 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	if (s->kernel == KERNEL_CHASE && !s->variants.n)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variants' is missing (a chase sweep lists the variants "
 				 "to measure, e.g. variants: [scalar, interleaved-prefetch])", s->path);
-	if (s->kernel == KERNEL_SCHED && s->strategy == STRATEGY_ADAPTIVE)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches the group size of chase; "
-				 "a sched sweep is grid or random over its policies", s->path);
-	if (s->kernel == KERNEL_SCHED && s->sched.cost_dist != IPA_FIXED && s->sched.cost_b_ns < s->sched.cost_a_ns)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sched.cost_b_ns': %lld is below cost_a_ns %lld (give the "
-				 "high end)", s->path, s->sched.cost_b_ns, s->sched.cost_a_ns);
-	if (s->kernel == KERNEL_SCHED && sched_defaults(&s->sched) != 0)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if (s->g_min > s->g_max)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
 				 s->g_min, s->g_max);
@@ -327,10 +279,6 @@ void sweep_apply_quick(struct sweep *s)
 	take_list(&s->sizes_mb, &s->quick.sizes_mb);
 	take_list(&s->group_sizes, &s->quick.group_sizes);
 	take_list(&s->hints, &s->quick.hints);
-	take_list(&s->sched.apps, &s->quick.apps);
-	take_list(&s->sched.speedups, &s->quick.speedups);
-	if (s->quick.tasks >= 0)
-		s->sched.tasks = s->quick.tasks;
 	if (s->quick.queries >= 0)
 		s->queries = s->quick.queries;
 	if (s->quick.runs >= 0)

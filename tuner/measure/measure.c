@@ -225,18 +225,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	int rc = 0;
 	double cost = plan_cost(todo, n);
 
-	plan_trial_label(todo[0], label, sizeof(label));
-	if (n > 1) {
-		char *eq = strrchr(label, '='), last[160], first[64];
-
-		plan_trial_label(todo[n - 1], last, sizeof(last));
-		if (eq && strrchr(last, '=')) {
-			snprintf(first, sizeof(first), "%s", eq + 1);
-			first[strcspn(first, " ")] = '\0';
-			snprintf(eq + 1, sizeof(label) - (size_t)(eq + 1 - label), "%.40s..%.40s", first,
-				 strrchr(last, '=') + 1);
-		}
-	}
+	plan_batch_label(todo, n, label, sizeof(label));
 	progress_begin(pg, label);
 	bin = exec_get_build(r, todo[0]);
 	if (!bin)

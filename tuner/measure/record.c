@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../kernels/sched/sched.h"
 #include "../base/stats.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
@@ -13,8 +12,6 @@
 
 void measure_trial_row(const struct trial *t, struct store_trial *row)
 {
-	int sched = !t->manifest && t->kernel == KERNEL_SCHED;
-
 	*row = (struct store_trial){
 		.key = t->key,
 		.kernel = t->manifest ? t->kernel_name : kernel_table[t->kernel].name,
@@ -26,10 +23,7 @@ void measure_trial_row(const struct trial *t, struct store_trial *row)
 		.context = t->manifest ? t->context : NULL,
 		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
 		.hugepages = t->hugepages, .seed = t->seed, .runs = t->runs, .warmup = t->warmup,
-		.threshold_ns = sched ? t->threshold_ns : STORE_NULL,
-		.apps = sched ? t->apps : STORE_NULL,
-		.speedup = sched ? t->speedup : STORE_NULL,
-		.dispatch = sched ? sched_dispatch_names[t->dispatch] : NULL,
+		.threshold_ns = STORE_NULL, .apps = STORE_NULL, .speedup = STORE_NULL,
 		.id = t->id,
 	};
 }

@@ -457,12 +457,14 @@ int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json
 	return 0;
 }
 
-void manifest_label(const struct trial *t, char *out, size_t len)
+void manifest_label(const struct trial *t, const struct trial *last, char *out, size_t len)
 {
 	const struct kernel_manifest *m = t->manifest;
 	size_t used = 0;
 
 	str_appendf(out, len, &used, "%s %s", m->name, m->variants.v[t->variant]);
+	if (m->variant_field && last->variant != t->variant)
+		str_appendf(out, len, &used, "..%s", m->variants.v[last->variant]);
 	for (size_t i = 0; i < m->parameters.n; i++) {
 		const struct kernel_param *p = param_at(m, i);
 		char text[64];
@@ -471,6 +473,10 @@ void manifest_label(const struct trial *t, char *out, size_t len)
 			continue;
 		manifest_param_text(p, t->values[i], text, sizeof(text));
 		str_appendf(out, len, &used, " %s=%s", p->name, text);
+		if (last->values[i] != t->values[i]) {
+			manifest_param_text(p, last->values[i], text, sizeof(text));
+			str_appendf(out, len, &used, "..%s", text);
+		}
 	}
 }
 

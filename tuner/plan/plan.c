@@ -3,8 +3,6 @@
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../kernels/ipa/ipa.h"
-#include "../../kernels/sched/sched.h"
 #include "../base/strbuf.h"
 #include "plan.h"
 
@@ -53,53 +51,6 @@ static void make_key(struct trial *t)
 		 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup);
 }
 
-/* A batch per (speedup, apps, dispatch): every policy in one process,
- * measured interleaved. */
-static int plan_sched(const struct sweep *s, struct plan *pl, size_t *cap)
-{
-	const struct sweep_sched *w = &s->sched;
-	char thr[24];
-
-	if (w->threshold_ns == CONF_INF_VALUE)
-		snprintf(thr, sizeof(thr), "inf");
-	else
-		snprintf(thr, sizeof(thr), "%lld", w->threshold_ns);
-	for (size_t x = 0; x < w->speedups.n; x++)
-		for (size_t a = 0; a < w->apps.n; a++)
-			for (size_t d = 0; d < w->dispatch.n; d++) {
-				size_t first = pl->ntrials;
-
-				for (int pol = 0; pol < SCHED_POLICIES; pol++) {
-					struct trial t = { 0 };
-
-					if (!conf_ints_contains(&w->policies, pol))
-						continue;
-					t.kernel = KERNEL_SCHED;
-					t.variant = pol;
-					t.hint = -1;
-					t.apps = w->apps.v[a];
-					t.speedup = w->speedups.v[x];
-					t.dispatch = (int)w->dispatch.v[d];
-					t.queries = t.apps * w->tasks;
-					t.group_size = 1;
-					t.threshold_ns = w->threshold_ns;
-					t.seed = s->seed;
-					t.runs = s->runs;
-					t.warmup = s->warmup;
-					snprintf(t.key, sizeof(t.key),
-						 "sched/%s/x%lld/k%lld/%s/m%lld/a%lld/%s%lld-%lld/%sT%s/s%lld/r%lld+%lld",
-						 sched_dispatch_names[t.dispatch], t.speedup, t.apps, sched_policy_names[pol],
-						 w->tasks, w->accels, ipa_dist_names[w->cost_dist], w->cost_a_ns, w->cost_b_ns,
-						 sweep_completion_names[w->completion], thr, t.seed, t.runs, t.warmup);
-					if (plan_add_trial(pl, cap, &t))
-						return -1;
-				}
-				if (pl->ntrials > first && plan_add_batch(pl, first, pl->ntrials - first))
-					return -1;
-			}
-	return 0;
-}
-
 int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err)
 {
 	const struct conf_ints *sizes = s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb;
@@ -112,11 +63,6 @@ int plan_build(const struct platform *p, const struct sweep *s, struct plan *pl,
 	memset(pl, 0, sizeof(*pl));
 	if (s->manifest)
 		return manifest_plan(p, s, pl, err);
-	if (s->kernel == KERNEL_SCHED) {
-		if (plan_sched(s, pl, &cap))
-			goto oom;
-		return 0;
-	}
 	if (s->strategy == STRATEGY_ADAPTIVE || conf_ints_contains(&s->group_sizes, CONF_AUTO_VALUE)) {
 		for (long long g = s->g_min; g <= s->g_max; g++)
 			if (conf_ints_push(&every_g, g))
@@ -202,12 +148,7 @@ double plan_cost(struct trial *const *trials, size_t n)
 void plan_trial_label(const struct trial *t, char *out, size_t len)
 {
 	if (t->manifest) {
-		manifest_label(t, out, len);
-		return;
-	}
-	if (t->kernel == KERNEL_SCHED) {
-		snprintf(out, len, "sched %s %lldx %lld apps p=%s", sched_dispatch_names[t->dispatch], t->speedup, t->apps,
-			 sched_policy_names[t->variant]);
+		manifest_label(t, t, out, len);
 		return;
 	}
 	size_t used = 0;
@@ -222,11 +163,32 @@ void plan_trial_label(const struct trial *t, char *out, size_t len)
 		str_appendf(out, len, &used, " hugepages");
 }
 
+void plan_batch_label(struct trial *const *todo, size_t n, char *out, size_t len)
+{
+	char *eq, last[160], first[64];
+
+	if (todo[0]->manifest) {
+		manifest_label(todo[0], todo[n ? n - 1 : 0], out, len);
+		return;
+	}
+	/* chase's label ends with its g. */
+	plan_trial_label(todo[0], out, len);
+	eq = strrchr(out, '=');
+	if (n < 2 || !eq)
+		return;
+	plan_trial_label(todo[n - 1], last, sizeof(last));
+	if (strrchr(last, '=')) {
+		snprintf(first, sizeof(first), "%s", eq + 1);
+		first[strcspn(first, " ")] = '\0';
+		snprintf(eq + 1, len - (size_t)(eq + 1 - out), "%.40s..%.40s", first, strrchr(last, '=') + 1);
+	}
+}
+
 long long plan_trial_point(const struct trial *t)
 {
 	if (t->manifest)
 		return manifest_point(t);
-	return t->kernel == KERNEL_SCHED ? t->variant : t->group_size;
+	return t->group_size;
 }
 
 int plan_same_process(const struct trial *a, const struct trial *b)
@@ -235,8 +197,6 @@ int plan_same_process(const struct trial *a, const struct trial *b)
 		return 0;
 	if (a->manifest)
 		return manifest_same_process(a, b);
-	if (a->kernel == KERNEL_SCHED)
-		return a->apps == b->apps && a->speedup == b->speedup && a->dispatch == b->dispatch;
 	return a->variant == b->variant && a->hint == b->hint && a->size_mb == b->size_mb &&
 	       a->hugepages == b->hugepages;
 }

@@ -31,13 +31,10 @@ enum trial_phase { PHASE_SEARCH, PHASE_FINAL };
 struct trial {
 	long long id;       /* row in the store, 0 until stored */
 	int kernel;         /* enum kernel_id */
-	int variant;        /* CHASE_VARIANT_*, sched's policy, a manifest kernel's index */
+	int variant;        /* CHASE_VARIANT_*, or a manifest kernel's variant index */
 	int hint;           /* CHASE_HINT_*, -1 for variants without prefetch */
 	long long size_mb, depth, queries, group_size, seed, runs, warmup;
 	int hugepages;
-	long long threshold_ns; /* sched's ipa completion: poll below this predicted time; CONF_INF_VALUE: always */
-	long long apps, speedup; /* sched: the context of the policies (variant) */
-	int dispatch;           /* sched: SCHED_INLINE or SCHED_WORKER */
 	int phase;          /* enum trial_phase */
 	/* A manifest kernel's trial (see manifest_trial.h); NULL for the kernels run by id. */
 	const struct kernel_manifest *manifest;
@@ -75,11 +72,12 @@ int plan_add_batch(struct plan *pl, size_t first, size_t count);
  * for the ETA: operations (links followed, calls, tasks, a manifest
  * kernel's runs) and setting up the working set. */
 double plan_cost(struct trial *const *trials, size_t n);
-/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa ipa threshold_ns=8000",
- * "sched inline 4x 8 apps p=eft" */
+/* "interleaved-prefetch pldl1keep 512 MB g=64", "ipa ipa threshold_ns=8000" */
 void plan_trial_label(const struct trial *t, char *out, size_t len);
-/* What tells a process's trials apart in its output: g, T, the policy, or a
- * manifest kernel's list value. */
+/* The trials one process measures, todo[0..n): "... g=1..64" */
+void plan_batch_label(struct trial *const *todo, size_t n, char *out, size_t len);
+/* What tells a process's trials apart in its output: chase's g, or a
+ * manifest kernel's list value (or variant). */
 long long plan_trial_point(const struct trial *t);
 /* Trials one kernel process measures together. */
 int plan_same_process(const struct trial *a, const struct trial *b);
@@ -144,8 +142,9 @@ struct manifest_line {
  * field in why. */
 int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json_t *o, struct manifest_line *out,
 		    char *why, size_t len);
-/* "hashprobe interleaved size_mb=64 g=8" */
-void manifest_label(const struct trial *t, char *out, size_t len);
+/* "hashprobe interleaved size_mb=64 g=8": trial t, or the trials of one
+ * process from t to last ("g=1..64", "sched co..eft speedup=4 ..."). */
+void manifest_label(const struct trial *t, const struct trial *last, char *out, size_t len);
 /* A value of p as JSON: a number, or a choice's name (on/off for a bool). */
 json_t *manifest_value_json(const struct kernel_param *p, long long value);
 /* The parameters of t as a JSON object (name: value, a choice by name), for

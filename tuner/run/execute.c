@@ -83,7 +83,7 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
 
 	memset(s, 0, sizeof(*s));
 	s->kernel = t->kernel;
-	s->variant = t->kernel == KERNEL_SCHED ? 0 : t->variant;
+	s->variant = t->variant;
 	s->hint = t->hint;
 	for (size_t i = 0; i < n && i < RUNSPEC_MAX_POINTS; i++)
 		s->points[s->npoints++] = plan_trial_point(todo[i]);
@@ -95,18 +95,6 @@ void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long
 	s->depth = t->depth;
 	s->queries = t->queries;
 	s->hugepages = t->hugepages;
-	if (t->kernel == KERNEL_SCHED) {
-		s->dispatch = t->dispatch;
-		s->cost_dist = sw->sched.cost_dist;
-		s->completion = sw->sched.completion;
-		s->apps = t->apps;
-		s->tasks = sw->sched.tasks;
-		s->accels = sw->sched.accels;
-		s->speedup = t->speedup;
-		s->cost_a_ns = sw->sched.cost_a_ns;
-		s->cost_b_ns = sw->sched.cost_b_ns;
-		s->threshold_ns = t->threshold_ns;
-	}
 }
 
 const struct executor *exec_executor(const struct exec_context *ctx)

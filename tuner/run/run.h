@@ -41,18 +41,14 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
 
 struct run_spec {
 	int kernel;           /* enum kernel_id */
-	int variant;          /* chase: CHASE_VARIANT_*; sched: 0 */
+	int variant;          /* CHASE_VARIANT_* */
 	int hint;             /* chase: CHASE_HINT_*, -1 for none */
-	long long points[RUNSPEC_MAX_POINTS]; /* chase: g; sched: policies */
+	long long points[RUNSPEC_MAX_POINTS]; /* the group sizes */
 	size_t npoints;
 	long long runs, warmup, seed, timeout_s;
 	/* chase */
 	long long size_mb, depth, queries;
 	int hugepages;
-	/* sched */
-	long long apps;
-	int dispatch, cost_dist, completion;
-	long long tasks, accels, speedup, cost_a_ns, cost_b_ns, threshold_ns; /* threshold: LLONG_MAX always polls */
 };
 
 /* A kernel's command line, with room for its values. */

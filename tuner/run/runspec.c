@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../kernels/ipa/ipa.h" /* sched's cost distributions */
-#include "../../kernels/sched/sched.h"
 #include "../base/strbuf.h"
 #include "../config/config.h"
 #include "run.h"
@@ -24,24 +22,14 @@ static void arg_text(struct runspec_argv *a, const char *flag, const char *v)
 	a->argv[a->argc++] = (char *)v;
 }
 
-/* "1,2,4" of the points or of cpus; sched's points as policy names. */
-static char *list_of(char *out, size_t len, const struct run_spec *s, const struct conf_ints *cpus)
+/* "1,2,4" of the points. */
+static char *list_of(char *out, size_t len, const struct run_spec *s)
 {
 	size_t used = 0;
 
-	if (cpus) {
-		conf_ints_join(cpus, ",", out, len);
-		return out;
-	}
 	out[0] = '\0';
-	for (size_t i = 0; i < s->npoints; i++) {
-		long long v = s->points[i];
-
-		if (s->kernel == KERNEL_SCHED)
-			str_appendf(out, len, &used, "%s%s", i ? "," : "", sched_policy_names[v]);
-		else
-			str_appendf(out, len, &used, "%s%lld", i ? "," : "", v);
-	}
+	for (size_t i = 0; i < s->npoints; i++)
+		str_appendf(out, len, &used, "%s%lld", i ? "," : "", s->points[i]);
 	return out;
 }
 
@@ -50,35 +38,17 @@ void runspec_args(const struct run_spec *s, const char *binary, const struct run
 {
 	memset(a, 0, sizeof(*a));
 	a->argv[a->argc++] = (char *)binary;
-	*cpu = -1;
+	*cpu = place->pin ? (int)place->cpus->v[0] : -1;
 	arg_num(a, "--runs", s->runs);
 	arg_num(a, "--warmup", s->warmup);
 	arg_num(a, "--seed", s->seed);
-	if (s->kernel == KERNEL_SCHED) {
-		arg_text(a, "--dispatch", sched_dispatch_names[s->dispatch]);
-		arg_num(a, "--apps", s->apps);
-		arg_num(a, "--tasks", s->tasks);
-		arg_num(a, "--accels", s->accels);
-		arg_num(a, "--speedup", s->speedup);
-		arg_text(a, "--cost-dist", ipa_dist_names[s->cost_dist]);
-		arg_num(a, "--cost-a-ns", s->cost_a_ns);
-		arg_num(a, "--cost-b-ns", s->cost_b_ns);
-		arg_text(a, "--completion", sweep_completion_names[s->completion]);
-		/* inf is LLONG_MAX: over any prediction, and a number JSON readers take back. */
-		arg_num(a, "--threshold-ns", s->threshold_ns);
-		arg_num(a, "--device-cpu", place->device_cpu < 0 ? 0 : place->device_cpu);
-		arg_text(a, "--app-cpus", list_of(a->lists[1], sizeof(a->lists[1]), s, place->cpus));
-		arg_text(a, "--policy", list_of(a->lists[0], sizeof(a->lists[0]), s, NULL));
-	} else {
-		*cpu = place->pin ? (int)place->cpus->v[0] : -1;
-		arg_num(a, "--size-mb", s->size_mb);
-		arg_num(a, "--depth", s->depth);
-		arg_num(a, "--queries", s->queries);
-		arg_text(a, "--hugepages", s->hugepages ? "on" : "off");
-		if (*cpu >= 0)
-			arg_num(a, "--cpu", *cpu);
-		arg_text(a, "--group-size", list_of(a->lists[0], sizeof(a->lists[0]), s, NULL));
-	}
+	arg_num(a, "--size-mb", s->size_mb);
+	arg_num(a, "--depth", s->depth);
+	arg_num(a, "--queries", s->queries);
+	arg_text(a, "--hugepages", s->hugepages ? "on" : "off");
+	if (*cpu >= 0)
+		arg_num(a, "--cpu", *cpu);
+	arg_text(a, "--group-size", list_of(a->lists[0], sizeof(a->lists[0]), s));
 	a->argv[a->argc] = NULL;
 }
 
@@ -97,28 +67,14 @@ char *runspec_to_json(const struct run_spec *s)
 		return NULL;
 	}
 	for (size_t i = 0; i < s->npoints; i++)
-		json_array_append_new(pts, s->kernel == KERNEL_SCHED ? json_string(sched_policy_names[s->points[i]])
-								      : json_integer(s->points[i]));
+		json_array_append_new(pts, json_integer(s->points[i]));
 	json_object_set_new(o, "points", pts);
-	if (s->kernel == KERNEL_CHASE) {
-		json_object_set_new(o, "variant", json_string(chase_variant_names[s->variant]));
-		json_object_set_new(o, "hint", s->hint >= 0 ? json_string(chase_hint_names[s->hint]) : json_null());
-		json_object_set_new(o, "size_mb", json_integer(s->size_mb));
-		json_object_set_new(o, "depth", json_integer(s->depth));
-		json_object_set_new(o, "queries", json_integer(s->queries));
-		json_object_set_new(o, "hugepages", json_boolean(s->hugepages));
-	} else {
-		json_object_set_new(o, "dispatch", json_string(sched_dispatch_names[s->dispatch]));
-		json_object_set_new(o, "cost_dist", json_string(ipa_dist_names[s->cost_dist]));
-		json_object_set_new(o, "completion", json_string(sweep_completion_names[s->completion]));
-		json_object_set_new(o, "apps", json_integer(s->apps));
-		json_object_set_new(o, "tasks", json_integer(s->tasks));
-		json_object_set_new(o, "accels", json_integer(s->accels));
-		json_object_set_new(o, "speedup", json_integer(s->speedup));
-		json_object_set_new(o, "cost_a_ns", json_integer(s->cost_a_ns));
-		json_object_set_new(o, "cost_b_ns", json_integer(s->cost_b_ns));
-		json_object_set_new(o, "threshold_ns", json_integer(s->threshold_ns));
-	}
+	json_object_set_new(o, "variant", json_string(chase_variant_names[s->variant]));
+	json_object_set_new(o, "hint", s->hint >= 0 ? json_string(chase_hint_names[s->hint]) : json_null());
+	json_object_set_new(o, "size_mb", json_integer(s->size_mb));
+	json_object_set_new(o, "depth", json_integer(s->depth));
+	json_object_set_new(o, "queries", json_integer(s->queries));
+	json_object_set_new(o, "hugepages", json_boolean(s->hugepages));
 	out = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return out;
@@ -196,13 +152,11 @@ static void get_points(struct decoder *d, struct run_spec *s, long long lo, long
 		return;
 	}
 	json_array_foreach(a, i, v) {
-		if (s->kernel == KERNEL_SCHED)
-			s->points[i] = name_of(d, "points", v, sched_policy_names, 0);
-		else if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+		if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
 			fail(d, "field 'points': every value must be an integer in [%lld, %lld]", lo, hi);
 			return;
-		} else
-			s->points[i] = (long long)json_integer_value(v);
+		}
+		s->points[i] = (long long)json_integer_value(v);
 	}
 	s->npoints = json_array_size(a);
 }
@@ -213,9 +167,7 @@ static void check_fields(struct decoder *d, int kernel)
 {
 	static const char *const common[] = { "api", "kernel", "runs", "warmup", "seed", "timeout_s", "points", NULL };
 	static const char *const chase[] = { "variant", "hint", "size_mb", "depth", "queries", "hugepages", NULL };
-	static const char *const sched[] = { "dispatch", "cost_dist", "completion", "apps", "tasks", "accels", "speedup",
-					     "cost_a_ns", "cost_b_ns", "threshold_ns", NULL };
-	const char *const *own = kernel == KERNEL_CHASE ? chase : sched;
+	const char *const *own = chase;
 	const char *key;
 	json_t *v;
 
@@ -257,7 +209,7 @@ int runspec_from_json(const char *text, size_t len, struct run_spec *s, char *wh
 	s->warmup = get_int(&d, "warmup", 0, 1000);
 	s->seed = get_int(&d, "seed", 0, LLONG_MAX);
 	s->timeout_s = get_int(&d, "timeout_s", 1, 86400);
-	if (!d.bad && s->kernel == KERNEL_CHASE) {
+	if (!d.bad) {
 		s->variant = get_name(&d, "variant", chase_variant_names, 0);
 		s->hint = get_name(&d, "hint", chase_hint_names, 1);
 		s->size_mb = get_int(&d, "size_mb", 1, 1 << 20);
@@ -267,18 +219,6 @@ int runspec_from_json(const char *text, size_t len, struct run_spec *s, char *wh
 			fail(&d, "field 'hugepages' must be true or false");
 		s->hugepages = json_is_true(json_object_get(d.o, "hugepages"));
 		get_points(&d, s, 1, CHASE_MAX_GROUP);
-	} else if (!d.bad) {
-		s->dispatch = get_name(&d, "dispatch", sched_dispatch_names, 0);
-		s->cost_dist = get_name(&d, "cost_dist", ipa_dist_names, 0);
-		s->completion = get_name(&d, "completion", sweep_completion_names, 0);
-		s->apps = get_int(&d, "apps", 1, SCHED_MAX_APPS);
-		s->tasks = get_int(&d, "tasks", 1, 100000000);
-		s->accels = get_int(&d, "accels", 0, SCHED_MAX_ACCELS);
-		s->speedup = get_int(&d, "speedup", 1, 1000);
-		s->cost_a_ns = get_int(&d, "cost_a_ns", 1, 10000000000LL);
-		s->cost_b_ns = get_int(&d, "cost_b_ns", 1, 10000000000LL);
-		s->threshold_ns = get_int(&d, "threshold_ns", 0, LLONG_MAX);
-		get_points(&d, s, 0, SCHED_POLICIES - 1);
 	}
 	if (!d.bad)
 		check_fields(&d, s->kernel);

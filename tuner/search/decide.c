@@ -1,4 +1,4 @@
-/* Deciding: for each working set (or context, or sched point) the top
+/* Deciding: for each working set (or a manifest kernel's context) the top
  * candidates and the knee re-measured side by side in a random order, then
  * the optimum recorded with its runner-up. */
 #include <jansson.h>
@@ -8,7 +8,6 @@
 
 #include "../../kernels/chase/chase.h"
 #include "../../kernels/common/rng.h"
-#include "../../kernels/sched/sched.h"
 #include "../config/config.h"
 #include "../measure/measure.h"
 #include "../plan/plan.h"
@@ -16,24 +15,12 @@
 #include "search.h"
 
 /* Trials an optimum is chosen among: chase's of one working set, a
- * manifest kernel's of one context, sched's policies and dispatches at one (speedup, apps). */
+ * manifest kernel's of one context. */
 static int same_decision(const struct trial *a, const struct trial *b)
 {
 	if (a->manifest)
 		return manifest_same_decision(a, b);
-	if (a->kernel == KERNEL_SCHED)
-		return a->speedup == b->speedup && a->apps == b->apps;
 	return a->size_mb == b->size_mb;
-}
-
-/* sched's classes, as the paper's Fig. 10 reads them: an accelerator about
- * as fast as a CPU, moderately faster, much faster; one app, a few, many. */
-static void sched_class(const struct platform *p, const struct trial *t, char *out, size_t len)
-{
-	long long cpus = (long long)p->cpus.n;
-
-	snprintf(out, len, "%s/%s", t->speedup < 2 ? "cpu-like" : t->speedup <= 10 ? "moderate" : "fast",
-		 t->apps == 1 ? "single" : t->apps <= 2 * cpus ? "few" : "many");
 }
 
 static int by_median(const void *x, const void *y)
@@ -123,17 +110,13 @@ static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee
 static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
 			  const struct trial *runner, long long trials, struct tune_error *err)
 {
-	char runner_json[512] = "", cls[48];
+	char runner_json[512] = "";
 	const struct kernel_info *k = &kernel_table[knee->kernel];
 
 	if (knee->manifest)
 		return record_manifest_optimum(r, knee, best, runner, trials, err);
-	if (knee->kernel == KERNEL_SCHED)
-		sched_class(r->ctx->platform, knee, cls, sizeof(cls));
-	else
-		snprintf(cls, sizeof(cls), "%s", size_class(r->ctx->platform, knee->size_mb));
 	struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-				   k->name, cls,
+				   k->name, size_class(r->ctx->platform, knee->size_mb),
 				   k->variant_names[knee->variant],
 				   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
 				   knee->size_mb, knee->group_size, best->group_size,
@@ -141,20 +124,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 				   knee->hugepages, knee->stats.median, knee->stats.ci_low, knee->stats.ci_high,
 				   0, 0, NULL, NULL, NULL, NULL };
 
-	if (knee->kernel == KERNEL_SCHED) {
-		o.threshold_ns = knee->threshold_ns == CONF_INF_VALUE ? -1 : knee->threshold_ns;
-		o.speedup = knee->speedup;
-		o.apps = knee->apps;
-		o.dispatch = sched_dispatch_names[knee->dispatch];
-	}
-	if (runner && knee->kernel == KERNEL_SCHED) {
-		snprintf(runner_json, sizeof(runner_json),
-			 "{\"policy\":\"%s\",\"dispatch\":\"%s\",\"median\":%.4f,\"ci_low\":%.4f,"
-			 "\"ci_high\":%.4f}", sched_policy_names[runner->variant],
-			 sched_dispatch_names[runner->dispatch], runner->stats.median, runner->stats.ci_low,
-			 runner->stats.ci_high);
-		o.runner_up = runner_json;
-	} else if (runner) {
+	if (runner) {
 		snprintf(runner_json, sizeof(runner_json),
 			 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
 			 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",

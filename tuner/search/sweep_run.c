@@ -111,9 +111,6 @@ static char *spec_json(const struct sweep_run *r)
 								   mt->unit ? mt->unit : "", "better",
 								   metric_better_names[mt->better]));
 		}
-		if (s->kernel == KERNEL_SCHED)
-			json_object_set_new(o, "sched", json_pack("{s:I, s:I, s:I}", "tasks", (json_int_t)s->sched.tasks,
-				"accels", (json_int_t)s->sched.accels, "device_cpu", (json_int_t)p->device_cpu));
 		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
@@ -260,22 +257,39 @@ static void run_probe(struct sweep_run *r)
 	run_result_free(&res);
 }
 
-/* sched's ipa completion with threshold auto: the IPA optimum of this
- * platform, host and fingerprint, else a wake-up's worth (30 us). */
-static int resolve_threshold(struct sweep_run *r, struct tune_error *err)
+/* A parameter given as auto (a manifest's auto_from: kernel.param) takes
+ * that kernel's newest optimum of the parameter on this platform, host and
+ * fingerprint (sched's completion threshold from ipa's), else its default. */
+static int resolve_auto(struct sweep_run *r, struct tune_error *err)
 {
-	struct sweep_sched *w = &r->sweep.sched;
-	int found = 0, rc;
+	const struct kernel_manifest *m = r->sweep.manifest;
 
-	if (r->sweep.kernel != KERNEL_SCHED || w->threshold_ns != CONF_AUTO_VALUE)
-		return 0;
-	w->threshold_ns = 30000;
-	if ((rc = store_ipa_threshold(r->ctx->store, r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-				      &w->threshold_ns, &found, tune_msg(err))) != 0)
-		return rc;
-	if (w->completion == IPA_IPA)
-		fprintf(stderr, "tune: sweep '%s': accelerator completions poll below %lld ns (%s)\n", r->sweep.name,
-			w->threshold_ns, found ? "the IPA optimum of this host" : "no IPA optimum yet: the default");
+	for (size_t i = 0; m && i < m->parameters.n; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(m, i);
+		struct conf_ints *v = &r->sweep.values[i];
+		char kernel[80], why[256], text[64];
+		const char *param = p->auto_from ? strchr(p->auto_from, '.') : NULL;
+		long long x = 0;
+		int found = 0, rc;
+		size_t n = 0;
+
+		if (!param || !conf_ints_contains(v, PARAM_AUTO))
+			continue;
+		snprintf(kernel, sizeof(kernel), "%.*s", (int)(param - p->auto_from), p->auto_from);
+		if ((rc = store_optimum_param(r->ctx->store, r->ctx->platform->name, r->ctx->facts->hostname,
+					      r->fingerprint, kernel, param + 1, &x, &found, tune_msg(err))) != 0)
+			return rc;
+		if (!found && manifest_param_value(p, p->def ? p->def : "0", &x, why, sizeof(why)) != 0)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: parameter '%s': default %s", m->path, p->name, why);
+		/* auto becomes the value, once. */
+		for (size_t k = 0; k < v->n; k++)
+			if (v->v[k] != PARAM_AUTO || !conf_ints_contains(v, x))
+				v->v[n++] = v->v[k] == PARAM_AUTO ? x : v->v[k];
+		v->n = n;
+		manifest_param_text(p, x, text, sizeof(text));
+		fprintf(stderr, "tune: sweep '%s': %s auto is %s (%s %s on this host%s)\n", r->sweep.name, p->name, text,
+			found ? "the optimum of kernel" : "no optimum of kernel", kernel, found ? "" : " yet: the default");
+	}
 	return 0;
 }
 
@@ -306,7 +320,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	if ((rc = exec_executor(ctx)->identify(r, err)) != 0 ||
 	    (r->sweep.manifest && ((rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0 ||
 				   (rc = exec_executor(ctx)->check_kernel(r, err)) != 0)) ||
-	    (rc = resolve_threshold(r, err)) != 0 ||
+	    (rc = resolve_auto(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
 	if (r->kernel->device_cpu_flag && ctx->platform->device_cpu < 0) {
