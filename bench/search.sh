@@ -13,27 +13,29 @@ size=${2:-512}
 dir=$(mktemp -d)
 db=$dir/bench.db
 common="kernel: chase
-variants: [interleaved-prefetch]
-sizes_mb: [$size]
-hints: [pldl1keep]
 g_min: 1
 g_max: 1024
-depth: 12
-queries: 200000
 runs: 3
 warmup: 1
 seed: 42
 timeout_s: 3000"
-printf 'name: bench-grid\nstrategy: grid\ngroup_sizes: auto\nrecord_optima: false\n%s\n' "$common" > "$dir/grid.yaml"
-printf 'name: bench-adaptive\nstrategy: adaptive\nfinal_top: 3\n%s\n' "$common" > "$dir/adaptive.yaml"
+# The chase's parameters, and (for the grids) the group sizes measured.
+params() {
+	printf 'params:\n  variant: [interleaved-prefetch]\n  size_mb: [%s]\n  hint: [pldl1keep]\n  depth: 12\n' "$size"
+	printf '  queries: 200000\n'
+	[ -z "${1:-}" ] || printf '  group_size: [%s]\n' "$1"
+}
+printf 'name: bench-grid\nstrategy: grid\nrecord_optima: false\n%s\n%s\n' "$common" "$(params "$(seq -s, 1 1024)")" \
+	> "$dir/grid.yaml"
+printf 'name: bench-adaptive\nstrategy: adaptive\nfinal_top: 3\n%s\n%s\n' "$common" "$(params)" > "$dir/adaptive.yaml"
 "$tune" run "$dir/grid.yaml" --platform local --db "$db" > /dev/null
 "$tune" run "$dir/adaptive.yaml" --platform local --db "$db" > /dev/null
 grid_ns=$(sqlite3 "$db" "SELECT measure_ns FROM sweeps WHERE name = 'bench-grid'")
 read -r best_g adapt_g adapt_ns trials <<< "$(sqlite3 -separator ' ' "$db" "SELECT best_group_size, group_size, measure_ns, (SELECT count(*) FROM trials WHERE sweep_id = s.id) FROM sweeps s JOIN optima o ON o.sweep_id = s.id WHERE s.name = 'bench-adaptive'")"
 grid_best=$(sqlite3 "$db" "SELECT t.group_size FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-grid' ORDER BY m.median LIMIT 1")
-printf 'name: bench-compare\nstrategy: grid\ngroup_sizes: [%s]\nrecord_optima: false\n%s\n' \
-	"$(printf '%s\n' "$grid_best" "$adapt_g" | sort -un | paste -sd,)" \
-	"$(sed -e 's/^runs: 3/runs: 15/' <<< "$common")" > "$dir/compare.yaml"
+printf 'name: bench-compare\nstrategy: grid\nrecord_optima: false\n%s\n%s\n' \
+	"$(sed -e 's/^runs: 3/runs: 15/' <<< "$common")" \
+	"$(params "$(printf '%s\n' "$grid_best" "$adapt_g" | sort -un | paste -sd,)")" > "$dir/compare.yaml"
 "$tune" run "$dir/compare.yaml" --platform local --db "$db" > /dev/null
 sqlite3 "$db" "
 SELECT printf('grid: 1024 trials, best g=%d, %.1f s in kernels', $grid_best, $grid_ns / 1e9);

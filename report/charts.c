@@ -446,7 +446,8 @@ static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, str
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND r.platform = ?1 AND"
-			       " json_extract(s.spec_json, '$.list') IS NOT NULL ORDER BY r.kernel, r.host, r.trial_id",
+			       " json_extract(s.spec_json, '$.list') IS NOT NULL AND " REPORT_SQL_GENERIC("s")
+			       " ORDER BY r.kernel, r.host, r.trial_id",
 			       platform, "kernel results", kernel_point, &ks, err);
 
 	if (rc) {

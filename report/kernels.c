@@ -86,7 +86,7 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND (?1 IS NULL OR r.platform = ?1)"
-			       " ORDER BY r.platform, r.host, r.kernel, r.context, r.trial_id",
+			       " AND " REPORT_SQL_GENERIC("s") " ORDER BY r.platform, r.host, r.kernel, r.context, r.trial_id",
 			       platform, "kernel results", results_row, d, err);
 }
 

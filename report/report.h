@@ -176,6 +176,8 @@ const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
  * context's words and the sweep's fixed parameters, space-separated. */
 #define REPORT_SQL_OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
 	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
+/* SQL: sweep s is of a kernel whose report is generic (not its own). */
+#define REPORT_SQL_GENERIC(sweep) "COALESCE(json_extract(" sweep ".spec_json, '$.report'), 'generic') = 'generic'"
 /* SQL: what a kernel's probe measured of a host (host_probes), or -1. */
 #define REPORT_SQL_PROBE(host_id, kernel, probe, field) "COALESCE((SELECT value FROM host_probes WHERE host_id = " \
 	host_id " AND kernel = '" kernel "' AND probe = '" probe "' AND field = '" field "'), -1)"

@@ -413,7 +413,7 @@ int store_optimum(struct store *st, const struct store_optimum *o, char *msg)
 			 " ?20, ?21, COALESCE(?22, ''), ?23, ?24)",
 			 "sssisssiidddisiisiiissss", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
 			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->median, o->ci_low, o->ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id,
-			 o->kernel ? o->kernel : "chase", o->threshold_ns, o->speedup, o->apps, o->dispatch, o->context,
+			 o->kernel, o->threshold_ns, o->speedup, o->apps, o->dispatch, o->context,
 			 o->params, o->exports);
 
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot record an optimum");

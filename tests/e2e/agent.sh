@@ -36,7 +36,8 @@ check "agent 2 starts" start_agent 2 "$TMP/cpu0.yaml"
 check "agent says where it listens" grep -q "listening on http://127.0.0.1:$((base + 1))" "$TMP/agent1.log"
 
 # The API's refusals, none of which builds or runs anything.
-good='{"api":1,"kernel":"chase","runs":1,"warmup":0,"seed":1,"timeout_s":30,"variant":"interleaved-prefetch","hint":"pldl1keep","size_mb":1,"depth":2,"queries":100,"hugepages":false,"points":[1,4]}'
+chase_hash=$(curl -s "${auth[@]}" "$(url 1 /v1/facts)" | grep -oE '"chase":"[0-9a-f]{16}"' | cut -d'"' -f4)
+good='{"api":1,"kernel":"chase","kernel_hash":"'$chase_hash'","runs":1,"warmup":0,"seed":1,"timeout_s":30,"variant":"interleaved-prefetch","params":{"hint":"pldl1keep","size_mb":1,"depth":2,"queries":100,"hugepages":"off"},"list":[1,4]}'
 out=$(post 1 /v1/run "$good")
 check "no token: 401" test "$(tail -1 <<< "$out")" = 401
 check "no token: says what to send" grep -q "Authorization: Bearer TOKEN" <<< "$out"
@@ -52,9 +53,9 @@ out=$(post 1 /v1/run "${good/chase/bash}" "${auth[@]}")
 check "unknown kernel: 400" test "$(tail -1 <<< "$out")" = 400
 check "unknown kernel: the choices" grep -q "field 'kernel' must be one of chase ipa sched" <<< "$out"
 out=$(post 1 /v1/run "${good/\"size_mb\":1/\"size_mb\":0}" "${auth[@]}")
-check "out of range: 400 with the field" grep -q "field 'size_mb': 0 is out of range \[1, 1048576\]" <<< "$out"
-out=$(post 1 /v1/run "${good/\"points\":\[1,4\]/\"points\":[1,4096]}" "${auth[@]}")
-check "group size out of range: 400" grep -q "field 'points': every value must be an integer in \[1, 1024\]" <<< "$out"
+check "out of range: 400 with the field" grep -q "parameter 'size_mb': 0 is out of range \[1, 1048576\]" <<< "$out"
+out=$(post 1 /v1/run "${good/\"list\":\[1,4\]/\"list\":[1,4096]}" "${auth[@]}")
+check "group size out of range: 400" grep -q "parameter 'group_size': 4096 is out of range \[1, 1024\]" <<< "$out"
 out=$(post 1 /v1/run "${good/\"api\":1/\"api\":1,\"cflags\":\"-fplugin=x\",\"api\":1}" "${auth[@]}")
 check "duplicate keys refused" test "$(tail -1 <<< "$out")" = 400
 head -c 70000 /dev/zero | tr '\0' ' ' > "$TMP/big"

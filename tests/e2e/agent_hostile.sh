@@ -33,23 +33,26 @@ answered() { test "$(tail -1 <<< "$3")" = "$1" && grep -qF -- "$2" <<< "$3"; }
 # says RC WANT TEXT OUT: the exit status is WANT and OUT holds TEXT.
 says() { test "$1" = "$2" && grep -qF -- "$3" <<< "$4"; }
 
-out=$("$hostile" catalogue $port "$TMP/token" 2>&1)
+chase_hash=$(curl -s -H "Authorization: Bearer $token" "$url/v1/facts" | grep -oE '"chase":"[0-9a-f]{16}"' | cut -d'"' -f4)
+out=$("$hostile" catalogue $port "$TMP/token" "$chase_hash" 2>&1)
 check "catalogue: nothing served without the token, nothing hostile run ($out)" test $? = 0
 echo "$out"
 out=$("$hostile" early $port 2>&1)
 check "a refusal comes after the headers, no 100 Continue, closed ($out)" test $? = 0
 echo "$out"
 
-spec='{"api":1,"kernel":"chase","runs":1,"warmup":0,"seed":1,"variant":"interleaved-prefetch","hint":"pldl1keep","depth":0,"hugepages":false,"points":[4]'
-out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1,\"queries\":100,\"compiler\":\"/bin/sh\"}")
+spec='{"api":1,"kernel":"chase","kernel_hash":"'$chase_hash'","runs":1,"warmup":0,"seed":1,"variant":"interleaved-prefetch","list":[4]'
+# params SIZE QUERIES: chase's parameters.
+params() { printf '"params":{"hint":"pldl1keep","depth":0,"hugepages":"off","size_mb":%s,"queries":%s}' "$1" "$2"; }
+out=$(post "$spec,\"timeout_s\":30,$(params 1 100),\"compiler\":\"/bin/sh\"}")
 check "unknown field: 400 naming it ($out)" answered 400 "unknown field 'compiler'" "$out"
-out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1048576,\"queries\":100}")
+out=$(post "$spec,\"timeout_s\":30,$(params 1048576 100)}")
 check "size over half the host's memory: 422 ($out)" answered 422 "over half of this host's memory" "$out"
-out=$(post "$spec,\"timeout_s\":600,\"size_mb\":1,\"queries\":100}")
+out=$(post "$spec,\"timeout_s\":600,$(params 1 100)}")
 check "timeout over --max-timeout: 422 ($out)" answered 422 "over this agent's --max-timeout of 60 s" "$out"
 
 # A client that hangs up: its trial stops, and the host is free at once.
-long="$spec,\"timeout_s\":60,\"size_mb\":64,\"queries\":2000000000}"
+long="$spec,\"timeout_s\":60,$(params 64 2000000000)}"
 t0=$(date +%s.%N)
 curl -s -o /dev/null --max-time 2 -H "Authorization: Bearer $token" -d "$long" "$url/v1/run" &
 curl_pid=$!
@@ -60,7 +63,7 @@ check "the trial's kernel runs ($kernel)" test -n "$kernel" -a -n "$fds"
 check "the trial's kernel holds no socket of the agent's clients" test -z "$(grep socket <<< "$fds")"
 wait $curl_pid
 for _ in $(seq 40); do
-	out=$(post "$spec,\"timeout_s\":30,\"size_mb\":1,\"queries\":100}")
+	out=$(post "$spec,\"timeout_s\":30,$(params 1 100)}")
 	[ "$(tail -1 <<< "$out")" = 503 ] || break
 	sleep 0.5
 done
@@ -124,7 +127,7 @@ check "a host name that is not a name: says so, naming the host" grep -q "host '
 check "nothing of it recorded" test "$(q "$TMP/evil.db" "SELECT count(*) FROM hosts WHERE hostname LIKE 'x%'" 2>/dev/null || echo 0)" = 0
 
 # An agent that hangs up on a run: the run is not sent again.
-printf '{"api":1,"facts":{"hostname":"hangup","arch":"%s","pus":2,"cores":2,"memory_bytes":8589934592,"llc_bytes":33554432},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0],"device_cpu":1,"pin":true}' "$(uname -m)" > "$TMP/hangup.json"
+printf '{"api":1,"facts":{"hostname":"hangup","arch":"%s","pus":2,"cores":2,"memory_bytes":8589934592,"llc_bytes":33554432},"platform":"p","fingerprint":"0123456789abcdef","compiler":"cc","cpus":[0],"device_cpu":1,"pin":true,"kernels":{"chase":"%s"}}' "$(uname -m)" "$chase_hash" > "$TMP/hangup.json"
 fake_agent 3 hangup "$TMP/posts"
 out=$("$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/hangup.yaml" --db "$TMP/hangup.db" 2>&1)
 rc=$?

@@ -112,7 +112,7 @@ check "failed trials have no samples" test "$(q "$TMP/bad.db" "SELECT count(*) F
 # 9. Sizes over half the memory are skipped with a message.
 "$tune" run tests/data/sweeps/tiny.yaml --platform tests/data/platforms/small-memory.yaml --db "$TMP/mem.db" > /dev/null 2> "$TMP/err9"
 check "small memory exits 0" test $? = 0
-check "skip message" grep -q "skipping 4 MB in sweep 'tiny': more than half of the 3 MB memory" "$TMP/err9"
+check "skip message" grep -q "skipping size_mb=4 in sweep 'tiny': more than half of the 3 MB memory" "$TMP/err9"
 check "only 1 MB measured" test "$(q "$TMP/mem.db" "SELECT group_concat(DISTINCT size_mb) FROM trials")" = 1
 
 e2e_done e2e

@@ -137,15 +137,17 @@ static char *request(const char *method, const char *path, const char *auth, con
 	return r;
 }
 
-static int catalogue(int port, const char *token_file)
+static int catalogue(int port, const char *token_file, const char *chase_hash)
 {
 	static const char *const methods[] = { "GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", NULL };
 	static const char *const paths[] = { "/v1/facts", "/v1/run", "/", "/../../etc/passwd", "/v1/run?cmd=id",
 					     "/v2/run", NULL };
-	char token[600] = "", answer[65536], wrong[700], auths[8][700];
-	const char *good = "{\"api\":1,\"kernel\":\"chase\",\"runs\":1,\"warmup\":0,\"seed\":1,\"timeout_s\":30,"
-			   "\"points\":[4],\"variant\":\"interleaved-prefetch\",\"hint\":\"pldl1keep\",\"size_mb\":1,"
-			   "\"depth\":0,\"queries\":1000,\"hugepages\":false";
+	char token[600] = "", answer[65536], wrong[700], auths[8][700], good[1024];
+	/* A run spec the agent takes (chase's, with the agent's hash of it); the
+	 * hostile ones below are it with a field more or one changed. */
+	snprintf(good, sizeof(good), "{\"api\":1,\"kernel\":\"chase\",\"kernel_hash\":\"%.16s\",\"runs\":1,\"warmup\":0,"
+		 "\"seed\":1,\"timeout_s\":30,\"list\":[4],\"variant\":\"interleaved-prefetch\",\"params\":{\"hint\":"
+		 "\"pldl1keep\",\"size_mb\":1,\"depth\":0,\"queries\":1000,\"hugepages\":\"off\"}", chase_hash);
 	/* Run specs an agent must refuse, with the token: each after good's fields. */
 	static const char *const bad_tails[] = {
 		",\"compiler\":\"/bin/sh\"}", ",\"cflags\":[\"-fplugin=/tmp/x.so\"]}", ",\"binary\":\"/bin/sh\"}",
@@ -153,6 +155,8 @@ static int catalogue(int port, const char *token_file)
 		",\"timeout_s\":86400}", ",\"kernel\":\"../../bin/sh\"}", "}{", ",\"points\":[0]}", ",\"points\":[1e9]}",
 		",\"runs\":-1}", ",\"hint\":\"$(id)\"}", ",\"depth\":\"1; id\"}", ",\"api\":2}", ",\"points\":[]}",
 		",\"variant\":null}", ",\"queries\":99999999999999999999}", ",\"seed\":1.5}", ",\"hugepages\":\"yes\"}",
+		",\"list\":[0]}", ",\"list\":[1e9]}", ",\"list\":[]}", ",\"params\":{\"hint\":\"$(id)\"}}",
+		",\"params\":{\"depth\":\"1; id\"}}", ",\"params\":{\"size_mb\":1048576}}", ",\"kernel_hash\":\"x\"}",
 		",\"nested\":{\"a\":{\"b\":{\"c\":[[[[[[[[[[]]]]]]]]]]}}}}", ",\"x\":\"\\u0000\"}",
 	};
 	int tried = 0, refused = 0, served = 0, ran = 0, alive;
@@ -377,8 +381,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "serve"))
 		return serve(port_arg(argv[2]), argv[3], argc == 5 ? argv[4] : NULL);
-	if (argc == 4 && !strcmp(argv[1], "catalogue"))
-		return catalogue(port_arg(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "catalogue"))
+		return catalogue(port_arg(argv[2]), argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "early"))
 		return early(port_arg(argv[2]));
 	if (argc == 5 && !strcmp(argv[1], "slow"))

@@ -3,7 +3,9 @@
  * adaptive finds the knee of a latency curve with a fraction of the grid,
  * races away a clearly worse context, and resumes from its saved state. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "../../kernels/chase/chase.h"
 #include "../../tuner/search/search.h"
@@ -29,30 +31,33 @@ static void fake_measure(struct trial *t, double sat, double scale)
 	t->status = TRIAL_DONE;
 }
 
+/* The chase at 512 MB, scalar and interleaved-prefetch over nhints hints:
+ * a sweep file written and loaded as any is. */
 static void setup(struct platform *p, struct sweep *s, int strategy, size_t nhints)
 {
-	static long long sizes[] = { 512 }, hints[] = { 0, 3 }, no[] = { 0 }, groups[] = { 1, 2, 4, 8 };
-	static long long variants[] = { CHASE_VARIANT_SCALAR, CHASE_VARIANT_INTERLEAVED_PREFETCH };
+	static const char *const strategies[] = { "grid", "random", "adaptive" };
+	char path[] = "/tmp/tune-test-search-XXXXXX";
+	struct tune_error err;
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
+	sweep_free(s); /* the last setup's, or nothing */
 	memset(p, 0, sizeof(*p));
-	memset(s, 0, sizeof(*s));
 	p->name = "synthetic";
 	p->usable_memory_mb = 1 << 20;
-	p->sizes_mb = (struct conf_ints){ sizes, 1 };
-	p->hints = (struct conf_ints){ hints, nhints };
-	p->hugepages = (struct conf_ints){ no, 1 };
-	p->group_sizes = (struct conf_ints){ groups, 4 };
-	s->name = "synthetic";
-	s->path = "synthetic.yaml";
-	s->strategy = strategy;
-	s->variants = (struct conf_ints){ variants, 2 };
-	s->depth = 12;
-	s->queries = 1000;
-	s->runs = 5;
-	s->g_min = 1;
-	s->g_max = 1024;
-	s->tolerance = 0.02;
-	s->seed = 42;
+	if (!f)
+		exit(2);
+	fprintf(f, "name: synthetic\nkernel: chase\nstrategy: %s\nruns: 5\nseed: 42\ng_min: 1\ng_max: 1024\n"
+		   "tolerance_pct: 2\nparams:\n  variant: [scalar, interleaved-prefetch]\n  size_mb: 512\n"
+		   "  hint: %s\n  hugepages: off\n  depth: 12\n  queries: 1000\n%s", strategies[strategy],
+		nhints == 2 ? "[pldl1keep, pldl1strm]" : "pldl1keep",
+		strategy == STRATEGY_ADAPTIVE ? "" : "  group_size: [1, 2, 4, 8]\n");
+	fclose(f);
+	if (sweep_load(path, s, &err) != 0) {
+		fprintf(stderr, "sweep: %s\n", err.msg);
+		exit(2);
+	}
+	unlink(path);
 }
 
 /* Runs the search to its end; returns the number of trials measured. */
@@ -76,8 +81,8 @@ static size_t run_search(struct search *se, struct plan *pl, double sat_a, doubl
 int main(void)
 {
 	struct platform p;
-	struct sweep s;
-	struct plan pl;
+	struct sweep s = { 0 };
+	struct plan pl = { 0 };
 	struct search se;
 	struct tune_error err;
 	size_t n;
@@ -176,5 +181,6 @@ int main(void)
 	CHECK(n == 10 && se.budget_hit, "budget: %zu trials, hit %d", n, se.budget_hit);
 	search_free(&se);
 	plan_free(&pl);
+	sweep_free(&s);
 	return check_done("test_search");
 }

@@ -1,5 +1,5 @@
-/* The agent's trials: its facts, a run spec decoded (a shipped kernel's,
- * or a manifest kernel's against this host's copy of it), the kernel built
+/* The agent's trials: its facts, a run spec decoded against this host's
+ * copy of the kernel's manifest, the kernel built
  * with this host's compiler and run pinned to its CPUs, stopped when the
  * client hangs up. */
 #include <poll.h>
@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../base/runner.h"
 #include "../base/strbuf.h"
 #include "../base/version.h"
@@ -182,8 +181,12 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 		answer = agent_fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
 	} else {
 		struct trial *todo[RUNSPEC_MAX_POINTS];
-		struct build_spec bs = { -1, run->trials[0].variant, -1, a->platform.compiler, &a->platform.cflags,
-					 a->stop, &m, NULL };
+		struct build_spec bs = { &m, m.variant_define ? run->trials[0].variant : 0, NULL, NULL,
+					 a->platform.compiler, &a->platform.cflags, a->stop };
+		char label[256];
+
+		manifest_build_label(&run->trials[0], label, sizeof(label));
+		bs.label = label;
 
 		for (size_t i = 0; i < run->n; i++)
 			todo[i] = &run->trials[i];
@@ -214,57 +217,37 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 /* POST /v1/run: decode, build, run, answer with what the kernel printed. */
 enum MHD_Result agent_run_trial(struct agent *a, struct MHD_Connection *c, const struct request *rq)
 {
-	struct run_spec spec;
-	struct build_spec bs;
-	struct build_result br;
-	struct run_place place = { a->platform.pin, &a->platform.cpus, a->platform.device_cpu };
-	struct runspec_argv args;
+	json_error_t jerr;
 	char why[512], name[80];
-	json_t *o = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, NULL);
+	json_t *o;
 	enum MHD_Result answer;
-	int cpu;
+	size_t used = 0;
 
-	/* A kernel the tuner does not run by id is a manifest's; the rest of
-	 * the decoding (and every message about bad JSON) is runspec's. */
-	if (o && manifest_spec_kernel(o, name, sizeof(name), why, sizeof(why)) == 0 &&
-	    tune_name_index(kernel_names, name) < 0) {
-		size_t used = 0;
-
-		if (json_object_get(a->kernels, name)) {
-			answer = run_manifest_trial(a, c, o, name);
-			json_decref(o);
-			return answer;
-		}
-		json_decref(o);
-		str_appendf(why, sizeof(why), &used, "field 'kernel' must be one of");
-		for (void *it = json_object_iter(a->kernels); it; it = json_object_iter_next(a->kernels, it))
-			str_appendf(why, sizeof(why), &used, " %s", json_object_iter_key(it));
+	if (rq->len > RUNSPEC_MAX_JSON) {
+		snprintf(why, sizeof(why), "the spec is %zu bytes, over the limit of %d", rq->len, RUNSPEC_MAX_JSON);
 		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	}
+	/* Bounded nesting: a spec is a flat object with one params object. */
+	if (!(o = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &jerr))) {
+		snprintf(why, sizeof(why), "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	}
+	if (!json_is_object(o) || manifest_spec_kernel(o, name, sizeof(name), why, sizeof(why)) != 0) {
+		if (!json_is_object(o))
+			snprintf(why, sizeof(why), "the spec must be a JSON object");
+		json_decref(o);
+		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
+	}
+	if (json_object_get(a->kernels, name)) {
+		answer = run_manifest_trial(a, c, o, name);
+		json_decref(o);
+		return answer;
 	}
 	json_decref(o);
-	if (runspec_from_json(rq->body ? rq->body : "", rq->len, &spec, why, sizeof(why)) != 0)
-		return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
-	/* Checked against this host, as a local sweep checks against its own
-	 * (a spec without a working set has size_mb 0). */
-	if (spec.size_mb > (a->facts.memory_bytes >> 20) / 2) {
-		snprintf(why, sizeof(why), "field 'size_mb': %lld MB is over half of this host's memory (%lld MB)",
-			 spec.size_mb, (a->facts.memory_bytes >> 20));
-		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
-	}
-	if (spec.timeout_s > a->max_timeout_s) {
-		snprintf(why, sizeof(why), "field 'timeout_s': %lld s is over this agent's --max-timeout of %lld s",
-			 spec.timeout_s, a->max_timeout_s);
-		return agent_fail(c, MHD_HTTP_UNPROCESSABLE_CONTENT, why);
-	}
-	if (pthread_mutex_trylock(&a->trial) != 0)
-		return agent_fail(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: a trial is running on this host; retry later");
-	/* The build takes what the kernel's manifest makes defines of (build.h). */
-	bs = (struct build_spec){ spec.kernel, spec.variant, spec.hint, a->platform.compiler, &a->platform.cflags,
-				  a->stop, NULL, NULL };
-	if (build_or_answer(a, c, &bs, &br, &answer) != 0)
-		return answer;
-	runspec_args(&spec, br.path, &place, &args, &cpu);
-	return run_built(a, c, args.argv, cpu, spec.timeout_s, &br, kernel_names[spec.kernel]);
+	str_appendf(why, sizeof(why), &used, "field 'kernel' must be one of");
+	for (void *it = json_object_iter(a->kernels); it; it = json_object_iter_next(a->kernels, it))
+		str_appendf(why, sizeof(why), &used, " %s", json_object_iter_key(it));
+	return agent_fail(c, MHD_HTTP_BAD_REQUEST, why);
 }
 
 /* Every kernel of the kernel directories with its hash, as the

@@ -66,17 +66,47 @@ int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tu
 	return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int build_sources_hash(char out[17], struct tune_error *err)
 {
+	char dir[4096], path[4200];
 	uint64_t h = HASH_INIT;
+	char *names[64];
+	size_t n = 0;
 	int rc = 0;
+	DIR *d;
+	struct dirent *e;
 
-	for (int k = 0; k < KERNEL_COUNT && !rc; k++) {
+	/* The shipped kernels (kernels/ beside tune), in name order. */
+	snprintf(dir, sizeof(dir), "%s/kernels", paths_home());
+	if (!(d = opendir(dir)))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot open the kernels folder '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d)) != NULL && n < sizeof(names) / sizeof(names[0])) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dir, e->d_name);
+		if (e->d_name[0] != '.' && stat(path, &st) == 0 && (names[n] = strdup(e->d_name)) != NULL)
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), by_name);
+	for (size_t i = 0; i < n; i++) {
 		struct kernel_manifest m;
+		struct ydoc doc;
 
-		if ((rc = manifest_load(kernel_table[k].name, &m, err)) == 0)
-			rc = sources_hash(m.dir, &m, &h, err);
+		snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dir, names[i]);
+		memset(&m, 0, sizeof(m));
+		if (!rc && (rc = ydoc_load(path, &doc, err)) == 0) {
+			if ((rc = manifest_decode(path, doc.root, names[i], &m, err)) == 0)
+				rc = sources_hash(dir, &m, &h, err);
+			ydoc_free(&doc);
+		}
 		manifest_free(&m);
+		free(names[i]);
 	}
 	if (rc)
 		return rc;
@@ -147,26 +177,6 @@ static void remove_stale_temps(void)
 	closedir(top);
 }
 
-/* A shipped kernel's defines, from its manifest like any kernel's: the
- * variant's define, then its define parameter's value, which a shipped
- * spec carries as its hint; the hint's name into *hint_name. */
-static void spec_defines(const struct build_spec *spec, const struct kernel_manifest *m, char *out, size_t len,
-			 const char **hint_name)
-{
-	const struct kernel_param *p = manifest_define_param(m);
-	size_t used = 0;
-
-	out[0] = '\0';
-	*hint_name = NULL;
-	if (m->variant_define)
-		str_appendf(out, len, &used, "-D%s=%d", m->variant_define, spec->variant);
-	if (p && spec->hint >= 0) {
-		str_appendf(out, len, &used, "%s-D%s=%d", used ? " " : "", p->define, spec->hint);
-		if ((size_t)spec->hint < p->choices.n)
-			*hint_name = p->choices.v[spec->hint];
-	}
-}
-
 static int build_with(const struct build_spec *spec, const struct kernel_manifest *m, struct build_result *out,
 		      struct tune_error *err)
 {
@@ -175,7 +185,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	char **argv = NULL;
 	size_t argc = 0, flags_len = 0;
 	uint64_t h = HASH_INIT;
-	const char *kname = m->name, *vname = m->variants.v[spec->variant], *hint_name = NULL;
+	const char *kname = m->name, *vname = m->variants.v[spec->variant];
 	char defs[1024], *save = NULL;
 	struct run_result res;
 	struct stat st;
@@ -187,10 +197,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	snprintf(kdir, sizeof(kdir), "%s", m->dir);
 	if ((rc = sources_hash(kdir, m, &h, err)) != 0)
 		return rc;
-	if (spec->manifest)
-		snprintf(out->defines, sizeof(out->defines), "%s", spec->defines ? spec->defines : "");
-	else
-		spec_defines(spec, m, out->defines, sizeof(out->defines), &hint_name);
+	snprintf(out->defines, sizeof(out->defines), "%s", spec->defines ? spec->defines : "");
 	/* Whole, or not at all: the hash and the command line carry every flag. */
 	for (size_t i = 0; i < spec->cflags->n; i++)
 		flags_len += strlen(spec->cflags->v[i]) + (i ? 1 : 0);
@@ -254,9 +261,8 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 		char why[128];
 
 		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
-		rc = tune_fail(err, TUNE_ERR_BUILD, "cannot compile '%s' (%s%s%s) with '%s %s %s': %s\n%.3000s",
-			       src, vname, hint_name ? ", " : "", hint_name ? hint_name : "", spec->compiler, out->cflags,
-			       out->defines, why, res.errout);
+		rc = tune_fail(err, TUNE_ERR_BUILD, "cannot compile '%s' (%s) with '%s %s %s': %s\n%.3000s", src,
+			       spec->label ? spec->label : vname, spec->compiler, out->cflags, out->defines, why, res.errout);
 		unlink(tmp);
 	} else if (rename(tmp, out->path) != 0) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "cannot place the build in '%s': %s", out->path, strerror(errno));
@@ -268,19 +274,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 
 int build_kernel(const struct build_spec *spec, struct build_result *out, struct tune_error *err)
 {
-	struct kernel_manifest m;
-	int rc;
-
-	if (spec->manifest)
-		return build_with(spec, spec->manifest, out, err);
-	rc = manifest_load(kernel_table[spec->kernel].name, &m, err);
-
-	if (rc == 0)
-		rc = build_with(spec, &m, out, err);
-	else
-		memset(out, 0, sizeof(*out));
-	manifest_free(&m);
-	return rc;
+	return build_with(spec, spec->manifest, out, err);
 }
 
 int build_fingerprint(const struct platform *p, const struct host_facts *facts, char out[17], struct tune_error *err)

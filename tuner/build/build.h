@@ -12,15 +12,13 @@
 #include "../config/config.h"
 
 struct build_spec {
-	int kernel;           /* enum kernel_id */
-	int variant;          /* CHASE_VARIANT_*; ipa: its mode, which needs no build of its own */
-	int hint;             /* CHASE_HINT_*, -1 for variants without prefetch */
+	const struct kernel_manifest *manifest; /* the kernel's */
+	int variant;          /* an index into its variants, for the build's name */
+	const char *defines;  /* "-DNAME=value ..." (manifest_defines()): what tells its builds apart */
+	const char *label;    /* what it is, for messages (manifest_build_label()); NULL: the variant */
 	const char *compiler; /* borrowed */
 	const struct conf_strs *cflags;
 	volatile sig_atomic_t *stop; /* set by a signal: the compile (its whole process group) is killed; may be NULL */
-	/* A kernel described by its manifest alone (kernel, variant and hint unused): */
-	const struct kernel_manifest *manifest;
-	const char *defines;  /* "-DNAME=value ..." (manifest_defines()) */
 };
 
 struct build_result {
@@ -42,7 +40,8 @@ int build_kernel(const struct build_spec *spec, struct build_result *out, struct
  * whose code changed is another sweep. */
 int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tune_error *err);
 
-/* A hash of every kernel's sources, as hex. */
+/* A hash of the shipped kernels' sources (kernels/ beside tune), as hex: part
+ * of the fingerprint. */
 int build_sources_hash(char out[17], struct tune_error *err);
 
 /* The fingerprint of measurements of platform p on this host (see

@@ -41,6 +41,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 	}
 	if (!strcmp(topic, "sweep")) {
 		printf("sweep files (sweeps/<name>.yaml) take these keys:\n\n");
+		kernel_choices_load(); /* the kernel key's choices: the kernels found */
 		conf_help(stdout, sweep_keys, 2);
 		return 0;
 	}

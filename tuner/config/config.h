@@ -341,7 +341,17 @@ struct kernel_param {
 	struct conf_strs always;    /* a list: values measured whatever the sweep lists (reference points) */
 	char *at_least;             /* a parameter this one's value must not be below (a range's high end) */
 	char *auto_from;            /* "kernel.param": the value auto is that kernel's optimum's (else the default) */
+	int column;                 /* enum param_column: the trials' column it also fills, for the views */
 };
+/* The columns of trials and optima a parameter may fill as well as its
+ * params (the chase's, for the views and queries written against them). */
+enum param_column { COLUMN_NONE, COLUMN_SIZE_MB, COLUMN_GROUP_SIZE, COLUMN_HINT, COLUMN_HUGEPAGES, COLUMN_DEPTH,
+		    COLUMN_QUERIES };
+extern const char *const param_column_names[];
+/* Whose report a kernel's results get: the generic tables, chart and header
+ * block, or only its own (report/, the shipped kernels' paper tables). */
+enum kernel_report { REPORT_GENERIC, REPORT_OWN };
+extern const char *const kernel_report_names[];
 /* A value given as auto (see auto_from), until the sweep is resolved on a host. */
 #define PARAM_AUTO (LLONG_MIN + 1)
 
@@ -384,6 +394,7 @@ struct kernel_manifest {
 	char *correctness;          /* a field that must equal the baseline's in every run */
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
 	struct kernel_probe probe;  /* name NULL: none */
+	int report;                 /* enum kernel_report */
 	char *path;                 /* the kernel.yaml it came from */
 	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
 };
@@ -422,26 +433,10 @@ void manifest_param_text(const struct kernel_param *p, long long value, char *ou
  * sorted, each once; free each and the array. Returns how many. */
 int manifest_names(char ***names);
 
-/* kernel.c: the shipped kernels the tuner still knows by id: their names and
- * the names of their variants as stored; and the names a sweep can give,
- * theirs and those of every manifest found. What a kernel is built from
- * (its sources, main file and link flags) is in its manifest (manifest.h).
- * A kernel binary itself knows nothing of either. */
-enum kernel_id { KERNEL_CHASE, KERNEL_COUNT };
-
-struct kernel_info {
-	const char *name;                  /* "chase": the trials' kernel column, its manifest's folder */
-	const char *const *variant_names;  /* the trials' variant column, as its manifest lists them */
-};
-
-extern const struct kernel_info kernel_table[KERNEL_COUNT];
-/* "chase", NULL: the kernels the tuner runs by id (and an
- * agent serves). */
-extern const char *const kernel_names[];
-
-/* The choices of a sweep's kernel key: the kernels above, then those of the
- * manifests in the kernel directories (index KERNEL_COUNT on), NULL-ended.
- * kernel_choices_load() reads the directories again. */
+/* kernel.c: the names a sweep's kernel key takes: every kernel with a
+ * manifest in the kernel directories (the shipped ones and a user's),
+ * sorted, NULL-ended. kernel_choices_load() reads the directories again.
+ * What a kernel is and how it is built and run is in its manifest. */
 #define KERNEL_MAX_CHOICES 128
 extern const char *kernel_choices[KERNEL_MAX_CHOICES + 1];
 void kernel_choices_load(void);
@@ -451,19 +446,16 @@ void kernel_choices_load(void);
 enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
 
 struct sweep_quick {
-	struct conf_ints sizes_mb, group_sizes, hints;
-	long long queries, runs, warmup, max_runs; /* -1: not overridden */
-	struct conf_entries params; /* manifest kernels: the parameters given here replace the sweep's */
+	long long runs, warmup, max_runs; /* -1: not overridden */
+	struct conf_entries params; /* the parameters given here replace the sweep's */
 };
 
 struct sweep {
 	char *name;
 	char *description;
-	int kernel;              /* enum kernel_id, or an index into kernel_choices past them: a manifest kernel */
+	int kernel;              /* an index into kernel_choices */
 	int strategy;            /* enum sweep_strategy */
-	struct conf_ints variants;                /* chase */
-	struct conf_ints sizes_mb, group_sizes, hints, hugepages; /* empty: the platform's */
-	long long depth, queries, runs, warmup, seed, timeout_s;
+	long long runs, warmup, seed, timeout_s;
 	long long max_runs;      /* repeat a trial until its interval is tight, up to this */
 	long long ci_target_pct; /* tight: interval half-width under this % of the median */
 	long long max_trials;    /* budget of search trials; 0: none */
@@ -474,12 +466,13 @@ struct sweep {
 	int record_optima;       /* a sweep that only measures leaves the optima alone */
 	double tolerance;        /* tolerance_pct / 100 */
 	struct sweep_quick quick;
-	struct conf_entries params; /* manifest kernels: parameter (or variant) -> values */
-	/* A manifest kernel's sweep, resolved against its manifest: */
-	struct kernel_manifest *manifest; /* NULL for the kernels the tuner runs by id */
+	struct conf_entries params; /* parameter (or variant) -> values */
+	/* Resolved against the kernel's manifest: */
+	struct kernel_manifest *manifest;
 	struct conf_ints *values;         /* each parameter's values, in the manifest's order */
 	struct conf_ints kvariants;       /* the variants measured, as indices */
 	struct conf_ints *quick_values;   /* the quick: section's, where it gives them */
+	int *defaulted;                   /* each parameter's values are the manifest's default */
 	struct conf_ints quick_kvariants;
 	char *path;
 };
@@ -491,6 +484,10 @@ extern const char *const sweep_strategy_names[];
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
 /* Applies the quick: overrides in place. */
 void sweep_apply_quick(struct sweep *s);
+/* platform.c: the parameters sweep s leaves out take platform p's values
+ * where it has them by name (its sizes_mb for size_mb, group_sizes for
+ * group_size, hints for hint, hugepages) and the parameter takes them all. */
+int platform_param_values(const struct platform *p, struct sweep *s, struct tune_error *err);
 void sweep_free(struct sweep *s);
 
 #endif

@@ -16,6 +16,8 @@ const char *const param_type_names[] = { "int", "choice", "bool", "duration", NU
 const char *const param_role_names[] = { "fixed", "context", "searched", "list", NULL };
 const char *const param_knee_names[] = { "smallest", "none", NULL };
 const char *const metric_better_names[] = { "lower", "higher", NULL };
+const char *const param_column_names[] = { "none", "size_mb", "group_size", "hint", "hugepages", "depth", "queries", NULL };
+const char *const kernel_report_names[] = { "generic", "own", NULL };
 
 #define P(field) offsetof(struct kernel_param, field)
 static const struct conf_key param_keys[] = {
@@ -35,6 +37,7 @@ static const struct conf_key param_keys[] = {
 	{ "inf", CONF_BOOL, P(inf), 0, 0, NULL, NULL, 0, "duration: also takes inf (never), passed as the largest 64-bit integer" },
 	{ "always", CONF_STRING_LIST, P(always), 0, 0, NULL, NULL, 0, "a list: values measured whatever a sweep lists, e.g. [0, inf] as reference points" },
 	{ "auto_from", CONF_STRING, P(auto_from), 0, 0, NULL, NULL, 0, "kernel.parameter: a sweep's value auto is that kernel's optimum's value on the host, else the default (sched's threshold from ipa's)" },
+	{ "column", CONF_ENUM, P(column), 0, 0, param_column_names, NULL, 0, "the trials' and optima's column it also fills, for the views written against it (chase's)" },
 	{ "at_least", CONF_STRING, P(at_least), 0, 0, NULL, NULL, CONF_NAME, "int or duration: the parameter its value must not be below (it is a range's high end)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -81,6 +84,7 @@ const struct conf_key manifest_keys[] = {
 	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
 	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
+	{ "report", CONF_ENUM, M(report), 0, 0, kernel_report_names, NULL, 0, "generic (default: results tables, a chart and a header block from the manifest) or own (the kernel's own in report/)" },
 	{ "probe", CONF_SECTION, M(probe), 0, 0, NULL, probe_keys, 0, "a run measuring the host before a sweep, its fields stored with the host:" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -154,7 +158,8 @@ int manifest_param_value(const struct kernel_param *p, const char *text, long lo
 		errno = 0;
 		v = strtoll(text, &end, 10);
 		if (!*text || *end || errno == ERANGE) {
-			snprintf(why, len, "'%.64s' is not an integer%s", text, p->inf ? " (or inf)" : "");
+			snprintf(why, len, "'%.64s' is %s%s", text, errno == ERANGE ? "too large" : "not an integer",
+				 p->inf && errno != ERANGE ? " (or inf)" : "");
 			return -1;
 		}
 		if ((v < p->min || v > p->max) && !(p->inf && v == LLONG_MAX)) {
@@ -310,6 +315,16 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 			     names_check(p->auto_from, why, sizeof(why)) != 0))
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': auto_from '%.64s' is not kernel.parameter "
 				    "of an int or duration", p->name, p->auto_from);
+	for (size_t j = 0; p->column && j < i; j++)
+		if (MANIFEST_PARAM(m, j)->column == p->column)
+			return conf_fail_at(err, m->path, p->at, "parameter '%s': column %s is also parameter '%s''s",
+					    p->name, param_column_names[p->column], MANIFEST_PARAM(m, j)->name);
+	if (p->column == COLUMN_HINT ? p->type != PARAM_CHOICE
+	    : p->column == COLUMN_HUGEPAGES ? p->type != PARAM_BOOL
+	    : p->column && p->type != PARAM_INT)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': column %s takes %s", p->name,
+				    param_column_names[p->column], p->column == COLUMN_HINT ? "a choice"
+				    : p->column == COLUMN_HUGEPAGES ? "a bool" : "an int");
 	if (p->always.n && p->role != ROLE_LIST)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': 'always' is for the list parameter (role: "
 				    "list)", p->name);

@@ -150,3 +150,55 @@ void platform_free(struct platform *p)
 	free(p->path);
 	p->path = NULL;
 }
+
+int platform_param_values(const struct platform *p, struct sweep *s, struct tune_error *err)
+{
+	static const struct {
+		const char *param;
+		size_t offset;                /* of the platform's list */
+		const char *const *names;     /* its values' names, or NULL */
+		int is_bool;
+	} from[] = {
+		{ "size_mb", offsetof(struct platform, sizes_mb), NULL, 0 },
+		{ "group_size", offsetof(struct platform, group_sizes), NULL, 0 },
+		{ "hint", offsetof(struct platform, hints), chase_hint_names, 0 },
+		{ "hugepages", offsetof(struct platform, hugepages), NULL, 1 },
+	};
+
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++) {
+		const struct kernel_param *kp = MANIFEST_PARAM(s->manifest, i);
+
+		for (size_t f = 0; s->defaulted[i] && f < sizeof(from) / sizeof(from[0]); f++) {
+			const struct conf_ints *l = (const void *)((const char *)p + from[f].offset);
+			struct conf_ints v = { NULL, 0 };
+			int fits = l->n > 0;
+
+			if (strcmp(kp->name, from[f].param) != 0)
+				continue;
+			for (size_t k = 0; fits && k < l->n; k++) {
+				char text[32], why[256];
+				long long x;
+
+				if (from[f].names)
+					snprintf(text, sizeof(text), "%s", from[f].names[l->v[k]]);
+				else if (from[f].is_bool)
+					snprintf(text, sizeof(text), "%s", l->v[k] ? "on" : "off");
+				else
+					snprintf(text, sizeof(text), "%lld", l->v[k]);
+				fits = manifest_param_value(kp, text, &x, why, sizeof(why)) == 0;
+				if (fits && conf_ints_push(&v, x)) {
+					free(v.v);
+					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+				}
+			}
+			/* Values the parameter does not take leave its default. */
+			if (fits) {
+				free(s->values[i].v);
+				s->values[i] = v;
+			} else {
+				free(v.v);
+			}
+		}
+	}
+	return 0;
+}

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../base/strbuf.h"
 #include "config.h"
 
@@ -11,10 +10,10 @@ const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL 
 
 #define Q(field) offsetof(struct sweep_quick, field)
 static const struct conf_key quick_keys[] = {
-	{ "sizes_mb", CONF_INT_LIST, Q(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets under --quick" },
-	{ "group_sizes", CONF_INT_LIST, Q(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "group sizes under --quick" },
-	{ "hints", CONF_ENUM_LIST, Q(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints under --quick" },
-	{ "queries", CONF_INT, Q(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run under --quick" },
+	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's working sets are a parameter: write quick: { params: { size_mb: [...] } }" },
+	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's group sizes are a parameter: write quick: { params: { group_size: [...] } }" },
+	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's hints are a parameter: write quick: { params: { hint: [...] } }" },
+	{ "queries", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's queries are a parameter: write quick: { params: { queries: N } }" },
 	{ "apps", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's apps are a parameter: write quick: { params: { apps: [...] } }" },
 	{ "speedups", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's speedups are a parameter: write quick: { params: { speedup: [...] } }" },
 	{ "tasks", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's tasks are a parameter: write quick: { params: { tasks: N } }" },
@@ -31,18 +30,18 @@ const struct conf_key sweep_keys[] = {
 	{ "name", CONF_STRING, S(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the sweep's name, as stored" },
 	{ "description", CONF_STRING, S(description), 0, 0, NULL, NULL, 0, "what the sweep answers" },
 	{ "kernel", CONF_ENUM, S(kernel), 0, 0, kernel_choices, NULL, CONF_REQUIRED, "kernel to measure: a shipped one or any with a manifest in the kernel directories (see 'tune kernels')" },
-	{ "params", CONF_VALUE_MAP, S(params), 0, 0, NULL, NULL, 0, "a manifest kernel's parameters and variant: name: value or [values] (default: the manifest's default, every variant)" },
+	{ "params", CONF_VALUE_MAP, S(params), 0, 0, NULL, NULL, 0, "the kernel's parameters and variant: name: value or [values] (default: the platform's values of size_mb, group_size, hint and hugepages, else the manifest's default; every variant)" },
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
-	{ "variants", CONF_ENUM_LIST, S(variants), 0, 0, chase_variant_names, NULL, 0, "chase: kernel variants (required for chase)" },
+	{ "variants", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the variants are given in params: write params: { variant: [...] } (see 'tune kernels')" },
 	{ "thresholds_ns", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's thresholds are a parameter: write params: { threshold_ns: [...] } (see 'tune kernels')" },
 	{ "ipa", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's workload is parameters: write params: { dist: ..., lat_a_ns: ..., apps: ..., calls: ... } (see 'tune kernels')" },
 	{ "sched", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's policies and workload are its variants and parameters: write params: { variant: [co, eft], speedup: [...], apps: [...], dispatch: [...], tasks: ..., threshold_ns: auto } (see 'tune kernels')" },
-	{ "sizes_mb", CONF_INT_LIST, S(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working sets in MiB (default: the platform's)" },
-	{ "group_sizes", CONF_INT_LIST, S(group_sizes), 1, CHASE_MAX_GROUP, NULL, NULL, CONF_AUTO, "group sizes (default: the platform's; auto = every g from g_min to g_max)" },
-	{ "hints", CONF_ENUM_LIST, S(hints), 0, 0, chase_hint_names, NULL, 0, "prefetch hints (default: the platform's)" },
-	{ "hugepages", CONF_BOOL_LIST, S(hugepages), 0, 0, NULL, NULL, 0, "huge pages off/on (default: the platform's)" },
-	{ "depth", CONF_INT, S(depth), 0, 4096, NULL, NULL, 0, "links followed per lookup (default 12)" },
-	{ "queries", CONF_INT, S(queries), 1, 10000000000LL, NULL, NULL, 0, "lookups per run (default 500000)" },
+	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's working sets are a parameter: write params: { size_mb: [...] } (default: the platform's sizes_mb)" },
+	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's group sizes are a parameter: write params: { group_size: [...] } (default: the platform's group_sizes)" },
+	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's hints are a parameter: write params: { hint: [...] } (default: the platform's hints)" },
+	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's huge pages are a parameter: write params: { hugepages: [off, on] } (default: the platform's)" },
+	{ "depth", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's depth is a parameter: write params: { depth: N }" },
+	{ "queries", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's queries are a parameter: write params: { queries: N }" },
 	{ "runs", CONF_INT, S(runs), 1, 100000, NULL, NULL, 0, "measured runs per trial (default 5)" },
 	{ "warmup", CONF_INT, S(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs per trial (default 2)" },
 	{ "seed", CONF_INT, S(seed), 0, 1LL << 62, NULL, NULL, 0, "seed of the cycle and the queries (default 42)" },
@@ -51,8 +50,8 @@ const struct conf_key sweep_keys[] = {
 	{ "ci_target_pct", CONF_INT, S(ci_target_pct), 1, 100, NULL, NULL, 0, "tight: 95% interval half-width under this % of the median (default 2)" },
 	{ "max_trials", CONF_INT, S(max_trials), 0, 1000000, NULL, NULL, 0, "budget of search trials per sweep; 0 = none" },
 	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30LL * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
-	{ "g_min", CONF_INT, S(g_min), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: smallest g (default 1)" },
-	{ "g_max", CONF_INT, S(g_max), 1, CHASE_MAX_GROUP, NULL, NULL, 0, "adaptive: largest g (default 1024)" },
+	{ "g_min", CONF_INT, S(g_min), 1, 1 << 20, NULL, NULL, 0, "adaptive: the smallest value of the list parameter (default 1; within its range)" },
+	{ "g_max", CONF_INT, S(g_max), 1, 1 << 20, NULL, NULL, 0, "adaptive: the largest (default 1024; within its range)" },
 	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
 	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured interleaved before an optimum is recorded (default 3)" },
 	{ "record_optima", CONF_BOOL, S(record_optima), 0, 0, NULL, NULL, 0, "decide and record optima (default true)" },
@@ -188,16 +187,13 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 	size_t np;
 	int rc;
 
-	if (s->variants.n || s->sizes_mb.n || s->group_sizes.n || s->hints.n || s->hugepages.n)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys variants, sizes_mb, group_sizes, hints and hugepages are "
-				 "chase's; kernel '%s' takes its parameters and variant in 'params:' (see 'tune kernels')",
-				 s->path, kernel_choices[s->kernel]);
 	if (!(s->manifest = calloc(1, sizeof(*s->manifest))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = manifest_load(kernel_choices[s->kernel], s->manifest, err)) != 0)
 		return rc;
 	np = s->manifest->parameters.n ? s->manifest->parameters.n : 1;
-	if (!(s->values = calloc(np, sizeof(*s->values))) || !(s->quick_values = calloc(np, sizeof(*s->values))))
+	if (!(s->values = calloc(np, sizeof(*s->values))) || !(s->quick_values = calloc(np, sizeof(*s->values))) ||
+	    !(s->defaulted = calloc(np, sizeof(*s->defaulted))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = resolve_params(s, &s->params, s->values, &s->kvariants, err)) != 0 ||
 	    (rc = resolve_params(s, &s->quick.params, s->quick_values, &s->quick_kvariants, err)) != 0)
@@ -220,6 +216,7 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 					 why);
 		if (conf_ints_push(&s->values[i], x))
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		s->defaulted[i] = 1;
 	}
 	return bound_values(s, err);
 }
@@ -227,8 +224,6 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 {
 	memset(s, 0, sizeof(*s));
-	s->depth = 12;
-	s->queries = 500000;
 	s->runs = 5;
 	s->warmup = 2;
 	s->seed = 42;
@@ -236,27 +231,18 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->max_runs = -1;
 	s->ci_target_pct = 2;
 	s->g_min = 1;
-	s->g_max = CHASE_MAX_GROUP;
+	s->g_max = 1024;
 	s->tolerance_pct = 2;
 	s->final_top = 3;
 	s->record_optima = 1;
-	s->quick.queries = s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
+	s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
 	kernel_choices_load();
 	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
 
 	if (rc)
 		return rc;
-	if (s->kernel >= KERNEL_COUNT)
-		rc = load_manifest_sweep(s, err);
-	else if (s->params.n || s->quick.params.n)
-		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'params' is for kernels described by their manifest alone; "
-			       "kernel '%s' takes the sweep's own keys (see 'tune help sweep')", s->path,
-			       kernel_choices[s->kernel]);
-	if (rc)
+	if ((rc = load_manifest_sweep(s, err)) != 0)
 		return rc;
-	if (s->kernel == KERNEL_CHASE && !s->variants.n)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variants' is missing (a chase sweep lists the variants "
-				 "to measure, e.g. variants: [scalar, interleaved-prefetch])", s->path);
 	if (s->g_min > s->g_max)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
 				 s->g_min, s->g_max);
@@ -276,19 +262,17 @@ static void take_list(struct conf_ints *dst, struct conf_ints *src)
 
 void sweep_apply_quick(struct sweep *s)
 {
-	take_list(&s->sizes_mb, &s->quick.sizes_mb);
-	take_list(&s->group_sizes, &s->quick.group_sizes);
-	take_list(&s->hints, &s->quick.hints);
-	if (s->quick.queries >= 0)
-		s->queries = s->quick.queries;
 	if (s->quick.runs >= 0)
 		s->runs = s->quick.runs;
 	if (s->quick.warmup >= 0)
 		s->warmup = s->quick.warmup;
 	if (s->quick.max_runs >= 0)
 		s->max_runs = s->quick.max_runs;
-	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++)
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++) {
+		if (s->quick_values[i].n)
+			s->defaulted[i] = 0;
 		take_list(&s->values[i], &s->quick_values[i]);
+	}
 	take_list(&s->kvariants, &s->quick_kvariants);
 }
 
@@ -300,6 +284,8 @@ void sweep_free(struct sweep *s)
 	}
 	free(s->values);
 	free(s->quick_values);
+	free(s->defaulted);
+	s->defaulted = NULL;
 	free(s->kvariants.v);
 	free(s->quick_kvariants.v);
 	if (s->manifest)

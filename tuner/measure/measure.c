@@ -166,14 +166,12 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
 			      struct tune_error *err)
 {
-	struct run_spec spec;
 	char **outs;
 	struct run_result res;
 	const char *reason = NULL;
 	uint64_t t0;
-	struct exec_job job = { todo[0]->manifest ? NULL : &spec, todo, n, runs, warmup, r->sweep.timeout_s };
+	struct exec_job job = { todo, n, runs, warmup, r->sweep.timeout_s };
 
-	exec_spec_of(r, todo, n, runs, warmup, &spec);
 	t0 = timing_now_ns();
 	*rc = exec_execute(r, bin, &job, &res, &reason, err);
 	if (*rc != 0)

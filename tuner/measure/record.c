@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../base/stats.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
@@ -14,13 +13,12 @@ void measure_trial_row(const struct trial *t, struct store_trial *row)
 {
 	*row = (struct store_trial){
 		.key = t->key,
-		.kernel = t->manifest ? t->kernel_name : kernel_table[t->kernel].name,
-		.variant = t->manifest ? t->variant_name : kernel_table[t->kernel].variant_names[t->variant],
-		.hint = t->hint >= 0 ? chase_hint_names[t->hint] : NULL,
+		.kernel = t->kernel_name,
+		.variant = t->variant_name,
+		.hint = manifest_column_choice(t, COLUMN_HINT),
 		.phase = t->phase == PHASE_FINAL ? "final" : "search",
-		/* A manifest kernel's parameters are its own; the others' follow from their columns. */
-		.params = t->manifest ? t->params : NULL,
-		.context = t->manifest ? t->context : NULL,
+		.params = t->params,
+		.context = t->context,
 		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
 		.hugepages = t->hugepages, .seed = t->seed, .runs = t->runs, .warmup = t->warmup,
 		.threshold_ns = STORE_NULL, .apps = STORE_NULL, .speedup = STORE_NULL,

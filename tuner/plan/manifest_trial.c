@@ -1,5 +1,3 @@
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +45,35 @@ static void reset(struct walk *w, int role)
 			w->idx[i] = 0;
 }
 
+/* The trial's fields named by the parameter's column (chase's size, g,
+ * hint, pages, depth and queries): what its row's columns and the ETA read. */
+static void fill_column(struct trial *t, const struct kernel_param *p, long long v)
+{
+	switch (p->column) {
+	case COLUMN_SIZE_MB: t->size_mb = v; break;
+	case COLUMN_GROUP_SIZE: t->group_size = v; break;
+	case COLUMN_HINT: t->hint = (int)v; break;
+	case COLUMN_HUGEPAGES: t->hugepages = (int)v; break;
+	case COLUMN_DEPTH: t->depth = v; break;
+	case COLUMN_QUERIES: t->queries = v; break;
+	default: break;
+	}
+}
+
+const char *manifest_column_choice(const struct trial *t, int column)
+{
+	const struct kernel_manifest *m = t->manifest;
+
+	for (size_t i = 0; m && i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+
+		if (p->column == column && p->type == PARAM_CHOICE && t->values[i] >= 0 &&
+		    (size_t)t->values[i] < p->choices.n)
+			return p->choices.v[t->values[i]];
+	}
+	return NULL;
+}
+
 /* The trial of variant v at the walk's indices, list value l. */
 static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struct tune_error *err)
 {
@@ -77,6 +104,7 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 		/* The search walks a numeric list as it walks chase's g. */
 		if (p->role == ROLE_LIST && p->type != PARAM_CHOICE)
 			t->group_size = t->values[i];
+		fill_column(t, p, t->values[i]);
 		manifest_param_text(p, t->values[i], text, sizeof(text));
 		str_appendf(t->key, sizeof(t->key), &used, "/%s=%s", p->name, text);
 		if (p->role == ROLE_CONTEXT)
@@ -245,130 +273,6 @@ long long manifest_point(const struct trial *t)
 int manifest_better(const struct kernel_manifest *m, double a, double b)
 {
 	return m->metric.better == BETTER_HIGHER ? a > b : a < b;
-}
-
-void manifest_defines(const struct trial *t, struct strbuf *out)
-{
-	const struct kernel_manifest *m = t->manifest;
-
-	if (m->variant_define)
-		strbuf_addf(out, "-D%s=%d", m->variant_define, t->variant);
-	for (size_t i = 0; i < m->parameters.n; i++) {
-		const struct kernel_param *p = param_at(m, i);
-
-		if (p->define && t->values[i] != PLAN_NA)
-			strbuf_addf(out, "%s-D%s=%lld", out->len ? " " : "", p->define, t->values[i]);
-	}
-}
-
-/* A value as the kernel takes it: a choice's name, on or off, the number
- * (inf as the largest integer). */
-static void arg_value(const struct kernel_param *p, long long value, char *out, size_t len)
-{
-	if (p->inf && value == LLONG_MAX)
-		snprintf(out, len, "%lld", value);
-	else
-		manifest_param_text(p, value, out, len);
-}
-
-/* Appends one argument's text to a's storage; NULL when it is full. */
-static char *arg_text(struct manifest_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static char *arg_text(struct manifest_argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *at = a->text + a->used;
-	size_t room = sizeof(a->text) - a->used;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(at, room, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= room || a->argc + 2 >= (int)(sizeof(a->argv) / sizeof(a->argv[0])))
-		return NULL;
-	a->used += (size_t)n + 1;
-	return at;
-}
-
-/* One argument listing todo[0..n)'s values of p (their variants' names when
- * p is NULL), joined by commas; NULL when a is full. */
-static char *joined(struct manifest_argv *a, struct trial *const *todo, size_t n, const struct kernel_param *p)
-{
-	char *start = a->text + a->used;
-	size_t i = p ? (size_t)(p - param_at(todo[0]->manifest, 0)) : 0;
-
-	for (size_t k = 0; k < n; k++) {
-		char text[64];
-		const char *word = p ? text : todo[k]->manifest->variants.v[todo[k]->variant];
-
-		if (p)
-			arg_value(p, todo[k]->values[i], text, sizeof(text));
-		/* Each value overwrites the last one's NUL. */
-		if (k)
-			a->used--;
-		if (!arg_text(a, "%s%s", k ? "," : "", word))
-			return NULL;
-	}
-	return start;
-}
-
-static int add(struct manifest_argv *a, const char *flag, char *value)
-{
-	if (!value)
-		return -1;
-	a->argv[a->argc++] = (char *)flag;
-	a->argv[a->argc++] = value;
-	return 0;
-}
-
-/* "0,1" of the platform's CPUs. */
-static char *cpu_list(struct manifest_argv *a, const struct conf_ints *cpus)
-{
-	char text[1024];
-
-	conf_ints_join(cpus, ",", text, sizeof(text));
-	return arg_text(a, "%s", text);
-}
-
-int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
-		  const struct run_place *place, struct manifest_argv *a, int *cpu)
-{
-	const struct trial *t = todo[0];
-	const struct kernel_manifest *m = t->manifest;
-	int rc = 0;
-
-	memset(a, 0, sizeof(*a));
-	a->argv[a->argc++] = (char *)binary;
-	rc |= add(a, "--runs", arg_text(a, "%lld", runs));
-	rc |= add(a, "--warmup", arg_text(a, "%lld", warmup));
-	rc |= add(a, "--seed", arg_text(a, "%lld", t->seed));
-	if (m->variant_flag && !m->variant_field)
-		rc |= add(a, m->variant_flag, arg_text(a, "%s", m->variants.v[t->variant]));
-	if (m->variant_field)
-		rc |= add(a, m->variant_flag, joined(a, todo, n, NULL));
-	for (size_t i = 0; i < m->parameters.n && !rc; i++) {
-		const struct kernel_param *p = param_at(m, i);
-		char text[64];
-
-		if (!p->flag || t->values[i] == PLAN_NA)
-			continue;
-		if (p->role != ROLE_LIST) {
-			arg_value(p, t->values[i], text, sizeof(text));
-			rc |= add(a, p->flag, arg_text(a, "%s", text));
-			continue;
-		}
-		rc |= add(a, p->flag, joined(a, todo, n, p));
-	}
-	/* A kernel that pins its own threads is not pinned as a whole. */
-	*cpu = place->pin && place->cpus->n && !m->app_cpus_flag && !m->device_cpu_flag ? (int)place->cpus->v[0] : -1;
-	if (m->cpu_flag && *cpu >= 0)
-		rc |= add(a, m->cpu_flag, arg_text(a, "%d", *cpu));
-	if (m->app_cpus_flag && place->cpus->n)
-		rc |= add(a, m->app_cpus_flag, cpu_list(a, place->cpus));
-	if (m->device_cpu_flag)
-		rc |= add(a, m->device_cpu_flag, arg_text(a, "%lld", place->device_cpu < 0 ? 0 : place->device_cpu));
-	a->argv[a->argc] = NULL;
-	return rc ? -1 : 0;
 }
 
 static int number(json_t *o, const char *field, double *out)

@@ -16,10 +16,10 @@
 #include "../base/strbuf.h"
 #include "../config/config.h"
 
-/* plan.c: a sweep on a platform expanded into trials, ordered so that each
- * working set's scalar baseline comes first, and grouped into batches that
- * one kernel process measures (same binary, size and page setting; the
- * group sizes of a batch are measured interleaved). */
+/* plan.c: a sweep on a platform expanded into trials (manifest_plan
+ * below), ordered so that each context's baseline comes first, and grouped
+ * into batches that one kernel process measures (the list's values, or the
+ * variants, of a batch measured interleaved). */
 #define PLAN_MAX_PARAMS 16      /* parameters of a manifest kernel */
 #define PLAN_NA LLONG_MIN       /* a parameter that does not apply to the trial's variant */
 
@@ -30,14 +30,16 @@ enum trial_phase { PHASE_SEARCH, PHASE_FINAL };
 
 struct trial {
 	long long id;       /* row in the store, 0 until stored */
-	int kernel;         /* enum kernel_id */
-	int variant;        /* CHASE_VARIANT_*, or a manifest kernel's variant index */
-	int hint;           /* CHASE_HINT_*, -1 for variants without prefetch */
+	int kernel;         /* an index into kernel_choices */
+	int variant;        /* an index into the manifest's variants */
+	/* What the parameters filling a column say (manifest column:), the ETA's
+	 * and the trials' columns: chase's hint (a choice's index, -1 none), size,
+	 * depth, queries (else 1: a run), g (else the list's value, else 1), pages. */
+	int hint;
 	long long size_mb, depth, queries, group_size, seed, runs, warmup;
 	int hugepages;
 	int phase;          /* enum trial_phase */
-	/* A manifest kernel's trial (see manifest_trial.h); NULL for the kernels run by id. */
-	const struct kernel_manifest *manifest;
+	const struct kernel_manifest *manifest; /* the kernel's */
 	const char *kernel_name, *variant_name; /* the manifest's, as stored */
 	long long values[PLAN_MAX_PARAMS]; /* each parameter's value, in the manifest's order, or PLAN_NA */
 	char params[384];   /* the variant and the values that apply, a JSON object, as stored */
@@ -82,7 +84,7 @@ long long plan_trial_point(const struct trial *t);
 /* Trials one kernel process measures together. */
 int plan_same_process(const struct trial *a, const struct trial *b);
 
-/* manifest_trial.c: the trials of a kernel described by its manifest alone,
+/* manifest_trial.c: the trials of a kernel described by its manifest,
  * from plan to output. The sweep's values become trials (one kernel process
  * per context, variant and searched values, measuring the list parameter's
  * values interleaved); a trial becomes its defines (the build) and its
@@ -102,9 +104,16 @@ int manifest_same_process(const struct trial *a, const struct trial *b);
 int manifest_same_decision(const struct trial *a, const struct trial *b);
 /* The list parameter's value, what tells a process's trials apart (PLAN_NA: none). */
 long long manifest_point(const struct trial *t);
+/* The choice's name t has for the parameter filling column (enum
+ * param_column), or NULL: chase's hint, as its trials' column holds it. */
+const char *manifest_column_choice(const struct trial *t, int column);
 /* Is a better than b by the metric? */
 int manifest_better(const struct kernel_manifest *m, double a, double b);
 
+/* manifest_command.c: a trial as its build and its command line. */
+/* What t's build is, for messages: "scalar-prefetch, pldl1strm" (the
+ * variant when compiled in, then each compile-time value). */
+void manifest_build_label(const struct trial *t, char *out, size_t len);
 /* "-DNAME=value" of the variant and of each compile-time parameter, space
  * separated: what the build cache tells builds apart by. */
 void manifest_defines(const struct trial *t, struct strbuf *out);
@@ -130,6 +139,8 @@ struct run_place {
  * the values do not fit. */
 int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
 		  const struct run_place *place, struct manifest_argv *a, int *cpu);
+/* manifest_trial.c, again: output lines as samples, labels, parameters as
+ * JSON. */
 /* One output line of kernel m, for a process measuring t among others. */
 struct manifest_line {
 	long long point;          /* what tells its trial apart (see plan_trial_point), PLAN_NA: none */

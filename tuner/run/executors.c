@@ -1,5 +1,6 @@
 /* The three executors: here (a pinned child process), on an agent (a JSON
- * run spec over HTTP; the agent builds and pins with its own platform), and
+ * run spec over HTTP, manifest_spec.c; the agent builds and pins with its
+ * own platform), and
  * as Slurm jobs (built here, run on the node through slurmrestd). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,28 +21,17 @@ static void *job_argv(const struct sweep_run *r, const struct built *bin, const 
 	const struct platform *p = r->ctx->platform;
 	struct run_place place = { p->pin, &p->cpus, p->device_cpu };
 
-	if (job->spec) {
-		struct runspec_argv *a = malloc(sizeof(*a));
+	struct manifest_argv *a = malloc(sizeof(*a));
 
-		*why = "out of memory";
-		if (a) {
-			runspec_args(job->spec, bin->res.path, &place, a, cpu);
-			*argv = a->argv;
-		}
-		return a;
-	} else {
-		struct manifest_argv *a = malloc(sizeof(*a));
-
-		*why = "out of memory";
-		if (a && manifest_args(bin->res.path, job->todo, job->n, job->runs, job->warmup, &place, a, cpu) != 0) {
-			*why = "too long";
-			free(a);
-			return NULL;
-		}
-		if (a)
-			*argv = a->argv;
-		return a;
+	*why = "out of memory";
+	if (a && manifest_args(bin->res.path, job->todo, job->n, job->runs, job->warmup, &place, a, cpu) != 0) {
+		*why = "too long";
+		free(a);
+		return NULL;
 	}
+	if (a)
+		*argv = a->argv;
+	return a;
 }
 
 /* Runs job's command line with run (here or through Slurm). */
@@ -178,9 +168,7 @@ static int run_agent(struct sweep_run *r, struct built *bin, const struct exec_j
 		     const char **reason, struct tune_error *err)
 {
 	struct agent_output ao;
-	char *body = job->spec ? runspec_to_json(job->spec)
-			       : manifest_spec_to_json(job->todo, job->n, job->runs, job->warmup, job->timeout_s,
-						       r->kernel_hash);
+	char *body = manifest_spec_to_json(job->todo, job->n, job->runs, job->warmup, job->timeout_s, r->kernel_hash);
 	int rc;
 
 	if (!body)

@@ -84,6 +84,8 @@ static int value_of(const struct kernel_param *p, json_t *v, long long *out, cha
 		return fail(why, len, "parameter '%s': not an integer or a name", p->name);
 	if (manifest_param_value(p, text, out, bad, sizeof(bad)) != 0)
 		return fail(why, len, "parameter '%s': %s", p->name, bad);
+	if (*out == PARAM_AUTO)
+		return fail(why, len, "parameter '%s': auto is the orchestrator's to resolve: send the value", p->name);
 	return 0;
 }
 

@@ -1,7 +1,6 @@
 /* run: one kernel process, wherever it runs. In: trials of one batch and
  * their build. Out: the process's output (struct run_result). A process is
- * described by a declarative run spec (runspec, or manifest_spec for a
- * manifest kernel) and run by an executor (struct executor, executors.c):
+ * described by a declarative run spec (manifest_spec) and run by an executor (struct executor, executors.c):
  * here (a pinned child), on an agent (over HTTP, the agent_client) or as a
  * Slurm job (the slurm_client), each saying who builds, checking a kernel's
  * hash and reporting where it pinned the process. struct sweep_run is what
@@ -29,52 +28,14 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
 		       (int)STORE_ERR_BUSY == (int)TUNE_ERR_BUSY,
 	       "store codes are tune_err codes");
 
-/* runspec.c: one kernel process to run, declaratively: the kernel, its
- * compile-time choices and its run-time parameters, with no path, command
- * or flag text in it. Local runs and the agent turn it into the same command
- * line with runspec_args(); the orchestrator sends it to an agent as JSON,
- * which the agent decodes with runspec_from_json(), checking every field
- * against the kernel's ranges before anything is built or run. */
+/* The version of the run spec an agent takes (manifest_spec.c), and the
+ * most it reads of one. */
 #define RUNSPEC_API 1
 #define RUNSPEC_MAX_POINTS FLAGS_LIST_MAX
 #define RUNSPEC_MAX_JSON 65536 /* bytes of one encoded spec: the agent refuses more */
 
-struct run_spec {
-	int kernel;           /* enum kernel_id */
-	int variant;          /* CHASE_VARIANT_* */
-	int hint;             /* chase: CHASE_HINT_*, -1 for none */
-	long long points[RUNSPEC_MAX_POINTS]; /* the group sizes */
-	size_t npoints;
-	long long runs, warmup, seed, timeout_s;
-	/* chase */
-	long long size_mb, depth, queries;
-	int hugepages;
-};
-
-/* A kernel's command line, with room for its values. */
-struct runspec_argv {
-	char *argv[64];
-	int argc;
-	char nums[24][32];
-	int nnums;
-	char lists[2][8192];
-};
-
-/* The command line of spec for binary; *cpu is where the runner pins the
- * process (-1: the kernel pins its own threads). */
-void runspec_args(const struct run_spec *spec, const char *binary, const struct run_place *place,
-		  struct runspec_argv *a, int *cpu);
-
-/* spec as a JSON object (free() the text), or NULL when out of memory. */
-char *runspec_to_json(const struct run_spec *spec);
-/* Decodes and checks a spec; returns 0, or -1 with what is wrong in why
- * ("field 'size_mb': 0 is out of range [1, 1048576]"). Never trusts a length,
- * a name or a number it is given. */
-int runspec_from_json(const char *text, size_t len, struct run_spec *spec, char *why, size_t whylen);
-
-/* manifest_spec.c: a manifest kernel's kernel process as a declarative run
- * spec for an agent, and back. Like runspec.h for the shipped kernels, it
- * carries no path, command or flag text: the kernel's name and the hash of
+/* manifest_spec.c: a kernel process as a declarative run spec for an agent,
+ * and back. It carries no path, command or flag text: the kernel's name and the hash of
  * its manifest and sources (the agent must hold the same), the variant, each
  * parameter's value by name, the list's values, runs, warm-ups, seed and
  * time limit. The agent decodes it against its own copy of the manifest:
@@ -136,7 +97,7 @@ struct agent_output {
  * http:// off loopback with require_tls (without it, a warning). */
 int agent_client_open(struct agent_client *c, const char *url, const char *token_file, const char *ca_file,
 		      int require_tls, struct tune_error *err);
-/* Runs an encoded run spec (runspec_to_json(), manifest_spec_to_json())
+/* Runs an encoded run spec (manifest_spec_to_json())
  * whose kernel may run for timeout_s on the host, waiting while it is busy
  * with another trial. */
 int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
@@ -206,8 +167,8 @@ struct exec_context {
 #define MAX_BATCH FLAGS_LIST_MAX
 
 struct built {
-	int kernel, variant, hint, rc;
-	char defines[1024];     /* a manifest kernel's: what tells its builds apart */
+	int variant, hint, rc;  /* its variant (0 when chosen at run time) and define parameter's value */
+	char defines[1024];     /* what tells the builds apart */
 	long long build_id;
 	struct build_result res;
 	char reason[512];
@@ -224,10 +185,8 @@ struct sweep_run {
 	char cflags[PLATFORM_MAX_CFLAGS];
 	char compiler_version[256];
 	char fingerprint[17];
-	char kernel_hash[17];   /* a manifest kernel's manifest and sources */
-	/* The kernel's manifest: sweep.manifest, or a shipped kernel's (shipped). */
-	const struct kernel_manifest *kernel;
-	struct kernel_manifest shipped;
+	char kernel_hash[17];   /* the kernel's manifest and sources */
+	const struct kernel_manifest *kernel; /* sweep.manifest */
 	double t0;              /* for time_limit_s */
 	long long measure_ns;   /* in kernels, not yet recorded */
 	size_t failed;
@@ -237,15 +196,11 @@ struct sweep_run {
  * NULL when the sweep has too many. An agent builds its own: then only the
  * slot, which exec_execute() fills. */
 struct built *exec_get_build(struct sweep_run *r, const struct trial *t);
-/* The run spec measuring todo[0..n) of one context, runs + warmup each. */
-void exec_spec_of(const struct sweep_run *r, struct trial **todo, size_t n, long long runs, long long warmup,
-		  struct run_spec *s);
-/* One kernel process, as data: a shipped kernel's run spec, or a manifest
- * kernel's trials of one context. Each executor turns it into what it
- * sends: a command line here and on Slurm, a JSON spec to an agent. */
+/* One kernel process, as data: the trials of one process. Each executor
+ * turns it into what it sends: a command line here and on Slurm, a JSON
+ * spec to an agent. */
 struct exec_job {
-	const struct run_spec *spec; /* NULL for a manifest kernel */
-	struct trial **todo;         /* a manifest kernel's: todo[0..n), runs + warmup each */
+	struct trial **todo;         /* todo[0..n), runs + warmup each */
 	size_t n;
 	long long runs, warmup, timeout_s;
 };

@@ -1,4 +1,4 @@
-/* Deciding: for each working set (or a manifest kernel's context) the top
+/* Deciding: for each context (a working set, a sched point) the top
  * candidates and the knee re-measured side by side in a random order, then
  * the optimum recorded with its runner-up. */
 #include <jansson.h>
@@ -6,22 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../../kernels/common/rng.h"
 #include "../config/config.h"
 #include "../measure/measure.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
 #include "search.h"
-
-/* Trials an optimum is chosen among: chase's of one working set, a
- * manifest kernel's of one context. */
-static int same_decision(const struct trial *a, const struct trial *b)
-{
-	if (a->manifest)
-		return manifest_same_decision(a, b);
-	return a->size_mb == b->size_mb;
-}
 
 static int by_median(const void *x, const void *y)
 {
@@ -62,9 +52,9 @@ static struct trial *knee_of(const struct kernel_manifest *m, struct trial **can
 	return k;
 }
 
-/* A manifest kernel's optimum: its context, every parameter of the knee,
- * the runner-up's likewise. */
-static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
+/* Records the optimum of a decision: its context, every parameter of the
+ * knee and the fastest's list value, the runner-up's parameters. */
+static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
 				   const struct trial *runner, long long trials, struct tune_error *err)
 {
 	const struct kernel_manifest *m = knee->manifest;
@@ -85,18 +75,31 @@ static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee
 	json_decref(params);
 	json_decref(ru);
 	json_decref(exports);
-	if (!params_text || !exports_text || (runner && !runner_text)) {
+	/* A kernel with a report of its own gets no generic header block. */
+	if (m->report == REPORT_OWN) {
+		free(exports_text);
+		exports_text = NULL;
+	}
+	if (!params_text || (m->report != REPORT_OWN && !exports_text) || (runner && !runner_text)) {
 		free(params_text);
 		free(runner_text);
 		free(exports_text);
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
 	{
-		struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint, m->name,
-					   knee->context[0] ? knee->context : "-", m->variants.v[knee->variant], NULL,
-					   runner_text, 0, point == PLAN_NA ? 0 : point,
-					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, 0,
-					   knee->stats.median, knee->stats.ci_low, knee->stats.ci_high, 0, 0, NULL, knee->context, params_text, exports_text };
+		/* A working set (a memory_mb context) is classed against the caches. */
+		const char *cls = knee->context[0] ? knee->context : "-";
+		struct store_optimum o;
+
+		for (size_t i = 0; i < m->parameters.n; i++)
+			if (MANIFEST_PARAM(m, i)->memory_mb && MANIFEST_PARAM(m, i)->role == ROLE_CONTEXT)
+				cls = size_class(r->ctx->platform, knee->values[i]);
+		o = (struct store_optimum){ r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint, m->name,
+					   cls, m->variants.v[knee->variant], manifest_column_choice(knee, COLUMN_HINT),
+					   runner_text, knee->size_mb, point == PLAN_NA ? 0 : point,
+					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, knee->hugepages,
+					   knee->stats.median, knee->stats.ci_low, knee->stats.ci_high, 0, 0, NULL, knee->context,
+					   params_text, exports_text };
 
 		rc = store_optimum(r->ctx->store, &o, tune_msg(err));
 	}
@@ -104,37 +107,6 @@ static int record_manifest_optimum(struct sweep_run *r, const struct trial *knee
 	free(runner_text);
 	free(exports_text);
 	return rc;
-}
-
-/* Records the optimum of a decision: knee, the fastest and the runner-up. */
-static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
-			  const struct trial *runner, long long trials, struct tune_error *err)
-{
-	char runner_json[512] = "";
-	const struct kernel_info *k = &kernel_table[knee->kernel];
-
-	if (knee->manifest)
-		return record_manifest_optimum(r, knee, best, runner, trials, err);
-	struct store_optimum o = { r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint,
-				   k->name, size_class(r->ctx->platform, knee->size_mb),
-				   k->variant_names[knee->variant],
-				   knee->hint >= 0 ? chase_hint_names[knee->hint] : NULL, NULL,
-				   knee->size_mb, knee->group_size, best->group_size,
-				   trials, r->sweep_id, -1,
-				   knee->hugepages, knee->stats.median, knee->stats.ci_low, knee->stats.ci_high,
-				   0, 0, NULL, NULL, NULL, NULL };
-
-	if (runner) {
-		snprintf(runner_json, sizeof(runner_json),
-			 "{\"variant\":\"%s\",\"hint\":\"%s\",\"group_size\":%lld,\"hugepages\":%d,"
-			 "\"median\":%.4f,\"ci_low\":%.4f,\"ci_high\":%.4f}",
-			 chase_variant_names[runner->variant],
-			 runner->hint >= 0 ? chase_hint_names[runner->hint] : "none", runner->group_size,
-			 runner->hugepages, runner->stats.median, runner->stats.ci_low,
-			 runner->stats.ci_high);
-		o.runner_up = runner_json;
-	}
-	return store_optimum(r->ctx->store, &o, tune_msg(err));
 }
 
 /* cand[0..n) best first by m's metric. */
@@ -173,11 +145,11 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 		int seen = 0;
 
 		for (size_t j = 0; j < i; j++)
-			seen |= same_decision(&r->plan.trials[j], first);
+			seen |= manifest_same_decision(&r->plan.trials[j], first);
 		if (seen)
 			continue;
 		for (size_t j = i; j < r->plan.ntrials; j++)
-			if (same_decision(&r->plan.trials[j], first) && r->plan.trials[j].stats.n)
+			if (manifest_same_decision(&r->plan.trials[j], first) && r->plan.trials[j].stats.n)
 				cand[n++] = &r->plan.trials[j];
 		measured = n;
 		if (!n)

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/chase/chase.h"
 #include "../../kernels/common/timing.h"
-#include "../../kernels/ipa/ipa.h"
 #include "../base/hash.h"
 #include "../base/strbuf.h"
 #include "../base/version.h"
@@ -58,12 +56,12 @@ int search_context_bind(struct exec_context *ctx, struct store *st, const struct
 	return 0;
 }
 
-static json_t *ints_json(const struct conf_ints *l, const char *const *names)
+static json_t *ints_json(const struct conf_ints *l)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(a, names ? json_string(names[l->v[i]]) : json_integer(l->v[i]));
+		json_array_append_new(a, json_integer(l->v[i]));
 	return a;
 }
 
@@ -78,17 +76,10 @@ static char *spec_json(const struct sweep_run *r)
 	/* An adaptive plan holds every g: its range says the same, shorter. */
 	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
 		json_array_append_new(keys, json_string(r->plan.trials[i].key));
-	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
-			      "sweep", s->name, "kernel", kernel_choices[s->kernel],
-			      "variants", ints_json(&s->variants, chase_variant_names),
-			      "sizes_mb", ints_json(s->sizes_mb.n ? &s->sizes_mb : &p->sizes_mb, NULL),
-			      "group_sizes", ints_json(s->group_sizes.n ? &s->group_sizes : &p->group_sizes, NULL),
-			      "hints", ints_json(s->hints.n ? &s->hints : &p->hints, chase_hint_names),
-			      "hugepages", ints_json(s->hugepages.n ? &s->hugepages : &p->hugepages, NULL),
-			      "depth", (json_int_t)s->depth, "queries", (json_int_t)s->queries,
-			      "runs", (json_int_t)s->runs, "warmup", (json_int_t)s->warmup, "seed", (json_int_t)s->seed,
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
+			      "sweep", s->name, "kernel", kernel_choices[s->kernel], "runs", (json_int_t)s->runs, "warmup", (json_int_t)s->warmup, "seed", (json_int_t)s->seed,
 			      "compiler", p->compiler, "cflags", r->cflags, "pin", p->pin,
-			      "cpus", ints_json(&p->cpus, NULL), "trials", keys);
+			      "cpus", ints_json(&p->cpus), "trials", keys);
 
 	if (o) {
 		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
@@ -99,6 +90,7 @@ static char *spec_json(const struct sweep_run *r)
 			json_t *fixed = json_array();
 
 			json_object_set_new(o, "kernel_hash", json_string(r->kernel_hash));
+			json_object_set_new(o, "report", json_string(kernel_report_names[s->manifest->report]));
 			/* What the results leave out of each row: the same for all. */
 			for (size_t i = 0; i < s->manifest->parameters.n; i++)
 				if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)
@@ -213,7 +205,7 @@ static void run_probe(struct sweep_run *r)
 	const struct kernel_manifest *m = r->kernel;
 	struct trial t, *todo[1] = { &t };
 	struct built *bin;
-	struct exec_job job = { NULL, todo, 1, 1, 0, 60 };
+	struct exec_job job = { todo, 1, 1, 0, 60 };
 	struct run_result res;
 	struct tune_error err;
 	const char *reason = NULL;
@@ -313,13 +305,13 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		goto out;
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
-	r->kernel = r->sweep.manifest ? r->sweep.manifest : &r->shipped;
-	if (!r->sweep.manifest && (rc = manifest_load(kernel_table[r->sweep.kernel].name, &r->shipped, err)) != 0)
+	if ((rc = platform_param_values(ctx->platform, &r->sweep, err)) != 0)
 		goto out;
+	r->kernel = r->sweep.manifest;
 	conf_strs_join(&ctx->platform->cflags, " ", r->cflags, sizeof(r->cflags));
 	if ((rc = exec_executor(ctx)->identify(r, err)) != 0 ||
-	    (r->sweep.manifest && ((rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0 ||
-				   (rc = exec_executor(ctx)->check_kernel(r, err)) != 0)) ||
+	    (rc = build_manifest_hash(r->kernel, r->kernel_hash, err)) != 0 ||
+	    (rc = exec_executor(ctx)->check_kernel(r, err)) != 0 ||
 	    (rc = resolve_auto(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
@@ -436,7 +428,6 @@ out:
 	free(idx);
 	plan_free(&r->plan);
 	sweep_free(&r->sweep);
-	manifest_free(&r->shipped);
 	free(r);
 	return rc;
 }
