@@ -28,6 +28,14 @@ static void param(const struct kernel_param *p)
 	printf(", %s %s, %s", p->define ? "-D" : "flag", p->define ? p->define : p->flag, param_role_names[p->role]);
 	for (size_t i = 0; i < p->variants.n; i++)
 		printf("%s%s", i ? ", " : ", for ", p->variants.v[i]);
+	if (p->inf)
+		printf(", takes inf");
+	for (size_t i = 0; i < p->always.n; i++)
+		printf("%s%s", i ? ", " : ", always ", p->always.v[i]);
+	if (p->at_least)
+		printf(", at least %s", p->at_least);
+	if (p->auto_from)
+		printf(", auto from %s", p->auto_from);
 	printf("%s%s\n", p->help ? ": " : "", p->help ? p->help : "");
 }
 
@@ -50,6 +58,14 @@ static void show(const struct kernel_manifest *m)
 	for (size_t i = 0; i < m->parameters.n; i++)
 		param(MANIFEST_PARAM(m, i));
 	list("exports:", &m->exports, NULL);
+	if (m->probe.name) {
+		printf("  %-13s%s, before a sweep measures: ", "probe:", m->probe.name);
+		for (size_t i = 0; i < m->probe.fields.n; i++)
+			printf("%s%s", i ? ", " : "", m->probe.fields.v[i]);
+		printf(" stored with the host%s%s\n", m->probe.help ? ": " : "", m->probe.help ? m->probe.help : "");
+	}
+	printf("  %-13s%s\n", "report:", m->report == REPORT_OWN ? "its own tables and header macros (report/)"
+						 : "the generic results table, chart and header block");
 	printf("  %-13s%s\n", "main:", m->main);
 	list("sources:", &m->sources, NULL);
 	list("links:", &m->link_flags, NULL);
