@@ -220,9 +220,9 @@ int store_sweep_open(struct store *st, const struct store_sweep *s, long long *s
 
 static int insert_trial(sqlite3_stmt *ins, long long sweep_id, const struct store_trial *t)
 {
-	return step_with(ins, "isssssnnnnnnnnnnnsss", sweep_id, t->key, t->kernel, t->variant, t->hint, t->phase,
+	return step_with(ins, "isssssnnnnnnnnss", sweep_id, t->key, t->kernel, t->variant, t->hint, t->phase,
 			 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup,
-			 t->threshold_ns, t->apps, t->speedup, t->dispatch, t->params, t->context);
+			 t->params, t->context);
 }
 
 int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial *trials, size_t n, int insert,
@@ -235,9 +235,8 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
 		return rc;
 	rc = store_prepare(st, &ins, msg,
 		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, phase, size_mb, depth, queries,"
-		     " group_size, hugepages, seed, runs, warmup, threshold_ns, apps, speedup, dispatch, params,"
-		     " context) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"
-		     " ?19, ?20) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
+		     " group_size, hugepages, seed, runs, warmup, params, context) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+		     " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
 		rc = store_prepare(st, &sel, msg, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -408,13 +407,12 @@ int store_optimum(struct store *st, const struct store_optimum *o, char *msg)
 	int rc = store_prepare(st, &q, msg,
 			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
 			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
-			 " sweep_id, decided, threshold_ns, speedup, apps, dispatch, context, params, exports) VALUES (?1, ?2,"
-			 " ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " NOW ", NULLIF(?18, -1), ?19,"
-			 " ?20, ?21, COALESCE(?22, ''), ?23, ?24)",
-			 "sssisssiidddisiisiiissss", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
-			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->median, o->ci_low, o->ci_high, o->best_group_size, o->runner_up, o->trials, o->sweep_id,
-			 o->kernel, o->threshold_ns, o->speedup, o->apps, o->dispatch, o->context,
-			 o->params, o->exports);
+			 " sweep_id, decided, context, params, exports) VALUES (?1, ?2, ?3, ?17, ?4, ?5, ?6, ?7, ?8, ?9,"
+			 " ?10, ?11, ?12, ?13, ?14, ?15, ?16, " NOW ", COALESCE(?18, ''), ?19, ?20)",
+			 "sssisssiidddisiissss", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
+			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->median, o->ci_low, o->ci_high,
+			 o->best_group_size, o->runner_up, o->trials, o->sweep_id, o->kernel, o->context, o->params,
+			 o->exports);
 
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot record an optimum");
 }

@@ -96,9 +96,8 @@ enum store_trial_status { STORE_PENDING, STORE_DONE, STORE_FAILED };
  * no value for are NULL (NULL strings, STORE_NULL numbers). */
 struct store_trial {
 	const char *key; /* identifies the trial within its sweep */
-	const char *kernel, *variant, *hint, *phase, *params, *context, *dispatch;
+	const char *kernel, *variant, *hint, *phase, *params, *context;
 	long long size_mb, depth, queries, group_size, hugepages, seed, runs, warmup;
-	long long threshold_ns, apps, speedup;
 	long long id; /* out: its row, or 0 when not stored */
 	int status;   /* out: enum store_trial_status */
 };
@@ -160,17 +159,14 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 struct store_optimum {
 	const char *platform, *host, *fingerprint, *kernel, *size_class, *variant, *hint, *runner_up;
 	long long size_mb, group_size, best_group_size, trials, sweep_id;
-	long long threshold_ns; /* sched's completion threshold; -1: none */
 	int hugepages;
 	double median, ci_low, ci_high;
-	long long speedup, apps; /* sched: the point decided; 0 for other kernels */
-	const char *dispatch;    /* sched: inline or worker; NULL for other kernels */
-	const char *context;     /* manifest kernels: "name=value ..." of the context decided; NULL: none */
-	const char *params;      /* manifest kernels: the knee's parameters, a JSON object; NULL: from the columns */
-	const char *exports;     /* manifest kernels: its context and exported values, a JSON object */
+	const char *context;     /* "name=value ..." of the context decided */
+	const char *params;      /* the knee's parameters, a JSON object */
+	const char *exports;     /* its context and exported values, a JSON object; NULL: none (a kernel's own header) */
 };
 /* Records (or replaces) the optimum for its platform, host, fingerprint,
- * kernel, size (0 for ipa and sched) and sched point. */
+ * kernel and context. */
 int store_optimum(struct store *st, const struct store_optimum *o, char *msg);
 
 /* Parameter param of kernel's newest optimum for platform on host with

@@ -80,7 +80,6 @@ static int open_sweep(struct store *st, struct trials *tr, size_t n, long long *
 		t->seed = 42;
 		t->runs = 3;
 		t->warmup = 1;
-		t->threshold_ns = t->apps = t->speedup = STORE_NULL;
 	}
 	if (store_host(st, &h, &host_id, msg) || store_platform(st, &p, &platform_id, msg))
 		return fprintf(stderr, "%s\n", msg), -1;

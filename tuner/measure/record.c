@@ -21,7 +21,6 @@ void measure_trial_row(const struct trial *t, struct store_trial *row)
 		.context = t->context,
 		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
 		.hugepages = t->hugepages, .seed = t->seed, .runs = t->runs, .warmup = t->warmup,
-		.threshold_ns = STORE_NULL, .apps = STORE_NULL, .speedup = STORE_NULL,
 		.id = t->id,
 	};
 }

@@ -258,7 +258,7 @@ int manifest_same_process(const struct trial *a, const struct trial *b)
 
 int manifest_same_decision(const struct trial *a, const struct trial *b)
 {
-	return a->manifest && a->manifest == b->manifest && !strcmp(a->context, b->context);
+	return a->manifest == b->manifest && !strcmp(a->context, b->context);
 }
 
 long long manifest_point(const struct trial *t)

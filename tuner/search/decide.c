@@ -94,12 +94,16 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 		for (size_t i = 0; i < m->parameters.n; i++)
 			if (MANIFEST_PARAM(m, i)->memory_mb && MANIFEST_PARAM(m, i)->role == ROLE_CONTEXT)
 				cls = size_class(r->ctx->platform, knee->values[i]);
-		o = (struct store_optimum){ r->ctx->platform->name, r->ctx->facts->hostname, r->fingerprint, m->name,
-					   cls, m->variants.v[knee->variant], manifest_column_choice(knee, COLUMN_HINT),
-					   runner_text, knee->size_mb, point == PLAN_NA ? 0 : point,
-					   best_point == PLAN_NA ? 0 : best_point, trials, r->sweep_id, -1, knee->hugepages,
-					   knee->stats.median, knee->stats.ci_low, knee->stats.ci_high, 0, 0, NULL, knee->context,
-					   params_text, exports_text };
+		o = (struct store_optimum){ .platform = r->ctx->platform->name, .host = r->ctx->facts->hostname,
+					    .fingerprint = r->fingerprint, .kernel = m->name, .size_class = cls,
+					    .variant = m->variants.v[knee->variant],
+					    .hint = manifest_column_choice(knee, COLUMN_HINT), .runner_up = runner_text,
+					    .size_mb = knee->size_mb, .group_size = point == PLAN_NA ? 0 : point,
+					    .best_group_size = best_point == PLAN_NA ? 0 : best_point, .trials = trials,
+					    .sweep_id = r->sweep_id, .hugepages = knee->hugepages,
+					    .median = knee->stats.median, .ci_low = knee->stats.ci_low,
+					    .ci_high = knee->stats.ci_high, .context = knee->context, .params = params_text,
+					    .exports = exports_text };
 
 		rc = store_optimum(r->ctx->store, &o, tune_msg(err));
 	}

@@ -188,9 +188,8 @@ static void race(struct search *s)
 			size_t theirs = search_best_in(s, o);
 			const struct trial *a = &pl->trials[pl->batches[b].first], *t = &pl->trials[pl->batches[o].first];
 
-			/* Raced within one decision: a working set, or a manifest kernel's context. */
-			if (o == b || theirs == (size_t)-1 || a->size_mb != t->size_mb ||
-			    (a->manifest && strcmp(a->context, t->context) != 0))
+			/* Raced within one decision: a context (chase's working set). */
+			if (o == b || theirs == (size_t)-1 || !manifest_same_decision(a, t))
 				continue;
 			if (stats_clearly_worse(&s->plan->trials[mine].stats, &s->plan->trials[theirs].stats) &&
 			    s->plan->trials[mine].stats.median > s->plan->trials[theirs].stats.median * (1.0 + s->sweep->tolerance)) {

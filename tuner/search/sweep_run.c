@@ -77,32 +77,30 @@ static char *spec_json(const struct sweep_run *r)
 	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
 		json_array_append_new(keys, json_string(r->plan.trials[i].key));
 	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
-			      "sweep", s->name, "kernel", kernel_choices[s->kernel], "runs", (json_int_t)s->runs, "warmup", (json_int_t)s->warmup, "seed", (json_int_t)s->seed,
+			      "sweep", s->name, "kernel", kernel_choices[s->kernel], "runs", (json_int_t)s->runs,
+			      "warmup", (json_int_t)s->warmup, "seed", (json_int_t)s->seed,
 			      "compiler", p->compiler, "cflags", r->cflags, "pin", p->pin,
 			      "cpus", ints_json(&p->cpus), "trials", keys);
 
 	if (o) {
+		const struct kernel_metric *mt = &s->manifest->metric;
+		const struct kernel_param *list = manifest_list_param(s->manifest);
+		json_t *fixed = json_array();
+
 		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
-		if (s->manifest) {
-			const struct kernel_metric *mt = &s->manifest->metric;
-			const struct kernel_param *list = manifest_list_param(s->manifest);
-
-			json_t *fixed = json_array();
-
-			json_object_set_new(o, "kernel_hash", json_string(r->kernel_hash));
-			json_object_set_new(o, "report", json_string(kernel_report_names[s->manifest->report]));
-			/* What the results leave out of each row: the same for all. */
-			for (size_t i = 0; i < s->manifest->parameters.n; i++)
-				if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)
-					json_array_append_new(fixed, json_string(MANIFEST_PARAM(s->manifest, i)->name));
-			json_object_set_new(o, "fixed", fixed);
-			/* The charts' x axis: a numeric list parameter. */
-			if (list && list->type != PARAM_CHOICE)
-				json_object_set_new(o, "list", json_string(list->name));
-			json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
-								   mt->unit ? mt->unit : "", "better",
-								   metric_better_names[mt->better]));
-		}
+		json_object_set_new(o, "kernel_hash", json_string(r->kernel_hash));
+		json_object_set_new(o, "report", json_string(kernel_report_names[s->manifest->report]));
+		/* What the results leave out of each row: the same for all. */
+		for (size_t i = 0; i < s->manifest->parameters.n; i++)
+			if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)
+				json_array_append_new(fixed, json_string(MANIFEST_PARAM(s->manifest, i)->name));
+		json_object_set_new(o, "fixed", fixed);
+		/* The charts' x axis: a numeric list parameter. */
+		if (list && list->type != PARAM_CHOICE)
+			json_object_set_new(o, "list", json_string(list->name));
+		json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
+							   mt->unit ? mt->unit : "", "better",
+							   metric_better_names[mt->better]));
 		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
