@@ -14,12 +14,14 @@ db=$(mktemp -d)/bench.db
 "$tune" run sched-policy --platform local --db "$db" > /dev/null
 sqlite3 -header -column "$db" "
 WITH s AS (SELECT threshold_ns, median_ns_per_call m FROM ipa_results WHERE phase = 'search'),
-     o AS (SELECT threshold_ns t FROM optima WHERE kernel = 'ipa')
+     o AS (SELECT json_extract(params, '$.threshold_ns') t FROM optima WHERE kernel = 'ipa'),
+     w AS (SELECT host_id, field, value FROM host_probes WHERE kernel = 'ipa' AND probe = 'wakeup')
 SELECT (SELECT t FROM o) AS chosen_T_ns,
        printf('%.3f', (SELECT m FROM s WHERE threshold_ns = (SELECT t FROM o)) / (SELECT m FROM s WHERE threshold_ns = 9223372036854775807)) AS vs_always_poll,
        printf('%.3f', (SELECT m FROM s WHERE threshold_ns = (SELECT t FROM o)) / (SELECT m FROM s WHERE threshold_ns = 0)) AS vs_always_block,
-       printf('%.1f', wakeup_cross_ns / 1000.0) AS wakeup_cross_us, printf('%.1f', wakeup_same_ns / 1000.0) AS wakeup_same_us
-FROM hosts;
+       printf('%.1f', (SELECT value FROM w WHERE host_id = h.id AND field = 'cross_cpu_ns') / 1000.0) AS wakeup_cross_us,
+       printf('%.1f', (SELECT value FROM w WHERE host_id = h.id AND field = 'same_cpu_ns') / 1000.0) AS wakeup_same_us
+FROM hosts h;
 SELECT r.speedup, r.policy, printf('%.2f', AVG(r.median_makespan_ms / e.median_makespan_ms)) AS makespan_over_eft
 FROM sched_results r JOIN sched_results e ON e.sweep_id = r.sweep_id AND e.phase = 'search' AND e.policy = 'eft'
  AND e.dispatch = r.dispatch AND e.apps = r.apps AND e.speedup = r.speedup
