@@ -264,7 +264,7 @@ struct platform {
 	int pin;                /* pin measured threads */
 	struct conf_ints cpus;  /* CPUs to pin to; auto = the last core */
 	long long device_cpu;   /* ipa's device thread; auto = another CPU, -1: none */
-	struct conf_ints hints;
+	struct conf_strs hints;  /* these four: values of the parameters of these names a sweep leaves out */
 	struct conf_ints sizes_mb;
 	struct conf_ints group_sizes;
 	struct conf_ints hugepages;
@@ -486,7 +486,8 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
 void sweep_apply_quick(struct sweep *s);
 /* platform.c: the parameters sweep s leaves out take platform p's values
  * where it has them by name (its sizes_mb for size_mb, group_sizes for
- * group_size, hints for hint, hugepages) and the parameter takes them all. */
+ * group_size, hints for hint, hugepages); a value the parameter does not
+ * take is an error naming the platform's key. */
 int platform_param_values(const struct platform *p, struct sweep *s, struct tune_error *err);
 void sweep_free(struct sweep *s);
 
