@@ -103,7 +103,8 @@ check "the first trial finished" grep -q '"built":true' "$TMP/long.out"
 } > "$TMP/fleet.yaml"
 db=$TMP/fleet.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/fleet.err"
-check "fleet sweep exits 0 ($(tail -2 "$TMP/fleet.err"))" test $? = 0
+rc=$?
+check "fleet sweep exits 0 ($(tail -2 "$TMP/fleet.err")) (rc $rc)" test $rc = 0
 per_host=$(q "$db" "SELECT group_concat(n) FROM (SELECT h.hostname, count(*) n FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id GROUP BY 1 ORDER BY 1)")
 check "every host has every sample (96 each: $per_host)" test "$per_host" = "96,96,96"
 check "three hosts recorded" test "$(q "$db" "SELECT group_concat(hostname) FROM (SELECT hostname FROM hosts ORDER BY 1)")" = "agent1,agent2,$(hostname)"
@@ -144,7 +145,8 @@ check "no half-recorded trial" test "$(q "$db" "SELECT count(*) FROM trials t WH
 check "tune hosts: one down, exit 8" sh -c "grep -q 'agent2\|$(url 2 "").*down' '$TMP/hosts'"
 check "agent 2 restarts" start_agent 2 "$TMP/cpu0.yaml"
 "$tune" run $slow --platform "$TMP/fleet.yaml" --db "$db" > /dev/null 2> "$TMP/resume.err"
-check "resume exits 0 ($(tail -1 "$TMP/resume.err"))" test $? = 0
+rc=$?
+check "resume exits 0 ($(tail -1 "$TMP/resume.err")) (rc $rc)" test $rc = 0
 check "agent 2 complete after the resume ($want samples)" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")" = "$want"
 check "still no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
 check "same trials as uninterrupted" test "$(q "$db" "SELECT group_concat(k) FROM (SELECT h.hostname || t.trial_key || t.status k FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id ORDER BY 1)")" = "$(q "$TMP/ref.db" "SELECT group_concat(k) FROM (SELECT h.hostname || t.trial_key || t.status k FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id ORDER BY 1)")"
@@ -161,7 +163,8 @@ if command -v openssl > /dev/null; then
 	sed -e "s|^hosts:.*|hosts: [https://127.0.0.1:$((base + 3))]|" "$TMP/fleet.yaml" > "$TMP/tls.yaml"
 	echo "ca_file: $TMP/cert.pem" >> "$TMP/tls.yaml"
 	"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/tls.yaml" --db "$TMP/tls.db" > /dev/null 2> "$TMP/tls.err"
-	check "a sweep over TLS exits 0 ($(tail -1 "$TMP/tls.err"))" test $? = 0
+	rc=$?
+	check "a sweep over TLS exits 0 ($(tail -1 "$TMP/tls.err")) (rc $rc)" test $rc = 0
 	check "a sweep over TLS recorded its samples" test "$(q "$TMP/tls.db" "SELECT count(*) FROM samples")" = 96
 	grep -v '^ca_file:' "$TMP/tls.yaml" > "$TMP/tls-noca.yaml"
 	"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/tls-noca.yaml" --db "$TMP/tls2.db" > /dev/null 2> "$TMP/tls2.err"

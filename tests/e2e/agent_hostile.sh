@@ -82,13 +82,15 @@ check "the agent says it stopped the trial" grep -q "hung up: trial stopped" "$T
 "$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/warm.db" > /dev/null 2>&1
 t0=$(date +%s.%N)
 "$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/quiet.db" > /dev/null 2> "$TMP/quiet.err"
-check "undisturbed sweep exits 0 ($(tail -1 "$TMP/quiet.err"))" test $? = 0
+rc=$?
+check "undisturbed sweep exits 0 ($(tail -1 "$TMP/quiet.err")) (rc $rc)" test $rc = 0
 t1=$(date +%s.%N)
 "$hostile" slow $port 20 25 > "$TMP/slow.out" 2>&1 &
 slow_pid=$!
 sleep 3
 "$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/busy.db" > /dev/null 2> "$TMP/busy.err"
-check "sweep beside 20 slow clients exits 0 ($(tail -2 "$TMP/busy.err"))" test $? = 0
+rc=$?
+check "sweep beside 20 slow clients exits 0 ($(tail -2 "$TMP/busy.err")) (rc $rc)" test $rc = 0
 t2=$(date +%s.%N)
 check "the sweep finished while the slow clients still held on" kill -0 $slow_pid
 wait $slow_pid

@@ -12,7 +12,8 @@ source "$(dirname "$0")/lib.sh"
 db=$TMP/opt.db
 
 "$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > "$TMP/out1" 2> "$TMP/err1"
-check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1"))" test $? = 0
+rc=$?
+check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1")) (rc $rc)" test $rc = 0
 search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status = 'done'")
 check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
 check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
@@ -123,7 +124,8 @@ for i in 1 2 3; do
 	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
 done
 "$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err9"
-check "resumed adaptive sweep exits 0 ($(tail -1 "$TMP/err9"))" test $? = 0
+rc=$?
+check "resumed adaptive sweep exits 0 ($(tail -1 "$TMP/err9")) (rc $rc)" test $rc = 0
 check "resumed: one sweep" test "$(q "$db" "SELECT count(*) FROM sweeps")" = 1
 check "resumed: optimum recorded" test "$(q "$db" "SELECT count(*) FROM optima")" = 1
 check "resumed: no trial without its samples" test "$(q "$db" "SELECT count(*) FROM trials t WHERE status = 'done' AND NOT EXISTS (SELECT 1 FROM samples s WHERE s.trial_id = t.id)")" = 0

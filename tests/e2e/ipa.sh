@@ -11,7 +11,8 @@ db=$TMP/ipa.db
 sweep=tests/data/sweeps/ipa.yaml
 
 "$tune" run $sweep --platform $plat --db "$db" > "$TMP/out" 2> "$TMP/err"
-check "ipa sweep exits 0 ($(tail -3 "$TMP/err"))" test $? = 0
+rc=$?
+check "ipa sweep exits 0 ($(tail -3 "$TMP/err")) (rc $rc)" test $rc = 0
 check "thresholds 0, 4000, 32000 and inf measured" test "$(q "$db" "SELECT group_concat(threshold_ns) FROM (SELECT threshold_ns FROM ipa_results WHERE phase = 'search' ORDER BY 1)")" = "0,4000,32000,9223372036854775807"
 check "every run recorded (3 + 1 warm-up per T)" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.phase = 'search'")" = 16
 check "always block never polls" test "$(q "$db" "SELECT polled_share FROM ipa_results WHERE threshold_ns = 0 AND phase = 'search'")" = 0.0

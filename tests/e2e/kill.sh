@@ -61,7 +61,8 @@ check "no kernel left running" test -z "$(pgrep -f "$TUNE_CACHE_DIR/builds" || t
 for d in "$TMP"/kill-*.db; do
 	[ -f "$d" ] || continue
 	"$tune" run $sweep --platform $plat --db "$d" > /dev/null 2>&1
-	check "resume of $(basename "$d") exits 0" test $? = 0
+	rc=$?
+	check "resume of $(basename "$d") exits 0 (rc $rc)" test $rc = 0
 	check "$(basename "$d"): same trials as uninterrupted" test "$(keys "$d")" = "$want_keys"
 	check "$(basename "$d"): same sample count ($want_samples)" test "$(q "$d" "SELECT count(*) FROM samples")" = "$want_samples"
 	check "$(basename "$d"): one sweep row" test "$(q "$d" "SELECT count(*) FROM sweeps")" = 1

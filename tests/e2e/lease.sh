@@ -26,13 +26,15 @@ beat0=$(q "$db" "SELECT heartbeat FROM sweep_leases")
 sleep 6
 check "the claim's heartbeat is renewed" test "$(q "$db" "SELECT heartbeat > $beat0 FROM sweep_leases")" = 1
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/b.err"
-check "another sweep runs side by side ($(tail -1 "$TMP/b.err"))" test $? = 0
+rc=$?
+check "another sweep runs side by side ($(tail -1 "$TMP/b.err")) (rc $rc)" test $rc = 0
 check "the first is still measuring" kill -0 $a
 kill -9 $a
 wait $a 2>/dev/null
 check "the killed run's lease is still there" test "$(q "$db" "SELECT count(*) FROM sweep_leases")" = 1
 "$tune" run "$TMP/long.yaml" --platform $plat --db "$db" > /dev/null 2> "$TMP/c.err"
-check "the next run takes over and completes ($(tail -1 "$TMP/c.err"))" test $? = 0
+rc=$?
+check "the next run takes over and completes ($(tail -1 "$TMP/c.err")) (rc $rc)" test $rc = 0
 check "it says whose claim it took" grep -q "taking over sweep 'long' from pid $a on host $(hostname) (that process is gone)" "$TMP/c.err"
 check "it resumed, keeping what was measured" grep -q "resuming sweep 'long'" "$TMP/c.err"
 check "one generation of the sweep" test "$(q "$db" "SELECT count(*) FROM sweeps WHERE name = 'long'")" = 1

@@ -13,7 +13,8 @@ db=$TMP/sched.db
 sweep=tests/data/sweeps/sched.yaml
 
 "$tune" run $sweep --platform $plat --db "$db" > "$TMP/out" 2> "$TMP/err"
-check "sched sweep exits 0 ($(tail -3 "$TMP/err"))" test $? = 0
+rc=$?
+check "sched sweep exits 0 ($(tail -3 "$TMP/err")) (rc $rc)" test $rc = 0
 check "40 search trials measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE kernel = 'sched' AND phase = 'search' AND status = 'done'")" = 40
 check "every policy at every point" test "$(q "$db" "SELECT count(DISTINCT policy || dispatch || apps || speedup) FROM sched_results WHERE phase = 'search'")" = 40
 check "every run recorded (2 + 1 warm-up)" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.phase = 'search'")" = 120

@@ -34,7 +34,8 @@ platform() { # platform NAME URL PARTITION
 platform cluster "$SLURM_URL" bench
 db=$TMP/cluster.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/cluster.yaml" --db "$db" > /dev/null 2> "$TMP/run.err"
-check "a sweep through Slurm exits 0 ($(tail -2 "$TMP/run.err"))" test $? = 0
+rc=$?
+check "a sweep through Slurm exits 0 ($(tail -2 "$TMP/run.err")) (rc $rc)" test $rc = 0
 check "every trial done" test "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done'")" = 24
 check "every sample recorded (96)" test "$(q "$db" "SELECT count(*) FROM samples")" = 96
 check "samples name the node" test "$(q "$db" "SELECT DISTINCT h.hostname FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id")" = "$SLURM_NODE"
@@ -43,7 +44,8 @@ check "checksums agree across variants (as locally)" test "$(q "$db" "SELECT cou
 check "job outputs read and removed" test -z "$(ls "$shared")"
 check "nothing left in the queue" test -z "$(squeue -h)"
 "$tune" run tests/data/sweeps/ipa.yaml --platform "$TMP/cluster.yaml" --db "$db" > /dev/null 2> "$TMP/ipa.err"
-check "the ipa sweep through Slurm exits 0 ($(tail -1 "$TMP/ipa.err"))" test $? = 0
+rc=$?
+check "the ipa sweep through Slurm exits 0 ($(tail -1 "$TMP/ipa.err")) (rc $rc)" test $rc = 0
 check "ipa optimum recorded" test "$(q "$db" "SELECT count(*) FROM optima WHERE kernel = 'ipa'")" = 1
 
 # Ctrl-C cancels the running job; the same command resumes.
@@ -61,7 +63,8 @@ check "Ctrl-C cancelled what tune submitted" test -z "$(squeue -h)"
 check "integrity after Ctrl-C" test "$(q "$db" "PRAGMA integrity_check")" = ok
 check "some trials still pending" test "$(q "$db" "SELECT count(*) FROM trials t JOIN sweeps w ON w.id = t.sweep_id WHERE w.name = 'slow' AND t.status != 'done'")" -gt 0
 "$tune" run tests/data/sweeps/slow.yaml --platform "$TMP/cluster.yaml" --db "$db" > /dev/null 2> "$TMP/resume.err"
-check "resume exits 0 ($(tail -1 "$TMP/resume.err"))" test $? = 0
+rc=$?
+check "resume exits 0 ($(tail -1 "$TMP/resume.err")) (rc $rc)" test $rc = 0
 check "resume completes the sweep (63 trials)" test "$(q "$db" "SELECT count(*) FROM trials t JOIN sweeps w ON w.id = t.sweep_id WHERE w.name = 'slow' AND t.status = 'done'")" = 63
 check "no duplicated sample" test "$(q "$db" "SELECT count(*) - count(DISTINCT trial_id || '/' || warmup || '/' || run_id) FROM samples")" = 0
 

@@ -11,7 +11,8 @@ source "$(dirname "$0")/lib.sh"
 # 1. A tiny sweep: 2 sizes x (scalar + 2 scalar-prefetch + 3 interleaved + 6 interleaved-prefetch).
 db=$TMP/e2e.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > "$TMP/out1" 2> "$TMP/err1"
-check "first run exits 0 ($(tail -3 "$TMP/err1"))" test $? = 0
+rc=$?
+check "first run exits 0 ($(tail -3 "$TMP/err1")) (rc $rc)" test $rc = 0
 check "24 trials done" test "$(q "$db" "SELECT count(*) FROM trials WHERE status='done'")" = 24
 check "4 samples per trial" test "$(q "$db" "SELECT count(*) FROM samples")" = 96
 check "one warm-up per trial" test "$(q "$db" "SELECT count(*) FROM samples WHERE warmup=1")" = 24
@@ -72,7 +73,8 @@ check "part of the sweep done ($done_before)" test "$done_before" -gt 0 -a "$don
 # 5. Resuming after Ctrl-C completes the same trial set as an uninterrupted run
 #    (tests/e2e/kill.sh does the same after many kill -9).
 "$tune" run tests/data/sweeps/slow.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err5"
-check "resume completes ($(tail -2 "$TMP/err5"))" test $? = 0
+rc=$?
+check "resume completes ($(tail -2 "$TMP/err5")) (rc $rc)" test $rc = 0
 check "all 63 trials done" test "$(q "$db" "SELECT count(*) FROM trials WHERE status='done'")" = 63
 check "no duplicated samples" test "$(q "$db" "SELECT count(*) FROM samples")" = 252
 check "one sweep row" test "$(q "$db" "SELECT count(*) FROM sweeps")" = 1
