@@ -66,48 +66,30 @@ int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tu
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int build_sources_hash(char out[17], struct tune_error *err)
 {
-	char dir[4096], path[4200];
+	char dir[4096];
+	const char *dirs[1] = { dir };
 	uint64_t h = HASH_INIT;
-	char *names[64];
-	size_t n = 0;
-	int rc = 0;
-	DIR *d;
-	struct dirent *e;
+	char **names = NULL;
+	int n, rc = 0;
 
 	/* The shipped kernels (kernels/ beside tune), in name order. */
 	snprintf(dir, sizeof(dir), "%s/kernels", paths_home());
-	if (!(d = opendir(dir)))
-		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot open the kernels folder '%s': %s", dir, strerror(errno));
-	while ((e = readdir(d)) != NULL && n < sizeof(names) / sizeof(names[0])) {
-		struct stat st;
-
-		snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dir, e->d_name);
-		if (e->d_name[0] != '.' && stat(path, &st) == 0 && (names[n] = strdup(e->d_name)) != NULL)
-			n++;
-	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), by_name);
-	for (size_t i = 0; i < n; i++) {
+	if ((n = manifest_names_in(dirs, 1, &names)) == 0)
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "no kernel manifest in the kernels folder '%s' (set TUNE_HOME to "
+			       "tune's source tree)", dir);
+	for (int i = 0; i < n; i++) {
 		struct kernel_manifest m;
-		struct ydoc doc;
 
-		snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dir, names[i]);
-		memset(&m, 0, sizeof(m));
-		if (!rc && (rc = ydoc_load(path, &doc, err)) == 0) {
-			if ((rc = manifest_decode(path, doc.root, names[i], &m, err)) == 0)
+		if (!rc) {
+			if ((rc = manifest_load_in(dir, names[i], &m, err)) == 0)
 				rc = sources_hash(dir, &m, &h, err);
-			ydoc_free(&doc);
+			manifest_free(&m);
 		}
-		manifest_free(&m);
 		free(names[i]);
 	}
+	free(names);
 	if (rc)
 		return rc;
 	snprintf(out, 17, "%016llx", (unsigned long long)h);

@@ -405,6 +405,8 @@ extern const struct conf_key manifest_keys[];
  * it. TUNE_ERR_CONFIG with the file, line, column and key for a bad
  * manifest, or naming the kernels found when there is none. */
 int manifest_load(const char *name, struct kernel_manifest *m, struct tune_error *err);
+/* The same from <dir>/<name>/kernel.yaml, whatever the kernel directories. */
+int manifest_load_in(const char *dir, const char *name, struct kernel_manifest *m, struct tune_error *err);
 void manifest_free(struct kernel_manifest *m);
 /* The same checks on a parsed document (its path for messages), named name:
  * what manifest_load() does once the file is found. */
@@ -432,6 +434,8 @@ void manifest_param_text(const struct kernel_param *p, long long value, char *ou
 /* The names of the kernels with a manifest in the kernel directories,
  * sorted, each once; free each and the array. Returns how many. */
 int manifest_names(char ***names);
+/* The same in dirs[0..nd). */
+int manifest_names_in(const char *const *dirs, size_t nd, char ***names);
 
 /* kernel.c: the names a sweep's kernel key takes: every kernel with a
  * manifest in the kernel directories (the shipped ones and a user's),

@@ -444,7 +444,7 @@ int manifest_load(const char *name, struct kernel_manifest *m, struct tune_error
 	char path[4200], dir[4096], known[1024] = "", where[2048] = "";
 	const char *dirs[PATHS_MAX_KERNEL_DIRS + 2];
 	char **names = NULL;
-	int n, rc;
+	int n;
 
 	memset(m, 0, sizeof(*m));
 	if (find_manifest(name, path, sizeof(path), dir, sizeof(dir)) != 0) {
@@ -462,6 +462,16 @@ int manifest_load(const char *name, struct kernel_manifest *m, struct tune_error
 				 "%s; add a folder with --kernels-dir, a platform's kernels_dir or TUNE_KERNELS_DIR)",
 				 name, name, where, known[0] ? known : "none");
 	}
+	return manifest_load_in(dir, name, m, err);
+}
+
+int manifest_load_in(const char *dir, const char *name, struct kernel_manifest *m, struct tune_error *err)
+{
+	char path[4200];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dir, name);
 	if (!(m->dir = strdup(dir)))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = conf_load("kernels", "kernel", path, manifest_keys, m, &m->path, err)) != 0)
@@ -498,7 +508,12 @@ static int by_name(const void *a, const void *b)
 int manifest_names(char ***names)
 {
 	const char *dirs[PATHS_MAX_KERNEL_DIRS + 2];
-	size_t nd = paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0]));
+
+	return manifest_names_in(dirs, paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0])), names);
+}
+
+int manifest_names_in(const char *const *dirs, size_t nd, char ***names)
+{
 	char path[4200];
 	char **v = NULL;
 	int n = 0;
