@@ -20,46 +20,32 @@ INSERT INTO host_probes (host_id, kernel, probe, field, value, measured)
 SELECT id, 'ipa', 'wakeup', 'same_cpu_ns', wakeup_same_ns, COALESCE(wakeup_measured, '')
 FROM hosts WHERE wakeup_same_ns IS NOT NULL;
 
--- A run's calls: apps times calls per app (recorded as parameters), or the
--- queries column of the trials recorded before.
+-- Both read kernel_results (every finished trial with its parameters and
+-- statistics). A run's calls or tasks: apps times those per app (recorded as
+-- parameters), or the queries column of the trials recorded before.
 DROP VIEW ipa_results;
 CREATE VIEW ipa_results AS
-SELECT t.id AS trial_id, s.id AS sweep_id, s.name AS sweep, s.fingerprint, p.name AS platform,
-       h.hostname AS host, json_extract(t.params, '$.threshold_ns') AS threshold_ns, t.phase,
-       c.calls AS calls_per_run, ts.n AS runs, ts.median AS median_ns_per_call, ts.ci_low, ts.ci_high, ts.mad,
-       ts.median * c.calls / 1e6 AS median_wall_ms,
-       (SELECT AVG(json_extract(x.raw_json, '$.polled') * 1.0 / c.calls) FROM samples x
-        WHERE x.trial_id = t.id AND x.warmup = 0) AS polled_share
-FROM trials t
-JOIN (SELECT id, COALESCE(json_extract(params, '$.apps') * json_extract(params, '$.calls'), queries) AS calls
-      FROM trials) c ON c.id = t.id
-JOIN sweeps s ON s.id = t.sweep_id
-JOIN platforms p ON p.id = s.platform_id
-JOIN hosts h ON h.id = s.host_id
-JOIN trial_summary ts ON ts.trial_id = t.id
-WHERE t.status = 'done' AND t.kernel = 'ipa';
+SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, threshold_ns, phase, calls AS calls_per_run, runs,
+       median AS median_ns_per_call, ci_low, ci_high, mad, median * calls / 1e6 AS median_wall_ms,
+       (SELECT AVG(json_extract(x.raw_json, '$.polled') * 1.0 / calls) FROM samples x
+        WHERE x.trial_id = r.trial_id AND x.warmup = 0) AS polled_share
+FROM (SELECT r.*, json_extract(r.params, '$.threshold_ns') AS threshold_ns,
+             COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.calls'), t.queries) AS calls
+      FROM kernel_results r JOIN trials t ON t.id = r.trial_id WHERE r.kernel = 'ipa') r;
 
--- sched's: speedup, apps and dispatch are parameters; a run's tasks are apps
--- times tasks per app, or the queries column of the trials recorded before.
 DROP VIEW sched_results;
 CREATE VIEW sched_results AS
-SELECT t.id AS trial_id, s.id AS sweep_id, s.name AS sweep, s.fingerprint, p.name AS platform,
-       h.hostname AS host, t.variant AS policy, json_extract(t.params, '$.dispatch') AS dispatch,
-       json_extract(t.params, '$.apps') AS apps, json_extract(t.params, '$.speedup') AS speedup, t.phase,
-       c.tasks AS tasks_per_run, ts.n AS runs, ts.median AS median_ns_per_task, ts.ci_low, ts.ci_high,
-       ts.median * c.tasks / 1e6 AS median_makespan_ms,
-       (SELECT AVG(json_extract(x.raw_json, '$.tasks_accel') * 1.0 / c.tasks) FROM samples x
-        WHERE x.trial_id = t.id AND x.warmup = 0) AS accel_share,
+SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, variant AS policy, dispatch, apps, speedup, phase,
+       tasks AS tasks_per_run, runs, median AS median_ns_per_task, ci_low, ci_high,
+       median * tasks / 1e6 AS median_makespan_ms,
+       (SELECT AVG(json_extract(x.raw_json, '$.tasks_accel') * 1.0 / tasks) FROM samples x
+        WHERE x.trial_id = r.trial_id AND x.warmup = 0) AS accel_share,
        (SELECT AVG(json_extract(x.raw_json, '$.mean_overhead_ns')) FROM samples x
-        WHERE x.trial_id = t.id AND x.warmup = 0) AS mean_overhead_ns
-FROM trials t
-JOIN (SELECT id, COALESCE(json_extract(params, '$.apps') * json_extract(params, '$.tasks'), queries) AS tasks
-      FROM trials) c ON c.id = t.id
-JOIN sweeps s ON s.id = t.sweep_id
-JOIN platforms p ON p.id = s.platform_id
-JOIN hosts h ON h.id = s.host_id
-JOIN trial_summary ts ON ts.trial_id = t.id
-WHERE t.status = 'done' AND t.kernel = 'sched';
+        WHERE x.trial_id = r.trial_id AND x.warmup = 0) AS mean_overhead_ns
+FROM (SELECT r.*, json_extract(r.params, '$.dispatch') AS dispatch, json_extract(r.params, '$.apps') AS apps,
+             json_extract(r.params, '$.speedup') AS speedup,
+             COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.tasks'), t.queries) AS tasks
+      FROM kernel_results r JOIN trials t ON t.id = r.trial_id WHERE r.kernel = 'sched') r;
 
 -- sched's optima: the policy and dispatch chosen per (speedup, apps), with
 -- the class the paper's Fig. 10 reads them by (an accelerator about as fast
