@@ -95,12 +95,11 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 			if (is_variant) {
 				const char *hint = conf_strs_suggest(&m->variants, v->text);
 
-				if ((x = manifest_variant(m, v->text)) < 0 && hint)
+				if ((x = manifest_variant(m, v->text)) < 0)
 					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
-							    "kernel '%s' (did you mean '%s'?)", v->text, m->name, hint);
-				if (x < 0)
-					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
-							    "kernel '%s' (see 'tune kernels')", v->text, m->name);
+							    "kernel '%s' (%s%s%s)", v->text, m->name,
+							    hint ? "did you mean '" : "see 'tune kernels'", hint ? hint : "",
+							    hint ? "'?" : "");
 			} else if (manifest_param_value(p, v->text, &x, why, sizeof(why)) != 0) {
 				return conf_fail_at(err, s->path, v->at, "key 'params': parameter '%s': %s", e->name, why);
 			}

@@ -55,11 +55,13 @@ static struct trial *knee_of(const struct kernel_manifest *m, struct trial **can
 /* Records the optimum of a decision: its context, every parameter of the
  * knee and the fastest's list value, the runner-up's parameters. */
 static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
-				   const struct trial *runner, long long trials, struct tune_error *err)
+			  const struct trial *runner, long long trials, struct tune_error *err)
 {
 	const struct kernel_manifest *m = knee->manifest;
 	json_t *params = manifest_params_json(knee), *ru = runner ? manifest_params_json(runner) : NULL;
-	json_t *exports = manifest_exports_json(knee);
+	/* A kernel with a report of its own gets no generic header block. */
+	int own = m->report == REPORT_OWN;
+	json_t *exports = own ? NULL : manifest_exports_json(knee);
 	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL;
 	long long point = manifest_point(knee), best_point = manifest_point(best);
 	int rc;
@@ -75,12 +77,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	json_decref(params);
 	json_decref(ru);
 	json_decref(exports);
-	/* A kernel with a report of its own gets no generic header block. */
-	if (m->report == REPORT_OWN) {
-		free(exports_text);
-		exports_text = NULL;
-	}
-	if (!params_text || (m->report != REPORT_OWN && !exports_text) || (runner && !runner_text)) {
+	if (!params_text || (!own && !exports_text) || (runner && !runner_text)) {
 		free(params_text);
 		free(runner_text);
 		free(exports_text);

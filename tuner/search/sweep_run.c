@@ -211,8 +211,7 @@ static void run_probe(struct sweep_run *r)
 	char said[512];
 	size_t used = 0;
 
-	if (!m->probe.name || !r->plan.ntrials || !r->plan.trials[0].manifest ||
-	    probe_trial(m, &r->plan.trials[0], &t) != 0 || !(bin = exec_get_build(r, &t)) || bin->rc)
+	if (!m->probe.name || !r->plan.ntrials || probe_trial(m, &r->plan.trials[0], &t) != 0 || !(bin = exec_get_build(r, &t)) || bin->rc)
 		return;
 	if (exec_execute(r, bin, &job, &res, &reason, &err) != 0) {
 		warn(r, "cannot run probe '%s': %s", m->probe.name, err.msg);
