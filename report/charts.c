@@ -1,8 +1,7 @@
-/* Charts with gnuplot, each as PNG and SVG: throughput against working-set
- * size (the best configuration of each variant), speedup against group
- * size per working set, ipa's wall time against the polling threshold,
- * sched's makespan, and each manifest kernel's metric against its list
- * parameter, with the 95% intervals as error bars.
+/* Charts with gnuplot, each as PNG and SVG: each kernel's own (its
+ * report's hook draws them with the helpers here), and each generic
+ * kernel's metric against its list parameter, with the 95% intervals as
+ * error bars.
  *
  * No name from the database enters a script's text: the output directory,
  * the platform and the host are the script's arguments (gnuplot -c FILE.gp
@@ -28,7 +27,7 @@ void report_chart_file(const char *platform, const char *chart, char *out, size_
 }
 
 /* Opens dir/name.dat for writing; its path goes to path. */
-static FILE *open_data(const char *dir, const char *name, char *path, size_t len, struct tune_error *err)
+FILE *report_chart_data(const char *dir, const char *name, char *path, size_t len, struct tune_error *err)
 {
 	FILE *f;
 
@@ -62,7 +61,7 @@ static int run_gnuplot(const char *script, const char *dir, const char *platform
 
 /* Writes NAME.gp for both terminals and runs it: NAME.png and NAME.svg. In
  * body, datafile is ARG1/NAME.dat. */
-static int plot(const char *dir, const char *name, const char *platform, const char *host, const struct strbuf *body,
+int report_plot(const char *dir, const char *name, const char *platform, const char *host, const struct strbuf *body,
 		struct tune_error *err)
 {
 	char path[4200];
@@ -88,246 +87,13 @@ static int plot(const char *dir, const char *name, const char *platform, const c
 }
 
 /* Appends a chart drawn to made. */
-static void made_chart(struct report_chart *made, size_t *n, const char *name, const char *caption)
+void report_chart_made(struct report_chart *made, size_t *n, const char *name, const char *caption)
 {
 	if (*n >= REPORT_MAX_CHARTS)
 		return;
 	snprintf(made[*n].name, sizeof(made[*n].name), "%s", name);
 	snprintf(made[*n].caption, sizeof(made[*n].caption), "%s", caption);
 	(*n)++;
-}
-
-static int chase_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
-			struct tune_error *err)
-{
-	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
-	struct report_results rs = { NULL, 0 };
-	struct report_result *v;
-	size_t n;
-	char path[4200], name[200];
-	struct strbuf body = STRBUF_INIT;
-	long long sizes[64];
-	size_t ns = 0;
-	FILE *f = NULL;
-	int rc;
-
-	if ((rc = report_load_results(db, platform, &rs, err)) != 0 || !rs.n)
-		goto out;
-	v = rs.v;
-	n = rs.n;
-	for (size_t i = 0; i < n; i++) {
-		size_t j;
-
-		for (j = 0; j < ns && sizes[j] != v[i].size_mb; j++)
-			;
-		if (j == ns && ns < 64)
-			sizes[ns++] = v[i].size_mb;
-	}
-	for (size_t a = 1; a < ns; a++)
-		for (size_t k = a; k > 0 && sizes[k - 1] > sizes[k]; k--) {
-			long long t = sizes[k];
-
-			sizes[k] = sizes[k - 1];
-			sizes[k - 1] = t;
-		}
-
-	/* Throughput against size: one data block per variant. */
-	report_chart_file(platform, "throughput_vs_size", name, sizeof(name));
-	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
-		rc = TUNE_ERR_SYSTEM;
-		goto out;
-	}
-	fprintf(f, "# size_mb Mlookups_per_s low high (best configuration of each variant)\n");
-	for (int k = 0; k < 4; k++) {
-		fprintf(f, "\"%s\"\n", variants[k]);
-		for (size_t i = 0; i < ns; i++) {
-			const struct report_result *p = report_best(v, n, variants[k], sizes[i], -1);
-
-			if (p)
-				fprintf(f, "%lld %.4f %.4f %.4f\n", sizes[i], 1e3 / p->median, 1e3 / p->ci_high,
-					1e3 / p->ci_low);
-		}
-		fprintf(f, "\n\n");
-	}
-	fclose(f);
-	f = NULL;
-	strbuf_add(&body, "  set title 'Throughput against working set (' . ARG2 . '), best g per variant, 95% "
-			  "intervals' noenhanced\n"
-			  "  set logscale x 2\n  set xlabel 'working set (MB)'\n  set ylabel 'million lookups per second'\n"
-			  "  plot for [i=0:3] datafile index i using 1:2:3:4 with yerrorlines title columnheader(1)\n"
-			  "  unset logscale x");
-	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
-		goto out;
-	made_chart(made, charts, "throughput_vs_size",
-		   "Throughput against working-set size: the best g of each variant");
-
-	/* Speedup of interleaved-prefetch over scalar against g, per size. */
-	report_chart_file(platform, "speedup_vs_groupsize", name, sizeof(name));
-	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
-		rc = TUNE_ERR_SYSTEM;
-		goto out;
-	}
-	fprintf(f, "# g speedup low high (interleaved-prefetch over scalar, best hint)\n");
-	for (size_t i = 0; i < ns; i++) {
-		const struct report_result *s = report_best(v, n, "scalar", sizes[i], -1);
-		long long last = -1;
-
-		fprintf(f, "\"%s\"\n", report_size_label(sizes[i]));
-		for (size_t k = 0; s && k < n; k++) {
-			const struct report_result *p;
-
-			if (strcmp(v[k].variant, "interleaved-prefetch") != 0 || v[k].size_mb != sizes[i] ||
-			    v[k].group_size == last)
-				continue;
-			last = v[k].group_size;
-			p = report_best(v, n, "interleaved-prefetch", sizes[i], last);
-			fprintf(f, "%lld %.4f %.4f %.4f\n", last, s->median / p->median, s->median / p->ci_high,
-				s->median / p->ci_low);
-		}
-		fprintf(f, "\n\n");
-	}
-	fclose(f);
-	f = NULL;
-	strbuf_release(&body);
-	strbuf_addf(&body, "  set title 'Speedup of interleaved-prefetch over scalar (' . ARG2 . '), 95%% intervals' "
-		    "noenhanced\n"
-		    "  set logscale x 2\n  set xlabel 'group size g'\n  set ylabel 'speedup over scalar'\n"
-		    "  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title columnheader(1)\n"
-		    "  unset logscale x",
-		    ns ? ns - 1 : 0);
-	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
-		goto out;
-	made_chart(made, charts, "speedup_vs_groupsize",
-		   "Speedup of interleaved-prefetch over scalar against group size");
-out:
-	if (f)
-		fclose(f);
-	strbuf_release(&body);
-	free(rs.v);
-	return rc;
-}
-
-/* Wall time per call against T on a log axis (the paper's Fig. 12): the
- * finite T > 0 as points, always-block and always-poll as horizontal lines,
- * the chosen T and the wake-up cost as vertical ones. */
-static int ipa_chart(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
-		     struct tune_error *err)
-{
-	struct report_ipa *v = NULL;
-	size_t n = 0;
-	char path[4200], name[200], host[300];
-	struct strbuf body = STRBUF_INIT;
-	FILE *f;
-	int rc = report_load_ipa(db, platform, &v, &n, err);
-
-	if (rc || !n)
-		goto out;
-	report_chart_file(platform, "ipa_wall_vs_threshold", name, sizeof(name));
-	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
-		rc = TUNE_ERR_SYSTEM;
-		goto out;
-	}
-	/* One host: the newest (the tables show every host). */
-	escape_file_name(v[n - 1].host, host, sizeof(host));
-	fprintf(f, "# threshold_us ns_per_call low high (host %s)\n", host);
-	for (size_t i = 0; i < v[n - 1].npoints; i++) {
-		const struct report_ipa_point *p = &v[n - 1].points[i];
-
-		if (p->threshold_ns > 0 && p->threshold_ns != LLONG_MAX)
-			fprintf(f, "%.3f %.2f %.2f %.2f\n", (double)p->threshold_ns / 1000.0, p->median, p->ci_low,
-				p->ci_high);
-	}
-	fclose(f);
-	strbuf_add(&body, "  set title 'IPA: wall time per call against the polling threshold (' . ARG2 . ', host ' . "
-			  "ARG3 . '), 95% intervals' noenhanced\n  set logscale x 10\n  set xlabel 'threshold T (us): poll "
-			  "below, block above'\n  set ylabel 'ns per call'\n  unset arrow\n");
-	if (v[n - 1].chosen && v[n - 1].chosen_ns > 0 && v[n - 1].chosen_ns != LLONG_MAX)
-		strbuf_addf(&body,
-					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead lc rgb "
-					 "'#2ca02c'\n  set label 'chosen T' at first %.3f, graph 0.95 offset 0.5,0\n",
-					 v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0);
-	if (v[n - 1].wakeup_cross_ns > 0)
-		strbuf_addf(&body,
-					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead dt 3 lc rgb "
-					 "'#9467bd'\n  set label 'wake-up cost' at first %.3f, graph 0.88 offset 0.5,0\n",
-					 v[n - 1].wakeup_cross_ns / 1000.0, v[n - 1].wakeup_cross_ns / 1000.0,
-					 v[n - 1].wakeup_cross_ns / 1000.0);
-	strbuf_add(&body, "  plot datafile using 1:2:3:4 with yerrorlines title 'ipa (T)'");
-	/* The fixed policies as horizontal lines, inside the autoscaled range. */
-	for (size_t i = 0; i < v[n - 1].npoints; i++) {
-		const struct report_ipa_point *p = &v[n - 1].points[i];
-
-		if (p->threshold_ns == 0 || p->threshold_ns == LLONG_MAX)
-			strbuf_addf(&body, ", %.2f dt 2 lc rgb '%s' title '%s'", p->median, p->threshold_ns ? "#1f77b4" : "#d62728",
-						 p->threshold_ns ? "always poll" : "always block");
-	}
-	strbuf_add(&body, "\n  unset logscale x\n  unset arrow\n  unset label");
-	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
-		goto out;
-	made_chart(made, charts, "ipa_wall_vs_threshold",
-		   "IPA: wall time per call against the polling threshold, with the chosen threshold and the host's "
-		   "wake-up cost");
-out:
-	strbuf_release(&body);
-	free(v);
-	return rc;
-}
-
-/* Makespan against apps, a line per policy (inline dispatch), a panel per
- * speedup: the paper's Fig. 10. */
-static int sched_chart(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
-		       struct tune_error *err)
-{
-	static const char *const policies[] = { "co", "ao", "fuse", "random", "eft" };
-	struct report_sched *v = NULL;
-	size_t n = 0, ns, na;
-	long long speedups[8], apps[64];
-	char path[4200], name[200], host[300];
-	struct strbuf body = STRBUF_INIT;
-	FILE *f;
-	int rc = report_load_sched(db, platform, &v, &n, err);
-
-	if (rc || !n)
-		goto out;
-	ns = report_sched_speedups(&v[n - 1], speedups, 8);
-	na = report_sched_apps(&v[n - 1], apps, 64);
-	report_chart_file(platform, "sched_makespan_vs_apps", name, sizeof(name));
-	if (!(f = open_data(dir, name, path, sizeof(path), err))) {
-		rc = TUNE_ERR_SYSTEM;
-		goto out;
-	}
-	/* Blocks of speedup s and policy k at index s * 5 + k. */
-	escape_file_name(v[n - 1].host, host, sizeof(host));
-	fprintf(f, "# apps makespan_ms low high (inline dispatch; host %s)\n", host);
-	for (size_t s = 0; s < ns; s++)
-		for (int k = 0; k < 5; k++) {
-			fprintf(f, "\"%s\"\n", policies[k]);
-			for (size_t a = 0; a < na; a++) {
-				const struct report_sched_point *p = report_sched_at(&v[n - 1], policies[k], "inline",
-										       speedups[s], apps[a]);
-
-				if (p)
-					fprintf(f, "%lld %.4f %.4f %.4f\n", apps[a], p->makespan_ms, p->ci_low_ms,
-						p->ci_high_ms);
-			}
-			fprintf(f, "\n\n");
-		}
-	fclose(f);
-	strbuf_addf(&body, "  set multiplot layout 1,%zu title 'Makespan against apps per scheduling policy (' . ARG2 . "
-		    "', inline dispatch), 95%% intervals' noenhanced\n  set xlabel 'apps'\n"
-		    "  set ylabel 'makespan (ms)'\n  set key inside top left\n", ns ? ns : 1);
-	for (size_t s = 0; s < ns; s++)
-		strbuf_addf(&body, "  set title 'accelerator %lldx faster'\n  plot for [k=0:4] datafile index %zu + k "
-			    "using 1:2:3:4 with yerrorlines title columnheader(1)\n", speedups[s], s * 5);
-	strbuf_add(&body, "  unset multiplot");
-	if ((rc = plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
-		goto out;
-	made_chart(made, charts, "sched_makespan_vs_apps",
-		   "Scheduler: makespan against apps per policy, a panel per accelerator speedup");
-out:
-	strbuf_release(&body);
-	free(v);
-	return rc;
 }
 
 /* A series label as data for gnuplot's columnheader: letters, digits and
@@ -358,12 +124,12 @@ static int kernel_chart(const char *platform, const char *dir, const char *kerne
 		    "intervals' noenhanced\n  set logscale x 2\n  set xlabel 'list parameter'\n  set ylabel 'metric'\n"
 		    "  set key noenhanced\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title "
 		    "columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);
-	rc = plot(dir, name, platform, host, &body, err);
+	rc = report_plot(dir, name, platform, host, &body, err);
 	strbuf_release(&body);
 	snprintf(caption, sizeof(caption), "Kernel %s: its metric (%s) against %s, a line per context, variant and "
 		 "searched values", kernel, unit[0] ? unit : "?", list);
 	if (!rc)
-		made_chart(made, charts, chart, caption);
+		report_chart_made(made, charts, chart, caption);
 	return rc;
 }
 
@@ -410,7 +176,7 @@ static int kernel_point(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		ks->nseries = 0;
 		snprintf(chart, sizeof(chart), "kernel-%s", ks->kernel);
 		report_chart_file(ks->platform, chart, file, sizeof(file));
-		if (!(ks->f = open_data(ks->dir, file, ks->path, sizeof(ks->path), err)))
+		if (!(ks->f = report_chart_data(ks->dir, file, ks->path, sizeof(ks->path), err)))
 			return TUNE_ERR_SYSTEM;
 		fprintf(ks->f, "# %s median low high, in %s\n", ks->list, ks->unit);
 	}
@@ -464,9 +230,8 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, struct rep
 	int rc;
 
 	*charts = 0;
-	if ((rc = chase_charts(db, platform, dir, made, charts, err)) == 0 &&
-	    (rc = ipa_chart(db, platform, dir, made, charts, err)) == 0 &&
-	    (rc = sched_chart(db, platform, dir, made, charts, err)) == 0)
-		rc = kernel_charts(db, platform, dir, made, charts, err);
-	return rc;
+	for (size_t k = 0; kernel_reports[k]; k++)
+		if (kernel_reports[k]->charts && (rc = kernel_reports[k]->charts(db, platform, dir, made, charts, err)) != 0)
+			return rc;
+	return kernel_charts(db, platform, dir, made, charts, err);
 }

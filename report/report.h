@@ -1,5 +1,8 @@
-/* report: what the database holds, as amaco2-style tables and as amaco2's
- * CSV. Reads the store's views; writes to the stream it is given. */
+/* report: what the database holds, as tables, charts, a C header and JSON,
+ * for every kernel: generic ones from its manifest's parameters, and a
+ * kernel's own (its paper tables, its header macros) from the hooks its
+ * folder gives (struct kernel_report). Reads the store's views; writes to
+ * the stream it is given. */
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
@@ -7,71 +10,6 @@
 #include <stdio.h>
 
 #include "../tuner/base/errors.h"
-
-/* The newest result of each configuration (current fingerprints only),
- * ordered by platform, host, depth, size, variant and g. Free rs->v. */
-struct report_result {
-	char platform[64], host[256], fingerprint[32], variant[32], hint[16];
-	long long size_mb, depth, group_size;
-	int hugepages;
-	double median, ci_low, ci_high; /* ns/lookup; the interval is the median when unknown */
-};
-
-struct report_results {
-	struct report_result *v;
-	size_t n;
-};
-
-int report_load_results(sqlite3 *db, const char *platform, struct report_results *rs, struct tune_error *err);
-/* The fastest result of variant at size (g < 0: any g), or NULL. */
-const struct report_result *report_best(const struct report_result *v, size_t n, const char *variant, long long size,
-					long long g);
-
-/* The ipa kernel's newest sweep of each host's current fingerprint: wall
- * time per call at each threshold T (LLONG_MAX: always poll), the chosen T
- * and the host's wake-up cost (< 0: not measured). Free *out. */
-#define REPORT_IPA_MAX_POINTS 64
-struct report_ipa_point {
-	long long threshold_ns;
-	double median, ci_low, ci_high, polled_share; /* ns per call; share < 0: unknown */
-};
-
-struct report_ipa {
-	char platform[64], host[256], fingerprint[32];
-	struct report_ipa_point points[REPORT_IPA_MAX_POINTS];
-	size_t npoints;
-	int chosen;
-	long long chosen_ns;
-	double chosen_median, chosen_low, chosen_high, wakeup_cross_ns, wakeup_same_ns;
-};
-
-int report_load_ipa(sqlite3 *db, const char *platform, struct report_ipa **out, size_t *n, struct tune_error *err);
-/* "0 (always block)", "8 us", "inf (always poll)" */
-void report_threshold_label(long long t, char *out, size_t len);
-
-/* The sched kernel's newest sweep of each host's current fingerprint: the
- * makespan of each policy and dispatch at each (speedup, apps). Free *out. */
-#define REPORT_SCHED_MAX_POINTS 1024
-struct report_sched_point {
-	char policy[16], dispatch[16];
-	long long speedup, apps;
-	double makespan_ms, ci_low_ms, ci_high_ms, accel_share, overhead_ns; /* < 0: unknown */
-	int chosen; /* the optimum of its (speedup, apps) */
-};
-
-struct report_sched {
-	char platform[64], host[256], fingerprint[32];
-	struct report_sched_point points[REPORT_SCHED_MAX_POINTS];
-	size_t npoints;
-};
-
-int report_load_sched(sqlite3 *db, const char *platform, struct report_sched **out, size_t *n, struct tune_error *err);
-/* The point of policy (NULL: any) and dispatch at (speedup, apps), or NULL. */
-const struct report_sched_point *report_sched_at(const struct report_sched *r, const char *policy,
-						  const char *dispatch, long long speedup, long long apps);
-/* The distinct speedups and app counts measured, ascending; returns how many. */
-size_t report_sched_speedups(const struct report_sched *r, long long *out, size_t max);
-size_t report_sched_apps(const struct report_sched *r, long long *out, size_t max);
 
 /* A report as data (sections, tables, figures), rendered in any format. */
 struct rdoc;
@@ -95,16 +33,6 @@ void rdoc_figure(struct rdoc *d, const char *caption, const char *svg);
 size_t rdoc_rows(const struct rdoc *d);
 int rdoc_render(const struct rdoc *d, int format, const char *title, FILE *out, struct tune_error *err);
 
-/* Summary, variant isolation and group-size tables of each platform (all
- * when np is 0), and a side-by-side comparison when there are several. */
-int report_tables(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
-/* The optima of the current fingerprint of each host of platform (all: NULL). */
-int report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
-/* The ipa curve (wall time against T) and the chosen T against the wake-up cost. */
-int report_ipa(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
-/* Makespan per policy against apps at each speedup, inline against worker
- * dispatch, and the scheduler optima. */
-int report_sched(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Kernels described by their manifest alone: each trial of the newest sweep
  * per context (the metric against every tuned parameter, the chosen one
  * marked) and the optimum of each context with its runner-up. */
@@ -119,19 +47,17 @@ int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct t
 
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
-/* The tables, then the optima and the warnings: what `tune results` shows. */
+/* Each kernel's own overview, then per platform each kernel's own tables,
+ * the generic kernels' and the warnings: what `tune results` shows. */
 int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 
-/* variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum
- * for the measured runs of the newest result of each configuration. */
+/* The measured samples of platform (NULL: all) as CSV, in the columns of
+ * the kernel whose report writes them (the chase's: amaco2's). */
 int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
 
 /* The charts of platform in dir, each .png, .svg, and the .dat and .gp
- * gnuplot drew them from: PLATFORM-throughput_vs_size and
- * PLATFORM-speedup_vs_groupsize when there are chase results,
- * PLATFORM-ipa_wall_vs_threshold when there are ipa results,
- * PLATFORM-sched_makespan_vs_apps when there are sched results, and
- * PLATFORM-kernel-K for each manifest kernel K with a numeric list parameter
+ * gnuplot drew them from: each kernel's own (struct kernel_report), and
+ * PLATFORM-kernel-K for each generic kernel K with a numeric list parameter
  * (its metric against it, a line per context, variant and searched values).
  * made[] gets the charts drawn (name without platform and extension). Needs
  * gnuplot: TUNE_ERR_BUILD with a message saying so when it is missing. */
@@ -146,6 +72,16 @@ struct report_chart {
 void report_chart_file(const char *platform, const char *chart, char *out, size_t len);
 int report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart made[REPORT_MAX_CHARTS],
 		  size_t *charts, struct tune_error *err);
+/* For a chart's hook: opens dir/name.dat for writing (its path to path), or
+ * NULL with err filled. */
+FILE *report_chart_data(const char *dir, const char *name, char *path, size_t len, struct tune_error *err);
+struct strbuf;
+/* Writes dir/name.gp drawing body for both terminals (in body, datafile is
+ * ARG1/name.dat; ARG2 the platform, ARG3 the host) and runs gnuplot on it. */
+int report_plot(const char *dir, const char *name, const char *platform, const char *host, const struct strbuf *body,
+		struct tune_error *err);
+/* Adds a chart drawn to made (REPORT_MAX_CHARTS at most). */
+void report_chart_made(struct report_chart *made, size_t *n, const char *name, const char *caption);
 /* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */
 int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err);
 
@@ -181,9 +117,6 @@ const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
 /* SQL: what a kernel's probe measured of a host (host_probes), or -1. */
 #define REPORT_SQL_PROBE(host_id, kernel, probe, field) "COALESCE((SELECT value FROM host_probes WHERE host_id = " \
 	host_id " AND kernel = '" kernel "' AND probe = '" probe "' AND field = '" field "'), -1)"
-/* SQL: ipa's wake-up cost on host h (hosts.id): across CPUs, on one. */
-#define REPORT_SQL_WAKEUP(h) REPORT_SQL_PROBE(h ".id", "ipa", "wakeup", "cross_cpu_ns") ", " \
-	REPORT_SQL_PROBE(h ".id", "ipa", "wakeup", "same_cpu_ns")
 /* sweeps.c: a kernel's newest sweeps, an element of the caller's array
  * each, with the points of each. sweeps_sql takes the platform as ?1 (NULL:
  * all) and gives the sweep's id in column 3; points_sql takes that id. */
@@ -200,6 +133,43 @@ int report_load_sweeps(sqlite3 *db, const char *platform, const struct report_sw
 		       struct tune_error *err);
 /* Column col of the row as text into out ("" for NULL). */
 void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len);
+
+/* Text from the database made safe for the header: report_c_comment() for
+ * inside a comment, report_c_string() as a string literal. Each returns one
+ * of a few rotating static buffers (8 and 4: one fprintf's worth); the
+ * export runs on one thread. */
+const char *report_c_comment(const char *s);
+const char *report_c_string(const char *s);
+
+/* A kernel's own report, for a manifest that says `report: own`: its tables,
+ * charts, header block and JSON, written in the kernel's folder
+ * (kernels/<name>/report*.c) and listed once in kernels/reports.c. The
+ * report calls each kernel's hooks in that list's order; any may be NULL. */
+struct json_t;
+struct kernel_report {
+	const char *kernel;
+	/* Tables across the platforms (np 0: all), before any platform's own. */
+	int (*overview)(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
+	/* Its tables of platform (NULL: every platform). */
+	int (*tables)(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+	/* Its charts of platform in dir, each added with report_chart_made(). */
+	int (*charts)(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
+		      struct tune_error *err);
+	/* Lines for the header's opening comment (each starting " * "), or NULL. */
+	const char *header_note;
+	/* Its part of platform's block of the header: its macros, or a comment
+	 * saying what to run when it is not tuned there. */
+	int (*header)(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err);
+	/* After every platform's block: its functions over those macros. */
+	void (*header_functions)(FILE *out);
+	/* Its optima of platform for the JSON export: *out a new reference
+	 * (JSON null when it has none there). */
+	int (*json)(sqlite3 *db, const char *platform, struct json_t **out, struct tune_error *err);
+	/* Its measured samples as CSV in its own columns (see report_csv()). */
+	int (*csv)(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
+};
+/* The shipped kernels' own reports, NULL-terminated (kernels/reports.c). */
+extern const struct kernel_report *const kernel_reports[];
 
 /* "512 MB", "2 GB": a rotating static buffer, good for a few uses per printf. */
 const char *report_size_label(long long mb);

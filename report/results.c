@@ -1,56 +1,84 @@
-/* The newest result of each configuration of the current fingerprints, as
- * the tables and the charts read them. */
+/* What `tune results` shows: each kernel's own tables and the generic
+ * kernels', then the warnings, rendered in the format asked for. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
-/* One configuration's newest result. */
-static int result_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+/* A sweep's warnings, a row each. */
+static int warnings_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
-	struct report_results *rs = arg;
-	struct report_result *r = report_grow(&rs->v, &rs->n, sizeof(*r));
+	static const char *const head[] = { "Sweep", "Started", "Warning" };
+	struct rdoc *d = arg;
+	size_t t = rdoc_table_for(d, "Warnings", 3, head);
+	char *w = strdup(report_text(q, 2, "")), *save = NULL;
 
-	if (!r)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	snprintf(r->platform, sizeof(r->platform), "%s", (const char *)sqlite3_column_text(q, 0));
-	snprintf(r->host, sizeof(r->host), "%s", (const char *)sqlite3_column_text(q, 1));
-	snprintf(r->variant, sizeof(r->variant), "%s", (const char *)sqlite3_column_text(q, 2));
-	snprintf(r->hint, sizeof(r->hint), "%s", (const char *)sqlite3_column_text(q, 3));
-	r->size_mb = sqlite3_column_int64(q, 4);
-	r->depth = sqlite3_column_int64(q, 5);
-	r->group_size = sqlite3_column_int64(q, 6);
-	r->hugepages = sqlite3_column_int(q, 7);
-	r->median = sqlite3_column_double(q, 8);
-	snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", (const char *)sqlite3_column_text(q, 9));
-	r->ci_low = sqlite3_column_double(q, 10);
-	r->ci_high = sqlite3_column_double(q, 11);
+	(void)err;
+	for (char *line = w ? strtok_r(w, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		const char *row[3] = { report_text(q, 0, ""), report_text(q, 1, ""), line };
+
+		rdoc_row(d, t, row);
+	}
+	free(w);
 	return 0;
 }
 
-int report_load_results(sqlite3 *db, const char *platform, struct report_results *rs, struct tune_error *err)
+int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
-	rs->v = NULL;
-	rs->n = 0;
 	return report_each_row(db,
-			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
-			       " hugepages, median_ns_per_lookup, fingerprint, COALESCE(ci_low, median_ns_per_lookup),"
-			       " COALESCE(ci_high, median_ns_per_lookup) FROM latest_results JOIN current_fingerprints"
-			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR platform = ?1)"
-			       " AND kernel = 'chase' ORDER BY platform, host, depth, size_mb, variant, group_size",
-			       platform, "results", result_row, rs, err);
+			       "SELECT s.name, s.started, s.warnings FROM sweeps s JOIN platforms p ON p.id = s.platform_id"
+			       " JOIN hosts h ON h.id = s.host_id JOIN current_fingerprints c ON c.platform = p.name AND"
+			       " c.host = h.hostname AND c.fingerprint = s.fingerprint WHERE s.warnings IS NOT NULL AND"
+			       " (?1 IS NULL OR p.name = ?1) ORDER BY s.id", platform, "warnings", warnings_row, d, err);
 }
 
-/* Best (lowest median) result of a variant at a size, optionally at one g. */
-const struct report_result *report_best(const struct report_result *v, size_t n, const char *variant, long long size,
-				 long long g)
+int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err)
 {
-	const struct report_result *b = NULL;
+	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].variant, variant) && v[i].size_mb == size && (g < 0 || v[i].group_size == g) &&
-		    (!b || v[i].median < b->median))
-			b = &v[i];
+	for (size_t k = 0; !rc && kernel_reports[k]; k++)
+		if (kernel_reports[k]->overview)
+			rc = kernel_reports[k]->overview(d, db, platforms, np, err);
+	for (size_t p = 0; !rc && p < (np ? np : 1); p++) {
+		const char *platform = np ? platforms[p] : NULL;
+
+		for (size_t k = 0; !rc && kernel_reports[k]; k++)
+			if (kernel_reports[k]->tables)
+				rc = kernel_reports[k]->tables(d, db, platform, err);
+		if (!rc && (rc = report_kernels(d, db, platform, err)) == 0)
+			rc = report_warnings(d, db, platform, err);
+	}
+	return rc;
+}
+
+const char *const report_format_names[] = { "table", "md", "csv", "json", "html", NULL };
+
+int report_print(sqlite3 *db, const char *const *platforms, size_t np, int format, FILE *out, size_t *rows,
+		 struct tune_error *err)
+{
+	struct rdoc *d = rdoc_new();
+	int rc;
+
+	*rows = 0;
+	if (!d)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	rc = report_all(d, db, platforms, np, err);
+	*rows = rdoc_rows(d);
+	if (!rc && *rows)
+		rc = rdoc_render(d, format, "tune results", out, err);
+	rdoc_free(d);
+	return rc;
+}
+
+const char *report_size_label(long long mb)
+{
+	static char buf[8][24];
+	static unsigned next;
+	char *b = buf[next++ % 8];
+
+	if (mb >= 1024 && mb % 1024 == 0)
+		snprintf(b, sizeof(buf[0]), "%lld GB", mb / 1024);
+	else
+		snprintf(b, sizeof(buf[0]), "%lld MB", mb);
 	return b;
 }
-

@@ -1,5 +1,5 @@
 /* A kernel's newest sweeps and their points, loaded into the caller's
- * array: the loop the per-kernel pages (ipa.c, sched.c) share. */
+ * array: the loop kernels' own reports share. */
 #include <stdlib.h>
 #include <string.h>
 

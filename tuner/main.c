@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../report/report.h"
 #include "cli/cli.h"
+#include "config/config.h"
 
 /* Sorted by name. */
 const struct cmd_entry tune_commands[] = {
@@ -28,12 +30,24 @@ const struct cmd_entry tune_commands[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+/* The kernels whose report is compiled in, by name, for the manifest loader. */
+static void own_reports(void)
+{
+	static const char *names[32];
+	size_t n = 0;
+
+	for (size_t k = 0; kernel_reports[k] && n + 1 < sizeof(names) / sizeof(names[0]); k++)
+		names[n++] = kernel_reports[k]->kernel;
+	manifest_own_reports(names);
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd_entry *c;
 	struct tune_error err = { "" };
 	int rc;
 
+	own_reports();
 	if (argc < 2) {
 		cmd_help(1, argv, &err);
 		return 2;

@@ -75,13 +75,21 @@ if [ "$kernel_refs" -gt "$kernel_refs_max" ]; then
 	echo "      a kernel's own knowledge belongs in its folder and its manifest"
 	fail=1
 fi
+# Nor by a name in its code or SQL ('chase', "ipa"), nor by including a
+# shipped kernel's header: its own report lives in its folder (kernels/reports.c
+# lists it). The old sweep keys that moved (CONF_MOVED) are names of keys.
+while IFS= read -r hit; do
+	echo "FAIL: $hit: names a shipped kernel outside kernels/: move it to the kernel's folder (its manifest or its report)"
+	fail=1
+done < <(grep -rn -E "['\"](chase|ipa|sched)['\".]|kernels/(chase|ipa|sched)/" --include='*.c' --include='*.h' \
+	tuner report store | grep -v CONF_MOVED)
 # The executors behind one interface: only they (and the command that
 # chooses one) touch an executor's own state.
 while IFS= read -r hit; do
 	echo "FAIL: $hit: asks which executor it has; go through struct executor (run/run.h)"
 	fail=1
 done < <(grep -n -E '(ctx|context)->(agent|slurm)\b' tuner/*/*.c | grep -v -E '^tuner/(run/executors|cli/cmd_run)\.c:')
-for f in tuner/*.c tuner/*/*.[ch] store/*.[ch] report/*.[ch]; do
+for f in tuner/*.c tuner/*/*.[ch] store/*.[ch] report/*.[ch] kernels/*.c kernels/*/*.[ch]; do
 	n=$(wc -l < "$f")
 	if [ "$n" -gt 600 ]; then
 		echo "FAIL: $f has $n lines: past 600 it holds two concerns"

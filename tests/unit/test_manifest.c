@@ -178,6 +178,24 @@ int main(void)
 	write_file(path, good);
 	CHECK(manifest_load("k", &m, &err) == 0, "a good manifest: %s", err.msg);
 	CHECK(m.variants.n == 2 && !strcmp(m.baseline, "plain") && m.sources.n == 2, "its values");
+	manifest_free(&m);
+	/* A report of its own is compiled in: a user's kernel that asks for one
+	 * would show nothing, so it is refused once tune says which it has. */
+	{
+		static const char *const own[] = { "chase", "ipa", "sched", NULL };
+		char text[sizeof(good) + 32];
+
+		snprintf(text, sizeof(text), "%sreport: own\n", good);
+		write_file(path, text);
+		manifest_own_reports(own);
+		CHECK(manifest_load("k", &m, &err) != 0, "report: own without a report of its own is refused");
+		CHECK_CONTAINS(err.msg, "key 'report': tune has no report of its own for kernel 'k'");
+		manifest_own_reports(NULL);
+		CHECK(manifest_load("k", &m, &err) == 0, "until tune says which it has, any may: %s", err.msg);
+		manifest_free(&m);
+		write_file(path, good);
+	}
+	CHECK(manifest_load("k", &m, &err) == 0, "a good manifest: %s", err.msg);
 	CHECK(m.parameters.n == 3 && !strcmp(m.metric.field, "ns_per_op") && m.metric.better == BETTER_LOWER,
 	      "its parameters and metric");
 	if (m.parameters.n == 3) {

@@ -349,8 +349,8 @@ enum param_column { COLUMN_NONE, COLUMN_SIZE_MB, COLUMN_GROUP_SIZE, COLUMN_HINT,
 		    COLUMN_QUERIES };
 extern const char *const param_column_names[];
 /* Whose report a kernel's results get: the generic tables, chart and header
- * block, or only its own (report/, the shipped kernels' paper tables). */
-enum kernel_report { REPORT_GENERIC, REPORT_OWN };
+ * block, or only its own (the hooks of kernels/reports.c). */
+enum kernel_report_kind { REPORT_GENERIC, REPORT_OWN };
 extern const char *const kernel_report_names[];
 /* A value given as auto (see auto_from), until the sweep is resolved on a host. */
 #define PARAM_AUTO (LLONG_MIN + 1)
@@ -394,12 +394,18 @@ struct kernel_manifest {
 	char *correctness;          /* a field that must equal the baseline's in every run */
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
 	struct kernel_probe probe;  /* name NULL: none */
-	int report;                 /* enum kernel_report */
+	int report;                 /* enum kernel_report_kind */
 	char *path;                 /* the kernel.yaml it came from */
 	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
 };
 
 extern const struct conf_key manifest_keys[];
+
+/* The kernels tune has a report of its own for (kernels/reports.c: their
+ * tables, charts and header macros are compiled in), NULL-terminated, set
+ * once at start: a manifest of another kernel that says report: own is
+ * refused, since nothing would show its results. Until set, any may. */
+void manifest_own_reports(const char *const *kernels);
 
 /* Loads <dir>/<name>/kernel.yaml from the first kernel directory holding
  * it. TUNE_ERR_CONFIG with the file, line, column and key for a bad

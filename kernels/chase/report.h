@@ -1,0 +1,39 @@
+/* The chase's own report (kernels/reports.c lists chase_report): amaco2's
+ * tables, the optima per working set, the charts, the header macros with
+ * their lookup functions, and amaco2's CSV. Shared by this folder's
+ * report_*.c; the tuner never sees it. */
+#ifndef KERNELS_CHASE_REPORT_H
+#define KERNELS_CHASE_REPORT_H
+
+#include "../../report/report.h"
+
+/* The newest result of each configuration (current fingerprints only),
+ * ordered by platform, host, depth, size, variant and g. Free rs->v. */
+struct chase_result {
+	char platform[64], host[256], fingerprint[32], variant[32], hint[16];
+	long long size_mb, depth, group_size;
+	int hugepages;
+	double median, ci_low, ci_high; /* ns/lookup; the interval is the median when unknown */
+};
+
+struct chase_results {
+	struct chase_result *v;
+	size_t n;
+};
+
+int chase_report_results(sqlite3 *db, const char *platform, struct chase_results *rs, struct tune_error *err);
+/* The fastest result of variant at size (g < 0: any g), or NULL. */
+const struct chase_result *chase_report_best(const struct chase_result *v, size_t n, const char *variant,
+					     long long size, long long g);
+
+/* Summary, variant isolation and group-size tables of each platform (all
+ * when np is 0), and a side-by-side comparison when there are several. */
+int chase_report_overview(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np,
+			  struct tune_error *err);
+/* The optima of the current fingerprint of each host of platform (all: NULL). */
+int chase_report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* Throughput against size, and the speedup over scalar against g. */
+int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
+			struct tune_error *err);
+
+#endif

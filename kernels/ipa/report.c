@@ -1,0 +1,351 @@
+/* The ipa kernel's own report: wall time against the polling threshold T
+ * (the paper's Fig. 12, as rows and as a chart), the chosen T against this
+ * host's measured wake-up cost (its probe), and its header macros. */
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../report/escape.h"
+#include "../../report/report.h"
+#include "../../tuner/base/strbuf.h"
+
+/* SQL: the wake-up cost its probe measured on host h (hosts.id): across
+ * CPUs, on one; -1 when not measured. */
+#define SQL_WAKEUP(h) REPORT_SQL_PROBE(h ".id", "ipa", "wakeup", "cross_cpu_ns") ", " \
+	REPORT_SQL_PROBE(h ".id", "ipa", "wakeup", "same_cpu_ns")
+
+/* The newest sweep of each host's current fingerprint: wall time per call
+ * at each threshold T (LLONG_MAX: always poll), the chosen T and the host's
+ * wake-up cost (< 0: not measured). */
+#define MAX_POINTS 64
+struct point {
+	long long threshold_ns;
+	double median, ci_low, ci_high, polled_share; /* ns per call; share < 0: unknown */
+};
+
+struct ipa_sweep {
+	char platform[64], host[256], fingerprint[32];
+	struct point points[MAX_POINTS];
+	size_t npoints;
+	int chosen;
+	long long chosen_ns;
+	double chosen_median, chosen_low, chosen_high, wakeup_cross_ns, wakeup_same_ns;
+};
+
+static void ipa_sweep(sqlite3_stmt *q, void *elem)
+{
+	struct ipa_sweep *r = elem;
+
+	report_column_text(q, 0, r->platform, sizeof(r->platform));
+	report_column_text(q, 1, r->host, sizeof(r->host));
+	report_column_text(q, 2, r->fingerprint, sizeof(r->fingerprint));
+	r->wakeup_cross_ns = sqlite3_column_double(q, 4);
+	r->wakeup_same_ns = sqlite3_column_double(q, 5);
+	r->chosen = sqlite3_column_type(q, 6) != SQLITE_NULL;
+	r->chosen_ns = sqlite3_column_int64(q, 6);
+	r->chosen_median = sqlite3_column_double(q, 7);
+	r->chosen_low = sqlite3_column_double(q, 8);
+	r->chosen_high = sqlite3_column_double(q, 9);
+}
+
+static int ipa_point(sqlite3_stmt *pts, void *elem)
+{
+	struct ipa_sweep *r = elem;
+	struct point *p;
+
+	if (r->npoints == MAX_POINTS)
+		return -1;
+	p = &r->points[r->npoints++];
+	p->threshold_ns = sqlite3_column_int64(pts, 0);
+	p->median = sqlite3_column_double(pts, 1);
+	p->ci_low = sqlite3_column_double(pts, 2);
+	p->ci_high = sqlite3_column_double(pts, 3);
+	p->polled_share = sqlite3_column_double(pts, 4);
+	return 0;
+}
+
+/* The newest ipa sweep of each host's current fingerprint: its search
+ * points (all measured in one process, interleaved), its optimum and the
+ * host's wake-up cost. */
+static int load(sqlite3 *db, const char *platform, struct ipa_sweep **out, size_t *n, struct tune_error *err)
+{
+	static const struct report_sweeps how = {
+		"ipa results",
+		"SELECT n.platform, n.host, n.fingerprint, n.sweep_id, " SQL_WAKEUP("h") ","
+		" json_extract(o.params, '$.threshold_ns'), o.median, o.ci_low, o.ci_high"
+		" FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id JOIN hosts h ON"
+		" h.id = s.host_id LEFT JOIN optima o ON o.sweep_id = n.sweep_id AND o.kernel = 'ipa'"
+		" WHERE n.kernel = 'ipa' AND (?1 IS NULL OR n.platform = ?1) ORDER BY n.platform, n.host",
+		"SELECT threshold_ns, median_ns_per_call, ci_low, ci_high, COALESCE(polled_share, -1)"
+		" FROM ipa_results WHERE sweep_id = ?1 AND phase = 'search' ORDER BY threshold_ns",
+		sizeof(struct ipa_sweep), ipa_sweep, ipa_point,
+	};
+	void *v = NULL;
+	int rc = report_load_sweeps(db, platform, &how, &v, n, err);
+
+	*out = v;
+	return rc;
+}
+
+static void threshold_label(long long t, char *out, size_t len)
+{
+	if (t == LLONG_MAX)
+		snprintf(out, len, "inf (always poll)");
+	else if (t == 0)
+		snprintf(out, len, "0 (always block)");
+	else if (t >= 1000 && t % 1000 == 0)
+		snprintf(out, len, "%lld us", t / 1000);
+	else
+		snprintf(out, len, "%lld ns", t);
+}
+
+static const struct point *point_at(const struct ipa_sweep *r, long long t)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (r->points[i].threshold_ns == t)
+			return &r->points[i];
+	return NULL;
+}
+
+static void ratio(char *out, size_t len, double num, const struct point *den)
+{
+	if (den && den->median > 0)
+		snprintf(out, len, "%.3f", num / den->median);
+	else
+		snprintf(out, len, "-");
+}
+
+static void add_curve(struct rdoc *d, const struct ipa_sweep *r)
+{
+	static const char *const head[] = { "Threshold T", "Median ns/call [95% CI]", "Polled", "vs always poll",
+					    "vs always block", "" };
+	const struct point *poll = point_at(r, LLONG_MAX), *block = point_at(r, 0);
+	size_t t = rdoc_table(d, "IPA: wall time per call against the polling threshold T (lower is better)", 6, head);
+
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct point *p = &r->points[i];
+		char thr[40], med[96], polled[16] = "-", vp[16], vb[16];
+		const char *row[6] = { thr, med, polled, vp, vb, r->chosen && r->chosen_ns == p->threshold_ns ?
+							  "chosen" : "" };
+
+		threshold_label(p->threshold_ns, thr, sizeof(thr));
+		snprintf(med, sizeof(med), "%.1f [%.1f, %.1f]", p->median, p->ci_low, p->ci_high);
+		if (p->polled_share >= 0)
+			snprintf(polled, sizeof(polled), "%.0f%%", p->polled_share * 100.0);
+		ratio(vp, sizeof(vp), p->median, poll);
+		ratio(vb, sizeof(vb), p->median, block);
+		rdoc_row(d, t, row);
+	}
+}
+
+static void add_choice(struct rdoc *d, const struct ipa_sweep *r)
+{
+	static const char *const head[] = { "Chosen T", "Median ns/call [95% CI]", "Wake-up across CPUs",
+					    "Wake-up on one CPU", "T / wake-up", "vs always poll", "vs always block" };
+	const struct point *poll = point_at(r, LLONG_MAX), *block = point_at(r, 0);
+	char thr[40], med[96], cross[32] = "not measured", same[32] = "not measured", rel[32] = "-", vp[16], vb[16];
+	const char *row[7] = { thr, med, cross, same, rel, vp, vb };
+	size_t t;
+
+	if (!r->chosen)
+		return;
+	t = rdoc_table(d, "IPA optimum: the chosen threshold against this host's wake-up cost", 7, head);
+	threshold_label(r->chosen_ns, thr, sizeof(thr));
+	snprintf(med, sizeof(med), "%.1f [%.1f, %.1f]", r->chosen_median, r->chosen_low, r->chosen_high);
+	if (r->wakeup_cross_ns >= 0) {
+		snprintf(cross, sizeof(cross), "%.1f us", r->wakeup_cross_ns / 1000.0);
+		snprintf(same, sizeof(same), "%.1f us", r->wakeup_same_ns / 1000.0);
+		if (r->chosen_ns != LLONG_MAX && r->wakeup_cross_ns > 0)
+			snprintf(rel, sizeof(rel), "%.2f", (double)r->chosen_ns / r->wakeup_cross_ns);
+	}
+	/* Against the search points, measured in one process with the chosen T's own point. */
+	{
+		const struct point *c = point_at(r, r->chosen_ns);
+
+		ratio(vp, sizeof(vp), c ? c->median : r->chosen_median, poll);
+		ratio(vb, sizeof(vb), c ? c->median : r->chosen_median, block);
+	}
+	rdoc_row(d, t, row);
+}
+
+static int tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	struct ipa_sweep *v;
+	size_t n;
+	int rc = load(db, platform, &v, &n, err);
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		rdoc_section(d, v[i].platform, v[i].host, v[i].fingerprint, -1);
+		add_curve(d, &v[i]);
+		add_choice(d, &v[i]);
+	}
+	free(v);
+	return rc;
+}
+
+/* Wall time per call against T on a log axis (the paper's Fig. 12): the
+ * finite T > 0 as points, always-block and always-poll as horizontal lines,
+ * the chosen T and the wake-up cost as vertical ones. */
+static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
+		     struct tune_error *err)
+{
+	struct ipa_sweep *v = NULL;
+	size_t n = 0;
+	char path[4200], name[200], host[300];
+	struct strbuf body = STRBUF_INIT;
+	FILE *f;
+	int rc = load(db, platform, &v, &n, err);
+
+	if (rc || !n)
+		goto out;
+	report_chart_file(platform, "ipa_wall_vs_threshold", name, sizeof(name));
+	if (!(f = report_chart_data(dir, name, path, sizeof(path), err))) {
+		rc = TUNE_ERR_SYSTEM;
+		goto out;
+	}
+	/* One host: the newest (the tables show every host). */
+	escape_file_name(v[n - 1].host, host, sizeof(host));
+	fprintf(f, "# threshold_us ns_per_call low high (host %s)\n", host);
+	for (size_t i = 0; i < v[n - 1].npoints; i++) {
+		const struct point *p = &v[n - 1].points[i];
+
+		if (p->threshold_ns > 0 && p->threshold_ns != LLONG_MAX)
+			fprintf(f, "%.3f %.2f %.2f %.2f\n", (double)p->threshold_ns / 1000.0, p->median, p->ci_low,
+				p->ci_high);
+	}
+	fclose(f);
+	strbuf_add(&body, "  set title 'IPA: wall time per call against the polling threshold (' . ARG2 . ', host ' . "
+			  "ARG3 . '), 95% intervals' noenhanced\n  set logscale x 10\n  set xlabel 'threshold T (us): poll "
+			  "below, block above'\n  set ylabel 'ns per call'\n  unset arrow\n");
+	if (v[n - 1].chosen && v[n - 1].chosen_ns > 0 && v[n - 1].chosen_ns != LLONG_MAX)
+		strbuf_addf(&body,
+					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead lc rgb "
+					 "'#2ca02c'\n  set label 'chosen T' at first %.3f, graph 0.95 offset 0.5,0\n",
+					 v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0);
+	if (v[n - 1].wakeup_cross_ns > 0)
+		strbuf_addf(&body,
+					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead dt 3 lc rgb "
+					 "'#9467bd'\n  set label 'wake-up cost' at first %.3f, graph 0.88 offset 0.5,0\n",
+					 v[n - 1].wakeup_cross_ns / 1000.0, v[n - 1].wakeup_cross_ns / 1000.0,
+					 v[n - 1].wakeup_cross_ns / 1000.0);
+	strbuf_add(&body, "  plot datafile using 1:2:3:4 with yerrorlines title 'ipa (T)'");
+	/* The fixed policies as horizontal lines, inside the autoscaled range. */
+	for (size_t i = 0; i < v[n - 1].npoints; i++) {
+		const struct point *p = &v[n - 1].points[i];
+
+		if (p->threshold_ns == 0 || p->threshold_ns == LLONG_MAX)
+			strbuf_addf(&body, ", %.2f dt 2 lc rgb '%s' title '%s'", p->median, p->threshold_ns ? "#1f77b4" : "#d62728",
+						 p->threshold_ns ? "always poll" : "always block");
+	}
+	strbuf_add(&body, "\n  unset logscale x\n  unset arrow\n  unset label");
+	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
+		goto out;
+	report_chart_made(made, charts, "ipa_wall_vs_threshold",
+		   "IPA: wall time per call against the polling threshold, with the chosen threshold and the host's "
+		   "wake-up cost");
+out:
+	strbuf_release(&body);
+	free(v);
+	return rc;
+}
+
+/* The newest optimum of platform's current fingerprint: the threshold and
+ * what it was measured against. */
+struct optimum {
+	int found;
+	long long threshold_ns; /* LLONG_MAX: always poll */
+	double median, ci_low, ci_high, wakeup_cross_ns, wakeup_same_ns; /* wake-ups < 0: not measured */
+	char decided[32];
+};
+
+static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct optimum *o = arg;
+
+	(void)err;
+	o->found = 1;
+	o->threshold_ns = sqlite3_column_int64(q, 0);
+	o->median = sqlite3_column_double(q, 1);
+	o->ci_low = sqlite3_column_double(q, 2);
+	o->ci_high = sqlite3_column_double(q, 3);
+	report_column_text(q, 4, o->decided, sizeof(o->decided));
+	o->wakeup_cross_ns = sqlite3_column_double(q, 5);
+	o->wakeup_same_ns = sqlite3_column_double(q, 6);
+	return 0;
+}
+
+static int load_optimum(sqlite3 *db, const char *platform, struct optimum *o, struct tune_error *err)
+{
+	memset(o, 0, sizeof(*o));
+	return report_each_row(db,
+			       "SELECT json_extract(o.params, '$.threshold_ns'), o.median, o.ci_low, o.ci_high, o.decided, "
+			       SQL_WAKEUP("h") " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN sweeps s ON s.id = o.sweep_id JOIN hosts h ON h.id = s.host_id"
+			       " WHERE o.platform = ?1 AND o.kernel = 'ipa' ORDER BY o.decided DESC, o.id DESC LIMIT 1",
+			       platform, "optima", optimum_row, o, err);
+}
+
+static int header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	struct optimum o;
+	int rc = load_optimum(db, platform, &o, err);
+
+	if (rc)
+		return rc;
+	if (!o.found) {
+		fprintf(out, "/* Not tuned on this platform yet: the IPA poll threshold (TUNED_IPA_POLL_THRESHOLD_NS; "
+			     "run sweep ipa-threshold). */\n");
+		return 0;
+	}
+	fprintf(out, "/* IPA: poll for a call predicted to take less than this, block otherwise.\n"
+		     " * Median %.1f ns per call [%.1f, %.1f], decided at %s", o.median, o.ci_low, o.ci_high,
+		report_c_comment(o.decided));
+	if (o.wakeup_cross_ns >= 0)
+		fprintf(out, ";\n * this host's wake-up cost: %.0f ns across CPUs, %.0f ns on one CPU */\n",
+			o.wakeup_cross_ns, o.wakeup_same_ns);
+	else
+		fprintf(out, " */\n");
+	if (o.threshold_ns == LLONG_MAX)
+		fprintf(out, "#define TUNED_IPA_POLL_THRESHOLD_NS 18446744073709551615ull /* always poll */\n");
+	else
+		fprintf(out, "#define TUNED_IPA_POLL_THRESHOLD_NS %lldull%s\n", o.threshold_ns,
+			o.threshold_ns == 0 ? " /* always block */" : "");
+	if (o.wakeup_cross_ns >= 0)
+		fprintf(out, "#define TUNED_IPA_WAKEUP_NS %.0f\n", o.wakeup_cross_ns);
+	return 0;
+}
+
+/* The threshold (null: always poll) with the wake-up cost; null when not tuned. */
+static int json(sqlite3 *db, const char *platform, json_t **out, struct tune_error *err)
+{
+	struct optimum o;
+	int rc = load_optimum(db, platform, &o, err);
+	json_t *j;
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	if (!o.found) {
+		*out = json_null();
+		return 0;
+	}
+	j = json_pack("{s:o, s:b, s:f, s:f, s:f, s:s}", "poll_threshold_ns",
+		      o.threshold_ns == LLONG_MAX ? json_null() : json_integer(o.threshold_ns), "always_poll",
+		      o.threshold_ns == LLONG_MAX, "median_ns_per_call", o.median, "ci_low", o.ci_low, "ci_high",
+		      o.ci_high, "decided", o.decided);
+	if (o.wakeup_cross_ns >= 0) {
+		json_object_set_new(j, "wakeup_cross_cpu_ns", json_real(o.wakeup_cross_ns));
+		json_object_set_new(j, "wakeup_same_cpu_ns", json_real(o.wakeup_same_ns));
+	}
+	*out = j;
+	return 0;
+}
+
+const struct kernel_report ipa_report = {
+	.kernel = "ipa",
+	.tables = tables,
+	.charts = draw_charts,
+	.header = header,
+	.json = json,
+};
