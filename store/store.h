@@ -22,6 +22,7 @@
  * tune_err values, so that they pass through it unchanged. */
 #define STORE_MSG_MAX 4096
 enum store_err {
+	STORE_ERR_REFUSED = -2, /* SQL given to it (a kernel's views) is refused: the giver's file is wrong */
 	STORE_ERR_DB = -3,     /* the database cannot be opened, read or written */
 	STORE_ERR_SYSTEM = -5, /* out of memory, or no thread */
 	STORE_ERR_BUSY = -10,  /* another process measures the sweep */
@@ -30,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -57,6 +58,12 @@ struct store_platform {
 	const char *name, *arch, *path, *compiler, *cflags;
 };
 int store_platform(struct store *st, const struct store_platform *p, long long *id, char *msg);
+/* Makes kernel's views from sql, the text of file (named in messages),
+ * unless they were made from the same SQL and are all there: its old
+ * views dropped and the new ones made in one transaction. sql holds only
+ * CREATE VIEW <kernel>_<name> AS SELECT statements; anything else is
+ * STORE_ERR_REFUSED naming file:line, and the old views stay. */
+int store_kernel_views(struct store *st, const char *kernel, const char *file, const char *sql, char *msg);
 /* Records what a kernel's probe measured of the host, one field at a time,
  * replacing the last measurement of that field. */
 int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,

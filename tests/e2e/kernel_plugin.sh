@@ -245,5 +245,23 @@ sed -i 's/^cpu_flag: --cpu$/cpu_flag: --g/' "$TMP/place/pinned/kernel.yaml"
 check "a placement flag that a parameter has is refused, naming the key" \
 	grep -q "place/pinned/kernel.yaml: key 'cpu_flag': '--g' is also g's flag (give each its own)" "$TMP/placek"
 
+# Its views, from its folder: SQL that would do more than create views
+# named for it is refused, naming the file and line, and nothing recorded
+# changes; views that only read are made and answer.
+echo "views: sumk/views.sql" >> "$kd/sumk/kernel.yaml"
+printf 'CREATE VIEW sumk_best AS SELECT context, MIN(median) AS ns FROM kernel_results WHERE kernel = %s GROUP BY context;\nDELETE FROM samples;\n' "'sumk'" > "$kd/sumk/views.sql"
+samples=$(q "$db" "SELECT COUNT(*) FROM samples")
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errv"
+rc=$?
+check "a views file that deletes is refused as a bad kernel file (rc $rc)" [ "$rc" = 3 ]
+check "naming its file and line: $(tail -1 "$TMP/errv")" \
+	grep -q "sumk/views.sql:2: it does more than create a view: it would delete from 'samples'" "$TMP/errv"
+check "nothing recorded changed, no view made" \
+	[ "$(q "$db" "SELECT COUNT(*) FROM samples") $(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name = 'sumk_best'")" = "$samples 0" ]
+sed -i '/^DELETE/d' "$kd/sumk/views.sql"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errv"
+check "a views file that only reads is made ($(tail -1 "$TMP/errv"))" \
+	[ "$(q "$db" "SELECT COUNT(*) FROM sumk_best")" = 2 ]
+
 check "no file of the tree changed" [ "$(git -C "$src" status --porcelain 2> /dev/null)" = "$before" ]
 e2e_done kernel_plugin

@@ -130,7 +130,12 @@ int main(void)
 		char **names = NULL;
 		int n = manifest_names(&names);
 
-		CHECK(n == 3, "three shipped kernels: %d", n);
+		int found = 0;
+
+		/* Another shipped kernel is its folder alone: no count to change here. */
+		for (int k = 0; k < n; k++)
+			found += !strcmp(names[k], "chase") || !strcmp(names[k], "ipa") || !strcmp(names[k], "sched");
+		CHECK(found == 3, "the three shipped kernels among %d", n);
 		for (int k = 0; k < n; k++) {
 			CHECK(manifest_load(names[k], &m, &err) == 0, "%s: %s", names[k], err.msg);
 			manifest_free(&m);
@@ -190,6 +195,7 @@ int main(void)
 		manifest_own_reports(own);
 		CHECK(manifest_load("k", &m, &err) != 0, "report: own without a report of its own is refused");
 		CHECK_CONTAINS(err.msg, "key 'report': tune has no report of its own for kernel 'k'");
+		manifest_free(&m);
 		manifest_own_reports(NULL);
 		CHECK(manifest_load("k", &m, &err) == 0, "until tune says which it has, any may: %s", err.msg);
 		manifest_free(&m);

@@ -66,6 +66,8 @@ static void show(const struct kernel_manifest *m)
 	}
 	printf("  %-13s%s\n", "report:", m->report == REPORT_OWN ? "its own tables and header macros (kernels/reports.c)"
 						 : "the generic results table, chart and header block");
+	if (m->views)
+		printf("  %-13s%s (made in the database by its sweeps)\n", "views:", m->views);
 	printf("  %-13s%s\n", "main:", m->main);
 	list("sources:", &m->sources, NULL);
 	list("links:", &m->link_flags, NULL);

@@ -395,6 +395,7 @@ struct kernel_manifest {
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
 	struct kernel_probe probe;  /* name NULL: none */
 	int report;                 /* enum kernel_report_kind */
+	char *views;                /* SQL views of its results, relative to dir; NULL: none */
 	char *path;                 /* the kernel.yaml it came from */
 	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
 };

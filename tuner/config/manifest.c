@@ -85,6 +85,7 @@ const struct conf_key manifest_keys[] = {
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
 	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
 	{ "report", CONF_ENUM, M(report), 0, 0, kernel_report_names, NULL, 0, "generic (default: results tables, a chart and a header block from the manifest) or own (a shipped kernel's own, compiled in from its folder: kernels/reports.c)" },
+	{ "views", CONF_STRING, M(views), 0, 0, NULL, NULL, CONF_RELPATH, "a file of SQL views of its results, relative to the kernels directory: only CREATE VIEW <name>_... AS SELECT statements, made in the database when a sweep of the kernel runs" },
 	{ "probe", CONF_SECTION, M(probe), 0, 0, NULL, probe_keys, 0, "a run measuring the host before a sweep, its fields stored with the host:" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };

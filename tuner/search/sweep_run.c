@@ -3,6 +3,7 @@
  * measurements, and the decision (decide.c); search.h says what goes in
  * and out. */
 #include <jansson.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -282,6 +283,26 @@ static int resolve_auto(struct sweep_run *r, struct tune_error *err)
 	return 0;
 }
 
+/* The kernel's views (its manifest's views: file), made in the database
+ * before the sweep records anything, so that they read it as it comes. */
+static int make_views(struct sweep_run *r, struct tune_error *err)
+{
+	const struct kernel_manifest *m = r->kernel;
+	char path[4200];
+	char *sql;
+	int rc;
+
+	if (!m->views)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", m->dir, m->views);
+	if (!(sql = paths_read_file(path, 1 << 20)))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'views': cannot read '%s': %s (at most 1 MiB)", m->path,
+				 path, strerror(errno));
+	rc = store_kernel_views(r->ctx->store, m->name, path, sql, tune_msg(err));
+	free(sql);
+	return rc;
+}
+
 int search_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 		 struct search_summary *sum, struct tune_error *err)
 {
@@ -309,7 +330,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	if ((rc = exec_executor(ctx)->identify(r, err)) != 0 ||
 	    (rc = build_manifest_hash(r->kernel, r->kernel_hash, err)) != 0 ||
 	    (rc = exec_executor(ctx)->check_kernel(r, err)) != 0 ||
-	    (rc = resolve_auto(r, err)) != 0 ||
+	    (rc = resolve_auto(r, err)) != 0 || (rc = make_views(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
 	if (r->kernel->device_cpu_flag && ctx->platform->device_cpu < 0) {

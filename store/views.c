@@ -1,0 +1,211 @@
+/* A kernel's views, made from the SQL of its folder (its manifest's views:
+ * file). The file is data: SQLite's authorizer lets its statements create
+ * views named <kernel>_... and read, nothing else (no insert, update,
+ * delete, drop, pragma, attach, trigger or table), so a file can neither
+ * change what is recorded nor replace another's views. The views are made
+ * again only when the SQL changed (kernel_views holds its hash), in one
+ * transaction with dropping the kernel's old ones: a bad file leaves them. */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct views_check {
+	const char *kernel;
+	char name[128];    /* the view the statement creates */
+	int creates;       /* views it creates */
+	char denied[200];  /* what the authorizer refused */
+};
+
+static int named_for(const char *name, const char *kernel)
+{
+	size_t k = strlen(kernel);
+
+	if (strncmp(name, kernel, k) != 0 || name[k] != '_' || !name[k + 1] || strlen(name) >= 128)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return 1;
+}
+
+/* What an authorizer action would do, for the message. */
+static const char *action_name(int action)
+{
+	static const struct {
+		int action;
+		const char *name;
+	} names[] = {
+		{ SQLITE_INSERT, "insert into" }, { SQLITE_UPDATE, "update" }, { SQLITE_DELETE, "delete from" },
+		{ SQLITE_CREATE_TABLE, "create table" }, { SQLITE_CREATE_INDEX, "create index" },
+		{ SQLITE_CREATE_TRIGGER, "create trigger" }, { SQLITE_CREATE_TEMP_VIEW, "create a temporary view" },
+		{ SQLITE_CREATE_TEMP_TABLE, "create a temporary table" }, { SQLITE_DROP_TABLE, "drop table" },
+		{ SQLITE_DROP_VIEW, "drop view" }, { SQLITE_DROP_INDEX, "drop index" },
+		{ SQLITE_DROP_TRIGGER, "drop trigger" }, { SQLITE_PRAGMA, "set pragma" }, { SQLITE_ATTACH, "attach" },
+		{ SQLITE_DETACH, "detach" }, { SQLITE_TRANSACTION, "begin or end a transaction" },
+		{ SQLITE_ALTER_TABLE, "alter table" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].action == action)
+			return names[i].name;
+	return "do SQLite action";
+}
+
+static int authorize(void *arg, int action, const char *a, const char *b, const char *db, const char *trigger)
+{
+	struct views_check *c = arg;
+
+	(void)db;
+	(void)trigger;
+	switch (action) {
+	case SQLITE_CREATE_VIEW:
+		if (!named_for(a, c->kernel)) {
+			snprintf(c->denied, sizeof(c->denied), "view '%.64s' is not named %.32s_<letters, digits, _>", a,
+				 c->kernel);
+			return SQLITE_DENY;
+		}
+		snprintf(c->name, sizeof(c->name), "%s", a);
+		c->creates++;
+		return SQLITE_OK;
+	case SQLITE_INSERT:
+	case SQLITE_UPDATE: /* the view's row of the schema, which CREATE VIEW writes */
+		if (a && !strcmp(a, "sqlite_master"))
+			return SQLITE_OK;
+		break;
+	case SQLITE_FUNCTION: /* a view only reads; load_extension() stays off */
+	case SQLITE_READ:
+	case SQLITE_SELECT:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	default:
+		break;
+	}
+	if (!c->denied[0])
+		snprintf(c->denied, sizeof(c->denied), "it does more than create a view: it would %s '%.64s'",
+			 action_name(action), a ? a : b ? b : "");
+	return SQLITE_DENY;
+}
+
+/* FNV-1a of the SQL: whether the views need making again. */
+static void sql_hash(const char *sql, char out[17])
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const unsigned char *p = (const unsigned char *)sql; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Whether every view the kernel has was made from this SQL, and is there. */
+static int up_to_date(struct store *st, const char *kernel, const char *hash)
+{
+	sqlite3_stmt *q = NULL;
+	int ok = 0;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT COUNT(*), SUM(k.sql_hash = ?2), COUNT(m.name) FROM kernel_views k"
+			       " LEFT JOIN sqlite_master m ON m.type = 'view' AND m.name = k.name WHERE k.kernel = ?1",
+			       -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(q, 1, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, hash, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		ok = sqlite3_column_int(q, 0) > 0 && sqlite3_column_int(q, 1) == sqlite3_column_int(q, 0) &&
+		     sqlite3_column_int(q, 2) == sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return ok;
+}
+
+/* Drops the views recorded as the kernel's, and their records. */
+static int drop_old(struct store *st, const char *kernel, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_prepare(st, &q, msg, "SELECT name FROM kernel_views WHERE kernel = ?1", "s", kernel);
+
+	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
+		/* The name was checked when made (named_for); %w quotes it anyway. */
+		char *sql = sqlite3_mprintf("DROP VIEW IF EXISTS \"%w\"", (const char *)sqlite3_column_text(q, 0));
+
+		rc = sql ? store_exec(st, sql, msg, "cannot drop a kernel's old view") :
+			   store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
+		sqlite3_free(sql);
+	}
+	sqlite3_finalize(q);
+	if (rc)
+		return rc;
+	rc = store_prepare(st, &q, msg, "DELETE FROM kernel_views WHERE kernel = ?1", "s", kernel);
+	return rc ? rc : store_run(st, q, NULL, msg, "cannot forget a kernel's old views");
+}
+
+/* The line of sql that p is on, past blanks. */
+static size_t line_of(const char *sql, const char *p)
+{
+	size_t line = 1;
+
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	for (const char *c = sql; c < p; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/* Makes each view of the file, one statement at a time. */
+static int make_views(struct store *st, const char *kernel, const char *file, const char *sql, const char *hash,
+		      char *msg)
+{
+	const char *next = sql;
+	int made = 0, rc = 0;
+
+	while (!rc && *next) {
+		struct views_check c = { .kernel = kernel };
+		const char *at = next;
+		sqlite3_stmt *q = NULL;
+		int prc;
+
+		sqlite3_set_authorizer(st->db, authorize, &c);
+		prc = sqlite3_prepare_v2(st->db, at, -1, &q, &next);
+		if (prc == SQLITE_OK && q && c.creates == 1 && sqlite3_step(q) != SQLITE_DONE)
+			prc = sqlite3_errcode(st->db);
+		sqlite3_set_authorizer(st->db, NULL, NULL);
+		if (prc != SQLITE_OK || (q && c.creates != 1)) {
+			rc = store_fail(msg, STORE_ERR_REFUSED, "%s:%zu: %s; a kernel's views file holds only statements "
+					"CREATE VIEW %s_<name> AS SELECT ...", file, line_of(sql, at),
+					c.denied[0] ? c.denied : prc != SQLITE_OK ? sqlite3_errmsg(st->db) :
+					"it creates no view", kernel);
+		} else if (q) {
+			sqlite3_stmt *rec = NULL;
+
+			made++;
+			if ((rc = store_prepare(st, &rec, msg, "INSERT INTO kernel_views (kernel, name, sql_hash)"
+						" VALUES (?1, ?2, ?3)", "sss", kernel, c.name, hash)) == 0)
+				rc = store_run(st, rec, NULL, msg, "cannot record a kernel's view");
+		}
+		sqlite3_finalize(q);
+		if (!q && !rc)
+			break; /* only blanks and comments were left */
+	}
+	if (!rc && !made)
+		rc = store_fail(msg, STORE_ERR_REFUSED, "%s: no view in it (write CREATE VIEW %s_<name> AS SELECT ...)",
+				file, kernel);
+	return rc;
+}
+
+int store_kernel_views(struct store *st, const char *kernel, const char *file, const char *sql, char *msg)
+{
+	char hash[17];
+	int rc;
+
+	sql_hash(sql, hash);
+	if (up_to_date(st, kernel, hash))
+		return 0;
+	if ((rc = store_exec(st, "BEGIN IMMEDIATE", msg, "cannot start a transaction")) != 0)
+		return rc;
+	if ((rc = drop_old(st, kernel, msg)) != 0 || (rc = make_views(st, kernel, file, sql, hash, msg)) != 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return store_exec(st, "COMMIT", msg, "cannot commit a kernel's views");
+}

@@ -1,0 +1,97 @@
+/* A kernel's views from the SQL of its folder: made, kept while the SQL is
+ * the same, replaced when it changes; and a file that would do anything but
+ * create views named for its kernel (insert, delete, drop, a table, a
+ * trigger, a pragma, attach, another kernel's name) is refused with its
+ * file and line, leaving what is recorded and the old views as they were. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../store/store.h"
+#include "../check.h"
+#include "sql.h"
+
+static const char good[] = "-- two views\n"
+			   "CREATE VIEW k_hosts AS SELECT hostname FROM hosts;\n\n"
+			   "CREATE VIEW k_counts AS SELECT COUNT(*) AS n FROM k_hosts;\n";
+
+/* Each refused: its text, and what the message must say. */
+static const struct {
+	const char *sql, *says;
+} bad[] = {
+	{ "CREATE VIEW k_a AS SELECT 1;\nDELETE FROM hosts;\n", "views.sql:2: it does more than create a view: it would delete from 'hosts'" },
+	{ "INSERT INTO hosts (hostname) VALUES ('x');", "views.sql:1: it does more than create a view" },
+	{ "DROP TABLE samples;", "views.sql:1: it does more than create a view: it would delete from 'sqlite_master'" },
+	{ "CREATE TABLE k_t (x);", "it would create table 'k_t'" },
+	{ "CREATE TRIGGER k_t AFTER INSERT ON hosts BEGIN DELETE FROM samples; END;", "does more than create a view" },
+	{ "PRAGMA writable_schema = 1;", "it would set pragma 'writable_schema'" },
+	{ "ATTACH DATABASE '/tmp/x.db' AS x;", "it does more than create a view" },
+	{ "CREATE VIEW other_hosts AS SELECT 1;", "view 'other_hosts' is not named k_" },
+	{ "CREATE VIEW sched_optima AS SELECT 1;", "view 'sched_optima' is not named k_" },
+	{ "CREATE TEMP VIEW k_t AS SELECT 1;", "it does more than create a view" },
+	{ "SELECT * FROM hosts;", "views.sql:1: it creates no view" },
+	{ "CREATE VIEW k_x AS SELEC 1;", "views.sql:1: near \"SELEC\": syntax error" },
+	{ "-- nothing\n", "no view in it" },
+	{ "CREATE VIEW k_hosts AS SELECT 1;\n\nCREATE VIEW k_hosts AS SELECT 2;", "views.sql:3: view k_hosts already exists" },
+};
+
+int main(void)
+{
+	char dir[] = "/tmp/tune-test-views-XXXXXX", path[256], msg[STORE_MSG_MAX];
+	struct store *st = NULL;
+	long long id;
+	sqlite3 *db;
+
+	if (!mkdtemp(dir))
+		return 2;
+	snprintf(path, sizeof(path), "%s/v.db", dir);
+	if (store_open(path, &st, msg) != 0) {
+		fprintf(stderr, "open: %s\n", msg);
+		return 1;
+	}
+	db = store_db(st);
+	{
+		struct store_host h = { "node1", "x86_64", "cpu", "linux", "{}", 2, 2, 1 << 20, 1 << 30 };
+
+		CHECK(store_host(st, &h, &id, msg) == 0, "a host: %s", msg);
+	}
+	/* Shipped kernels' views of the migrations are theirs. */
+	CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE name IN ('ipa_results', 'sched_results', "
+			 "'sched_optima')") == 3, "ipa's and sched's views recorded as theirs");
+
+	CHECK(store_kernel_views(st, "k", "k/views.sql", good, msg) == 0, "good views: %s", msg);
+	CHECK(scalar(db, "SELECT n FROM k_counts") == 1, "they read the database");
+	CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'k'") == 2, "both recorded");
+	/* The same SQL again: nothing written (the schema cookie stays). */
+	{
+		long long cookie = scalar(db, "PRAGMA schema_version");
+
+		CHECK(store_kernel_views(st, "k", "k/views.sql", good, msg) == 0, "again: %s", msg);
+		CHECK(scalar(db, "PRAGMA schema_version") == cookie, "the same SQL changes nothing");
+	}
+	/* Changed: the old views go, the new ones come. */
+	CHECK(store_kernel_views(st, "k", "k/views.sql", "CREATE VIEW k_two AS SELECT 2 AS n;", msg) == 0,
+	      "changed: %s", msg);
+	CHECK(scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('k_hosts', 'k_counts')") == 0,
+	      "the old views dropped");
+	CHECK(scalar(db, "SELECT n FROM k_two") == 2, "the new one made");
+	/* A view the user dropped by hand is made again. */
+	sqlite3_exec(db, "DROP VIEW k_two", NULL, NULL, NULL);
+	CHECK(store_kernel_views(st, "k", "k/views.sql", "CREATE VIEW k_two AS SELECT 2 AS n;", msg) == 0,
+	      "made again: %s", msg);
+	CHECK(scalar(db, "SELECT n FROM k_two") == 2, "the dropped view is back");
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		CHECK(store_kernel_views(st, "k", "k/views.sql", bad[i].sql, msg) == STORE_ERR_REFUSED, "refused: %s",
+		      bad[i].sql);
+		CHECK_CONTAINS(msg, bad[i].says);
+		CHECK(scalar(db, "SELECT COUNT(*) FROM hosts") == 1, "hosts intact after: %s", bad[i].sql);
+		CHECK(scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'samples'") == 1, "samples intact");
+		CHECK(scalar(db, "SELECT n FROM k_two") == 2, "the old view stays after: %s", bad[i].sql);
+		CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'k'") == 1, "its record stays");
+	}
+	CHECK(scalar(db, "PRAGMA integrity_check") != -1, "integrity");
+	store_close(st);
+	unlink(path);
+	return check_done("store_views");
+}
