@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a CLI contract file: each line is `arguments | exit code | text`, and
 # passes when the program exits with that code and prints that text (stdout
-# or stderr). $TMP in a line is a fresh temporary directory, or $TMP given in
+# or stderr; a text starting with ^ at the start of a line). $TMP in a line is a fresh temporary directory, or $TMP given in
 # the environment. With GUARD set to a database, $GUARD in a line is that
 # database, and after every case it must pass integrity_check and hold as
 # many samples as before.
@@ -35,7 +35,13 @@ while IFS= read -r line; do
 		out="$out
 (the guarded database lost data or integrity)"
 	fi
-	if [ "$guard_ok" = 1 ] && [ "$rc" = "$want_rc" ] && printf '%s' "$out" | grep -qF -- "$want_text"; then
+	# A text starting with ^ must start a line of the output.
+	found=0
+	case "$want_text" in
+	'^'*) printf '%s\n' "$out" | sed 's/^/\x01/' | grep -qF -- $'\x01'"${want_text#^}" && found=1 ;;
+	*) printf '%s' "$out" | grep -qF -- "$want_text" && found=1 ;;
+	esac
+	if [ "$guard_ok" = 1 ] && [ "$rc" = "$want_rc" ] && [ "$found" = 1 ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))

@@ -6,20 +6,57 @@
 #define TUNER_CLI_STAGE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../base/errors.h"
 
-/* main.c and cmd_*.c: one file per subcommand (cmd_<name>.c), dispatched from the
- * sorted table in main.c. Each returns 0 or a negative tune_err with the
- * message in err; main() prints it and picks the exit code. */
+/* An option a command takes. Each command's table of them (struct
+ * cmd_entry's options, in main.c) is what the parser accepts, what its
+ * usage line and `tune COMMAND --help` show, and what did-you-mean
+ * suggests from; each option is defined once, below. */
+struct cmd_option {
+	const char *name;  /* --name */
+	int key;           /* the letter the parser files it under; also -<key> with CMD_OPT_SHORT */
+	const char *value; /* its value's name in the help ("FILE"); NULL: a switch */
+	unsigned flags;
+	const char *help;  /* what it does, and its default */
+};
+#define CMD_OPT_SHORT 1u    /* also -<key> */
+#define CMD_OPT_REPEAT 2u   /* may be given again: each adds one */
+#define CMD_OPT_REQUIRED 4u /* the command needs it (no brackets in the usage) */
+
+#define CMD_OPT_DB { "db", 'd', "FILE", 0, "the results database (default: $TUNE_DB, else ./tune.db)" }
+#define CMD_OPT_PLATFORMS(flags) { "platform", 'p', "P", CMD_OPT_REPEAT | (flags), \
+	"a platform: a name in platforms/ or a YAML file (again for several)" }
+#define CMD_OPT_PLATFORM(flags, help) { "platform", 'p', "P", (flags), help }
+#define CMD_OPT_QUICK { "quick", 'q', NULL, 0, "the sweeps' quick settings (their quick: section): a first look" }
+#define CMD_OPT_FRESH { "fresh", 'f', NULL, 0, "measure again what the database holds for these sweeps" }
+#define CMD_OPT_REQUIRE_TLS { "require-tls", 'T', NULL, 0, "refuse a remote host reached without TLS" }
+#define CMD_OPT_KERNELS_DIR { "kernels-dir", 'K', "DIR", CMD_OPT_REPEAT, \
+	"look for kernels (DIR/<name>/kernel.yaml) in DIR too, before the shipped ones (again for several)" }
+#define CMD_OPT_OUTPUT(value, help) { "output", 'o', value, CMD_OPT_SHORT, help }
+#define CMD_OPT_CHECK { "check", 'c', "FILE", 0, "say whether the header FILE is out of date (exit 7) instead" }
+#define CMD_OPT_FORMAT { "format", 'F', "FORMAT", 0, "table, md, csv or json (default table)" }
+#define CMD_OPT_END { NULL, 0, NULL, 0, NULL }
+
 struct cmd_entry {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct tune_error *err);
-	const char *usage;
+	const char *operands;             /* what it takes besides options ("SWEEP..."), or "" */
+	const struct cmd_option *options; /* ended by CMD_OPT_END */
 	const char *summary;
+	const char *example;              /* a command line that works from the source tree */
 };
 
+/* The subcommands, sorted by name, and `tune --platform P` itself (named
+ * "tune"); main.c. */
 extern const struct cmd_entry tune_commands[];
+extern const struct cmd_entry tune_main_command;
+/* The command of that name (or "tune"), or NULL. */
+const struct cmd_entry *cmd_find(const char *name);
+/* Its usage line, summary, each option with what it does and its default,
+ * and the example. */
+void cmd_print_help(FILE *out, const struct cmd_entry *c);
 
 int cmd_agent(int argc, char **argv, struct tune_error *err);
 int cmd_export(int argc, char **argv, struct tune_error *err);
@@ -46,7 +83,7 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err);
 /* The database path: --db, else TUNE_DB, else ./tune.db. Borrowed. */
 const char *cmd_db_path(const char *opt);
 
-/* cmd_options.c: the options the subcommands share, parsed in one place. */
+/* cmd_options.c: a command's options, parsed by its table. */
 #define CMD_MAX_PLATFORMS 16
 
 struct cmd_options {
@@ -58,18 +95,17 @@ struct cmd_options {
 	const char *output;
 	const char *check;
 	int format;      /* enum report_format, from --format */
+	/* tune agent's */
+	const char *listen, *token_file, *tls_cert, *tls_key, *name, *max_timeout;
 	char **args; /* what is left: positional arguments */
 	int nargs;
 };
 
-/* accepted lists the options the command takes, by letter: d (--db),
- * p (--platform), q (--quick), f (--fresh), o (-o/--output), c (--check),
- * F (--format table|md|csv|json), T (--require-tls), K (--kernels-dir DIR, added to
- * the kernel search path as it is read). */
 /* --kernels-dir DIR of command cmd: added to the kernel search path, or
  * TUNE_ERR_USAGE saying why not. */
 int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err);
-int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
-		      struct tune_error *err);
+/* The options of command cmd (its table, cmd_find()) into o; an unknown
+ * one, with did-you-mean, or one without its value is TUNE_ERR_USAGE. */
+int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options *o, struct tune_error *err);
 
 #endif

@@ -129,7 +129,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 	size_t rows = 0, np;
 	int rc, fmt = -1;
 
-	if ((rc = cmd_parse_options("export", argc, argv, "dpoc", &o, err)) != 0)
+	if ((rc = cmd_parse_options("export", argc, argv, &o, err)) != 0)
 		return rc;
 	for (int i = 0; o.nargs && formats[i]; i++)
 		if (!strcmp(o.args[0], formats[i]))

@@ -11,7 +11,7 @@ static void exit_codes(void)
 	       "  0    success\n"
 	       "  1    the sweep finished but some trials failed (reasons are shown and stored)\n"
 	       "  2    usage error: unknown command or option, missing argument\n"
-	       "  3    invalid platform or sweep file, or a platform this host cannot run\n"
+	       "  3    invalid platform, sweep or kernel file (manifest, views), or a platform this host cannot run\n"
 	       "  4    database error: cannot open, read or write the database, or its schema is newer\n"
 	       "  5    a tool is missing or failed: the platform's compiler, or gnuplot for reports\n"
 	       "  6    system error: out of memory, cannot start a process\n"
@@ -26,11 +26,11 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 	const char *topic = argc > 1 ? argv[1] : NULL;
 
 	if (!topic) {
-		printf("usage: tune --platform P [--quick] [--fresh] [--db F]   tune everything for P\n"
-		       "       tune <command> [options]\n\ncommands:\n");
+		printf("usage: tune --platform P [options]   %s\n"
+		       "       tune <command> [options]\n\ncommands:\n", tune_main_command.summary);
 		for (const struct cmd_entry *c = tune_commands; c->name; c++)
 			printf("  %-9s %s\n", c->name, c->summary);
-		printf("\nhelp topics: platform, sweep, kernel, exit-codes\n"
+		printf("\nhelp topics: platform, sweep, kernel, exit-codes; tune <command> --help for its options\n"
 		       "database: --db F, else $TUNE_DB, else ./tune.db\n");
 		return 0;
 	}
@@ -54,15 +54,8 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		exit_codes();
 		return 0;
 	}
-	for (const struct cmd_entry *c = tune_commands; c->name; c++) {
-		if (!strcmp(c->name, topic)) {
-			printf("usage: %s\n\n%s\n", c->usage, c->summary);
-			return 0;
-		}
-	}
-	if (!strcmp(topic, "tune")) {
-		printf("usage: tune --platform P [--quick] [--fresh] [--db F]\n\n"
-		       "runs the sweeps the platform lists, then prints the tables\n");
+	if (cmd_find(topic)) {
+		cmd_print_help(stdout, cmd_find(topic));
 		return 0;
 	}
 	return tune_fail(err, TUNE_ERR_USAGE, "help: no help on '%s' (topics: platform, sweep, kernel, exit-codes, or a "

@@ -26,7 +26,7 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 	size_t n;
 	int rc, down = 0;
 
-	if ((rc = cmd_parse_options("hosts", argc, argv, "pT", &o, err)) != 0)
+	if ((rc = cmd_parse_options("hosts", argc, argv, &o, err)) != 0)
 		return rc;
 	names = o.nplatforms ? o.platforms : all;
 	n = o.nplatforms ? o.nplatforms : sizeof(all) / sizeof(all[0]);

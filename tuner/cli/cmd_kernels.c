@@ -83,7 +83,7 @@ int cmd_kernels(int argc, char **argv, struct tune_error *err)
 	struct tune_error first;
 	struct cmd_options o;
 
-	if ((rc = cmd_parse_options("kernels", argc, argv, "K", &o, err)) != 0)
+	if ((rc = cmd_parse_options("kernels", argc, argv, &o, err)) != 0)
 		return rc;
 	if (o.nargs > 0)
 		return tune_fail(err, TUNE_ERR_USAGE, "kernels: unexpected argument '%s' (see 'tune help kernels')",

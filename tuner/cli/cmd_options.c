@@ -44,67 +44,130 @@ int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err
 	}
 }
 
-int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accepted, struct cmd_options *o,
+const struct cmd_entry *cmd_find(const char *name)
+{
+	if (!strcmp(name, tune_main_command.name))
+		return &tune_main_command;
+	for (const struct cmd_entry *c = tune_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* "tune run", or "tune" for tune --platform P. */
+static void command_line(FILE *out, const struct cmd_entry *c)
+{
+	fprintf(out, "tune%s%s", c == &tune_main_command ? "" : " ", c == &tune_main_command ? "" : c->name);
+}
+
+void cmd_print_help(FILE *out, const struct cmd_entry *c)
+{
+	fprintf(out, "usage: ");
+	command_line(out, c);
+	if (c->operands[0])
+		fprintf(out, " %s", c->operands);
+	for (const struct cmd_option *op = c->options; op->name; op++) {
+		int req = op->flags & CMD_OPT_REQUIRED;
+
+		fprintf(out, " %s--%s%s%s%s%s", req ? "" : "[", op->name, op->value ? " " : "", op->value ? op->value : "",
+			op->flags & CMD_OPT_REPEAT ? " ..." : "", req ? "" : "]");
+	}
+	fprintf(out, "\n\n%s\n\noptions:\n", c->summary);
+	for (const struct cmd_option *op = c->options; op->name; op++) {
+		char left[64];
+
+		/* "-o, --output FILE", and "    --db FILE" under it. */
+		if (op->flags & CMD_OPT_SHORT)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", op->key, op->name, op->value ? " " : "",
+				 op->value ? op->value : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", op->name, op->value ? " " : "", op->value ? op->value : "");
+		fprintf(out, "  %-26s %s\n", left, op->help);
+	}
+	fprintf(out, "  %-26s %s\n\nexample:\n  %s\n", "-h, --help", "this help", c->example);
+}
+
+/* The option of c filed under key, or NULL. */
+static const struct cmd_option *option_of(const struct cmd_entry *c, int key)
+{
+	for (const struct cmd_option *op = c->options; op->name; op++)
+		if (op->key == key)
+			return op;
+	return NULL;
+}
+
+/* An unknown option, or one without its value: what it is, and the
+ * option of c meant when the spelling is near one. */
+static int bad_option(const struct cmd_entry *c, const char *prefix, const char *arg, int missing,
 		      struct tune_error *err)
 {
-	static const struct option longs[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "platform", required_argument, NULL, 'p' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "fresh", no_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "check", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "require-tls", no_argument, NULL, 'T' },
-		{ "kernels-dir", required_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	char word[64], see[48];
+	const char *hint;
+
+	snprintf(see, sizeof(see), "see 'tune%s%s --help'", c == &tune_main_command ? "" : " ",
+		 c == &tune_main_command ? "" : c->name);
+	if (missing)
+		return tune_fail(err, TUNE_ERR_USAGE, "%soption '%s' needs a value (%s)", prefix, arg, see);
+	snprintf(word, sizeof(word), "%s", arg + strspn(arg, "-"));
+	word[strcspn(word, "=")] = '\0';
+	hint = tune_suggest_in(word, c->options, sizeof(*c->options));
+	return tune_fail(err, TUNE_ERR_USAGE, "%sunknown option '%s' (%s%s%s%s)", prefix, arg,
+			 hint ? "did you mean '--" : "", hint ? hint : "", hint ? "'? " : "", see);
+}
+
+int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options *o, struct tune_error *err)
+{
+	const struct cmd_entry *c = cmd_find(cmd);
+	struct option longs[32];
+	char shorts[64] = ":", prefix[48] = "";
+	size_t n = 0, ns = 1;
+	int key, rc;
 
 	memset(o, 0, sizeof(*o));
+	if (!c)
+		return tune_fail(err, TUNE_ERR_USAGE, "'%s' is not a tune command", cmd);
+	if (c != &tune_main_command)
+		snprintf(prefix, sizeof(prefix), "%s: ", c->name);
+	for (const struct cmd_option *op = c->options; op->name && n + 1 < sizeof(longs) / sizeof(longs[0]); op++) {
+		longs[n++] = (struct option){ op->name, op->value ? required_argument : no_argument, NULL, op->key };
+		if ((op->flags & CMD_OPT_SHORT) && ns + 3 < sizeof(shorts)) {
+			shorts[ns++] = (char)op->key;
+			if (op->value)
+				shorts[ns++] = ':';
+			shorts[ns] = '\0';
+		}
+	}
+	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
-		if (c == '?' || c == ':' || !strchr(accepted, c)) {
-			const char *bad = argv[optind - 1];
+	while ((key = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		const struct cmd_option *op = option_of(c, key);
 
-			if (c == ':' || (c == '?' && optopt && strchr("o", optopt)) ||
-			    (c == '?' && !strncmp(bad, "--", 2) && strchr(bad, '=') == NULL &&
-			     (!strcmp(bad, "--db") || !strcmp(bad, "--platform") || !strcmp(bad, "--output") ||
-			      !strcmp(bad, "--check") || !strcmp(bad, "--format") || !strcmp(bad, "--kernels-dir"))))
-				return tune_fail(err, TUNE_ERR_USAGE, "%s: option '%s' needs a value (see 'tune help %s')",
-						 cmd, bad, cmd);
-			return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown option '%s' (see 'tune help %s')", cmd, bad,
-					 cmd);
-		}
-		switch (c) {
-		case 'd':
-			o->db = optarg;
-			break;
+		if (key == ':' || key == '?' || !op)
+			return bad_option(c, prefix, argv[optind - 1], key == ':', err);
+		switch (key) {
+		case 'd': o->db = optarg; break;
+		case 'q': o->quick = 1; break;
+		case 'f': o->fresh = 1; break;
+		case 'T': o->require_tls = 1; break;
+		case 'o': o->output = optarg; break;
+		case 'c': o->check = optarg; break;
+		case 'l': o->listen = optarg; break;
+		case 't': o->token_file = optarg; break;
+		case 'C': o->tls_cert = optarg; break;
+		case 'k': o->tls_key = optarg; break;
+		case 'n': o->name = optarg; break;
+		case 'm': o->max_timeout = optarg; break;
 		case 'p':
-			if (o->nplatforms == CMD_MAX_PLATFORMS)
-				return tune_fail(err, TUNE_ERR_USAGE, "%s: at most %d --platform options", cmd,
-						 CMD_MAX_PLATFORMS);
+			if (o->nplatforms == ((op->flags & CMD_OPT_REPEAT) ? CMD_MAX_PLATFORMS : 1))
+				return tune_fail(err, TUNE_ERR_USAGE, "%sat most %d --platform option%s", prefix,
+						 (op->flags & CMD_OPT_REPEAT) ? CMD_MAX_PLATFORMS : 1,
+						 (op->flags & CMD_OPT_REPEAT) ? "s" : "");
 			o->platforms[o->nplatforms++] = optarg;
 			break;
-		case 'q':
-			o->quick = 1;
-			break;
-		case 'f':
-			o->fresh = 1;
-			break;
-		case 'T':
-			o->require_tls = 1;
-			break;
 		case 'K':
-			if ((rc = cmd_add_kernels_dir(cmd, optarg, err)) != 0)
+			if ((rc = cmd_add_kernels_dir(c->name, optarg, err)) != 0)
 				return rc;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'c':
-			o->check = optarg;
 			break;
 		case 'F':
 			o->format = -1;
@@ -112,9 +175,11 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, const char *accept
 				if (!strcmp(optarg, report_format_names[i]))
 					o->format = i;
 			if (o->format < 0)
-				return tune_fail(err, TUNE_ERR_USAGE, "%s: unknown format '%s' (one of: table, md, csv, "
-						 "json)", cmd, optarg);
+				return tune_fail(err, TUNE_ERR_USAGE, "%sunknown format '%s' (one of: table, md, csv, "
+						 "json)", prefix, optarg);
 			break;
+		default:
+			return bad_option(c, prefix, argv[optind - 1], 0, err);
 		}
 	}
 	o->args = argv + optind;

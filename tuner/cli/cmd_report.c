@@ -10,7 +10,7 @@ int cmd_report(int argc, char **argv, struct tune_error *err)
 	struct store *st = NULL;
 	int rc;
 
-	if ((rc = cmd_parse_options("report", argc, argv, "dpo", &o, err)) != 0)
+	if ((rc = cmd_parse_options("report", argc, argv, &o, err)) != 0)
 		return rc;
 	if (o.nargs)
 		return tune_fail(err, TUNE_ERR_USAGE, "report: unexpected argument '%s' (see 'tune help report')",

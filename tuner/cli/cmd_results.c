@@ -13,7 +13,7 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 	size_t rows = 0;
 	int rc;
 
-	if ((rc = cmd_parse_options("results", argc, argv, "dpF", &o, err)) != 0)
+	if ((rc = cmd_parse_options("results", argc, argv, &o, err)) != 0)
 		return rc;
 	if (o.nargs)
 		return tune_fail(err, TUNE_ERR_USAGE, "results: unexpected argument '%s' (see 'tune help results')",

@@ -209,7 +209,7 @@ int cmd_run(int argc, char **argv, struct tune_error *err)
 	struct cmd_options o;
 	int rc;
 
-	if ((rc = cmd_parse_options("run", argc, argv, "dpqfTK", &o, err)) != 0)
+	if ((rc = cmd_parse_options("run", argc, argv, &o, err)) != 0)
 		return rc;
 	if (o.nargs < 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "run: which sweep? (tune run SWEEP --platform P; sweeps are "

@@ -16,7 +16,7 @@ int cmd_tune(int argc, char **argv, struct tune_error *err)
 	size_t rows;
 	int rc, rrc;
 
-	if ((rc = cmd_parse_options("tune", argc, argv, "dpqfTK", &o, err)) != 0)
+	if ((rc = cmd_parse_options("tune", argc, argv, &o, err)) != 0)
 		return rc;
 	if (o.nargs)
 		return tune_fail(err, TUNE_ERR_USAGE, "'%s' is not a tune command (see 'tune help')", o.args[0]);
