@@ -30,7 +30,7 @@ int export_load(sqlite3 *db, const char *platform, struct platform_optima *po, s
 			     " JOIN platforms p ON p.name = o.platform WHERE o.platform = ?1"
 			     " ORDER BY o.decided DESC, o.id DESC LIMIT 1", platform, "optima", identity_row, po, err);
 	if (!rc && !po->decided[0])
-		rc = tune_fail(err, TUNE_ERR_USAGE, "no optima for platform '%s' in the database (run 'tune "
+		rc = tune_fail(err, TUNE_ERR_EMPTY, "no optima for platform '%s' in the database (run 'tune "
 			       "--platform %s' first)", platform, platform);
 	return rc;
 }

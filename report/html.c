@@ -82,7 +82,7 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		if (rc)
 			break;
 		if (!rows) {
-			rc = tune_fail(err, TUNE_ERR_USAGE, "report: no results for platform '%s' (run 'tune --platform "
+			rc = tune_fail(err, TUNE_ERR_EMPTY, "report: no results for platform '%s' (run 'tune --platform "
 				       "%s' first)", platforms[p], platforms[p]);
 			break;
 		}

@@ -33,7 +33,7 @@ static const struct cmd_option results_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_FORMAT, CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option run_options[] = {
-	CMD_OPT_PLATFORM(0, "the platform to run on: a name in platforms/ or a YAML file (default local)"),
+	CMD_OPT_PLATFORM(CMD_OPT_REQUIRED, "the platform to run on: a name in platforms/ or a YAML file"),
 	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option tune_options[] = {

@@ -62,8 +62,19 @@ sqlite3 "$TMP/empty.db" "PRAGMA user_version = 0"
 "$tune" run tests/data/bad/over-memory.yaml --platform $plat --db "$TMP/empty.db" > /dev/null 2>&1
 out=$("$tune" report --platform tiny --db "$TMP/empty.db" -o "$TMP/r4" 2>&1)
 rc=$?
-check "empty database: exit 2" test $rc = 2
+check "empty database: exit 10" test $rc = 10
 check "empty database: says to run tune first" grep -q "no results for platform 'tiny' (run 'tune --platform tiny' first)" <<< "$out"
 out=$("$tune" results --db "$TMP/empty.db" 2>&1)
-check "empty results say so" grep -q "no results" <<< "$out"
+rc=$?
+check "empty results say so, exit 10 ($rc)" sh -c '[ "$1" = 10 ] && echo "$2" | grep -q "results: no results in"' _ "$rc" "$out"
+# Every command that reads results says the same of a platform with none: exit 10, naming it.
+for cmd in "results" "export csv" "export header" "export json" "report"; do
+	out_opt="-o $TMP/r5"
+	[ "$cmd" = results ] && out_opt=""
+	# shellcheck disable=SC2086
+	out=$("$tune" $cmd --platform tiny --db "$TMP/empty.db" $out_opt 2>&1)
+	rc=$?
+	check "$cmd of a platform with no results: exit 10 ($rc), naming it ($out)" \
+		sh -c '[ "$1" = 10 ] && echo "$2" | grep -q "for platform '"'"'tiny'"'"'.*(run '"'"'tune --platform tiny'"'"' first)"' _ "$rc" "$out"
+done
 e2e_done report

@@ -30,6 +30,7 @@ const char *tune_strerror(int code)
 	case TUNE_ERR_STALE: return "stale header";
 	case TUNE_ERR_HOST: return "host down";
 	case TUNE_ERR_BUSY: return "sweep being measured by another tune";
+	case TUNE_ERR_EMPTY: return "nothing recorded for it";
 	}
 	return "unknown error";
 }
@@ -47,6 +48,7 @@ int tune_exit_code(int code)
 	case TUNE_ERR_STALE: return TUNE_EXIT_STALE;
 	case TUNE_ERR_HOST: return TUNE_EXIT_HOST;
 	case TUNE_ERR_BUSY: return TUNE_EXIT_BUSY;
+	case TUNE_ERR_EMPTY: return TUNE_EXIT_EMPTY;
 	}
 	return TUNE_EXIT_SYSTEM;
 }

@@ -19,6 +19,7 @@ enum tune_err {
 	TUNE_ERR_STALE = -8,    /* export header --check: the header is out of date */
 	TUNE_ERR_HOST = -9,     /* a remote host stopped answering */
 	TUNE_ERR_BUSY = -10,    /* another tune is measuring the same sweep into the database */
+	TUNE_ERR_EMPTY = -11,   /* the database holds nothing for what was asked: run its sweeps first */
 };
 
 /* Exit codes, documented in README.md. */
@@ -33,6 +34,7 @@ enum tune_exit {
 	TUNE_EXIT_STALE = 7,
 	TUNE_EXIT_HOST = 8,
 	TUNE_EXIT_BUSY = 9,
+	TUNE_EXIT_EMPTY = 10,
 	TUNE_EXIT_INTERRUPTED = 130,
 };
 

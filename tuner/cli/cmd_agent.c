@@ -15,9 +15,6 @@ int cmd_agent(int argc, char **argv, struct tune_error *err)
 
 	if ((rc = cmd_parse_options("agent", argc, argv, &co, err)) != 0)
 		return rc;
-	if (co.nargs)
-		return tune_fail(err, TUNE_ERR_USAGE, "agent: unexpected argument '%s' (see 'tune agent --help')",
-				 co.args[0]);
 	memset(&o, 0, sizeof(o));
 	o.listen = co.listen;
 	o.token_file = co.token_file;

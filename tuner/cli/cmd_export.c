@@ -154,7 +154,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		np = platforms_with_optima(store_db(st), found, CMD_MAX_PLATFORMS, names);
 		platforms = found;
 		if (!np) {
-			rc = tune_fail(err, TUNE_ERR_USAGE, "export: no optima in '%s' yet (run 'tune --platform local' "
+			rc = tune_fail(err, TUNE_ERR_EMPTY, "export: no optima in '%s' yet (run 'tune --platform local' "
 				       "first)", o.db);
 			goto out;
 		}
@@ -172,7 +172,10 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 	if (out != stdout && fclose(out) != 0 && !rc)
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
 	if (!rc && fmt == 0 && !rows)
-		fprintf(stderr, "tune: no samples to export from '%s' (run 'tune --platform local' first)\n", o.db);
+		rc = np ? tune_fail(err, TUNE_ERR_EMPTY, "export: no results for platform '%s' in '%s' (run 'tune "
+				    "--platform %s' first)", platforms[0], o.db, platforms[0]) :
+			  tune_fail(err, TUNE_ERR_EMPTY, "export: no results in '%s' (run 'tune --platform local' "
+				    "first)", o.db);
 	if (rc && out != stdout && o.output)
 		remove(o.output); /* no half-written header for a build to pick up */
 out:

@@ -18,6 +18,7 @@ static void exit_codes(void)
 	       "  7    export header --check: the header is stale (other fingerprint, or newer optima)\n"
 	       "  8    a remote host stopped answering: its trials stay pending; run again to resume\n"
 	       "  9    another tune is measuring the same sweep into the database: wait for it, or use --db\n"
+	       "  10   nothing recorded for what was asked (results, report, export of a platform not tuned yet)\n"
 	       "  130  interrupted (Ctrl-C, SIGTERM): what was measured is kept; run again to resume\n");
 }
 

@@ -85,9 +85,6 @@ int cmd_kernels(int argc, char **argv, struct tune_error *err)
 
 	if ((rc = cmd_parse_options("kernels", argc, argv, &o, err)) != 0)
 		return rc;
-	if (o.nargs > 0)
-		return tune_fail(err, TUNE_ERR_USAGE, "kernels: unexpected argument '%s' (see 'tune help kernels')",
-				 o.args[0]);
 	nd = paths_kernels_dirs(dirs, sizeof(dirs) / sizeof(dirs[0]));
 	n = manifest_names(&names);
 	printf("kernels in");

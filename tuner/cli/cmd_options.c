@@ -184,6 +184,12 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
+	/* A command that takes no operands says so of the first. */
+	if (o->nargs && !c->operands[0])
+		return c == &tune_main_command ?
+			tune_fail(err, TUNE_ERR_USAGE, "'%s' is not a tune command (see 'tune help')", o->args[0]) :
+			tune_fail(err, TUNE_ERR_USAGE, "%sunexpected argument '%s' (see 'tune %s --help')", prefix,
+				  o->args[0], c->name);
 	o->db = cmd_db_path(o->db);
 	return 0;
 }

@@ -12,9 +12,6 @@ int cmd_report(int argc, char **argv, struct tune_error *err)
 
 	if ((rc = cmd_parse_options("report", argc, argv, &o, err)) != 0)
 		return rc;
-	if (o.nargs)
-		return tune_fail(err, TUNE_ERR_USAGE, "report: unexpected argument '%s' (see 'tune help report')",
-				 o.args[0]);
 	if (!o.nplatforms)
 		return tune_fail(err, TUNE_ERR_USAGE, "report: which platform? (tune report --platform local [-o DIR])");
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)

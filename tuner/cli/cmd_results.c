@@ -15,16 +15,13 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 
 	if ((rc = cmd_parse_options("results", argc, argv, &o, err)) != 0)
 		return rc;
-	if (o.nargs)
-		return tune_fail(err, TUNE_ERR_USAGE, "results: unexpected argument '%s' (see 'tune help results')",
-				 o.args[0]);
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
 		return rc;
 	rc = report_print(store_db(st), o.platforms, o.nplatforms, o.format, stdout, &rows, err);
 	if (!rc && !rows)
-		fprintf(stderr, "tune: no results%s%s%s in '%s' yet (run 'tune --platform %s' first)\n",
-			o.nplatforms ? " for platform '" : "", o.nplatforms ? o.platforms[0] : "",
-			o.nplatforms ? "'" : "", o.db, o.nplatforms ? o.platforms[0] : "local");
+		rc = tune_fail(err, TUNE_ERR_EMPTY, "results: no results%s%s%s in '%s' (run 'tune --platform %s' first)",
+			       o.nplatforms ? " for platform '" : "", o.nplatforms ? o.platforms[0] : "",
+			       o.nplatforms ? "'" : "", o.db, o.nplatforms ? o.platforms[0] : "local");
 	store_close(st);
 	return rc;
 }

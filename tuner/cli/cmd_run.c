@@ -214,7 +214,9 @@ int cmd_run(int argc, char **argv, struct tune_error *err)
 	if (o.nargs < 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "run: which sweep? (tune run SWEEP --platform P; sweeps are "
 				 "in sweeps/, e.g. chase-g)");
-	if (o.nplatforms > 1)
-		return tune_fail(err, TUNE_ERR_USAGE, "run: one --platform at a time");
-	return cmd_run_sweeps(o.nplatforms ? o.platforms[0] : "local", o.args, (size_t)o.nargs, &o, err);
+	/* A sweep measures for minutes on the platform's working sets: never on one the user did not name. */
+	if (!o.nplatforms)
+		return tune_fail(err, TUNE_ERR_USAGE, "run: which platform? (tune run %s --platform P: a name in "
+				 "platforms/, such as local, or a YAML file)", o.args[0]);
+	return cmd_run_sweeps(o.platforms[0], o.args, (size_t)o.nargs, &o, err);
 }

@@ -18,8 +18,6 @@ int cmd_tune(int argc, char **argv, struct tune_error *err)
 
 	if ((rc = cmd_parse_options("tune", argc, argv, &o, err)) != 0)
 		return rc;
-	if (o.nargs)
-		return tune_fail(err, TUNE_ERR_USAGE, "'%s' is not a tune command (see 'tune help')", o.args[0]);
 	if (o.nplatforms != 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "which platform? (tune --platform local; platforms are in "
 				 "platforms/)");
