@@ -1,5 +1,7 @@
 /* tune hosts [--platform P ...]: the hosts of the platforms (all in
- * platforms/ when none is given), whether they answer, and their facts. */
+ * platforms/ when none is given), whether they answer and can run the
+ * platform ("no" with why: another architecture, CPUs it does not have),
+ * and their facts. */
 #include <stdio.h>
 #include <string.h>
 
@@ -20,16 +22,21 @@ static void show(const char *platform, const char *host, const char *state, cons
 
 int cmd_hosts(int argc, char **argv, struct tune_error *err)
 {
-	static const char *const all[] = { "local", "epyc", "m1" };
 	struct cmd_options o;
+	const char *all[CMD_MAX_PLATFORMS * 4];
+	char found[4096], *save = NULL;
 	const char *const *names;
-	size_t n;
+	size_t n = 0;
 	int rc, down = 0;
 
 	if ((rc = cmd_parse_options("hosts", argc, argv, &o, err)) != 0)
 		return rc;
+	/* Every platform file there is, when none is named. */
+	paths_list("platforms", found, sizeof(found));
+	for (char *w = strtok_r(found, ", ", &save); w && n < sizeof(all) / sizeof(all[0]); w = strtok_r(NULL, ", ", &save))
+		all[n++] = w;
 	names = o.nplatforms ? o.platforms : all;
-	n = o.nplatforms ? o.nplatforms : sizeof(all) / sizeof(all[0]);
+	n = o.nplatforms ? o.nplatforms : n;
 	printf("%-12s %-28s %-5s %s\n", "PLATFORM", "HOST", "STATE", "FACTS");
 	for (size_t i = 0; i < n; i++) {
 		struct platform p;
@@ -71,8 +78,12 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 					show(p.name, "local", "error", NULL, NULL, herr.msg);
 					continue;
 				}
-				if (platform_resolve(&p, &f, &herr) == 0)
-					build_fingerprint(&p, &f, fp, &herr);
+				/* Up, but this host cannot run the platform (its architecture, its CPUs): said. */
+				if (platform_resolve(&p, &f, &herr) != 0) {
+					show(p.name, "local", "no", NULL, NULL, herr.msg);
+					continue;
+				}
+				build_fingerprint(&p, &f, fp, &herr);
 				show(p.name, "local", "up", &f, fp, "");
 			} else {
 				struct agent_client c;
