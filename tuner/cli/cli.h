@@ -1,5 +1,5 @@
 /* cli: the subcommands, one file each (cmd_<name>.c), dispatched from the
- * sorted table in main.c, and the options they share. Each command returns
+ * sorted table in commands.c by main.c, and the options they share. Each command returns
  * 0 or a negative tune_err with the message; main() alone prints it and
  * picks the exit code. */
 #ifndef TUNER_CLI_STAGE_H
@@ -11,7 +11,7 @@
 #include "../base/errors.h"
 
 /* An option a command takes. Each command's table of them (struct
- * cmd_entry's options, in main.c) is what the parser accepts, what its
+ * cmd_entry's options, in commands.c) is what the parser accepts, what its
  * usage line and `tune COMMAND --help` show, and what did-you-mean
  * suggests from; each option is defined once, below. */
 struct cmd_option {
@@ -49,7 +49,7 @@ struct cmd_entry {
 };
 
 /* The subcommands, sorted by name, and `tune --platform P` itself (named
- * "tune"); main.c. */
+ * "tune"); commands.c. */
 extern const struct cmd_entry tune_commands[];
 extern const struct cmd_entry tune_main_command;
 /* The command of that name (or "tune"), or NULL. */

@@ -1,5 +1,5 @@
 /* tune agent: serve this host to an orchestrator (see agent.h); its
- * options are main.c's agent_options. */
+ * options are commands.c's agent_options. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,73 @@
+/* The subcommands and `tune --platform P`, each with its option table: what
+ * the parser accepts, what the usage line and --help show, and what
+ * did-you-mean suggests from (cmd_options.c reads them; main.c dispatches). */
+#include "cli.h"
+
+static const struct cmd_option agent_options[] = {
+	{ "token-file", 't', "FILE", CMD_OPT_REQUIRED, "the secret every request must carry (16 or more characters)" },
+	{ "listen", 'l', "ADDR:PORT", 0, "where to listen (default 127.0.0.1:7781)" },
+	{ "tls-cert", 'C', "FILE", 0, "serve HTTPS with this certificate (PEM), with --tls-key" },
+	{ "tls-key", 'k', "FILE", 0, "the certificate's private key (PEM)" },
+	CMD_OPT_PLATFORM(0, "the platform whose compiler, flags and CPUs it uses (default local)"),
+	{ "name", 'n', "HOST", 0, "the host name it reports (default this host's)" },
+	{ "max-timeout", 'm', "SECONDS", 0, "the longest trial a run may ask for, 1..86400 (default 3600)" },
+	CMD_OPT_KERNELS_DIR,
+	CMD_OPT_END,
+};
+static const struct cmd_option export_options[] = {
+	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("FILE", "write to FILE (default: standard output)"), CMD_OPT_CHECK,
+	CMD_OPT_DB, CMD_OPT_END,
+};
+static const struct cmd_option hosts_options[] = {
+	CMD_OPT_PLATFORMS(0), CMD_OPT_REQUIRE_TLS, CMD_OPT_END,
+};
+static const struct cmd_option kernels_options[] = { CMD_OPT_KERNELS_DIR, CMD_OPT_END };
+static const struct cmd_option report_options[] = {
+	CMD_OPT_PLATFORMS(CMD_OPT_REQUIRED), CMD_OPT_OUTPUT("DIR", "the folder to write (default tune-report)"),
+	CMD_OPT_DB, CMD_OPT_END,
+};
+static const struct cmd_option results_options[] = {
+	CMD_OPT_PLATFORMS(0), CMD_OPT_FORMAT, CMD_OPT_DB, CMD_OPT_END,
+};
+static const struct cmd_option run_options[] = {
+	CMD_OPT_PLATFORM(CMD_OPT_REQUIRED, "the platform to run on: a name in platforms/ or a YAML file"),
+	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
+};
+static const struct cmd_option tune_options[] = {
+	CMD_OPT_PLATFORM(CMD_OPT_REQUIRED, "the platform to tune: a name in platforms/ or a YAML file"),
+	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
+};
+static const struct cmd_option no_options[] = { CMD_OPT_END };
+
+/* Sorted by name. */
+const struct cmd_entry tune_commands[] = {
+	{ "agent", cmd_agent, "", agent_options,
+	  "serve this host to an orchestrator: its facts, and trials run with its own compiler and CPUs",
+	  "tune agent --token-file ~/.tune-token --listen 0.0.0.0:7781" },
+	{ "export", cmd_export, "csv|header|json", export_options,
+	  "write samples as amaco2's CSV, or the optima as a C header or JSON",
+	  "tune export header --platform local -o tuned_config.h" },
+	{ "facts", cmd_facts, "", no_options, "print this host's facts as JSON (what a Slurm node reports)",
+	  "tune facts" },
+	{ "help", cmd_help, "[COMMAND|platform|sweep|kernel|exit-codes]", no_options, "show help",
+	  "tune help sweep" },
+	{ "hosts", cmd_hosts, "", hosts_options, "list the platforms' hosts, whether they answer, and their facts",
+	  "tune hosts --platform local" },
+	{ "kernels", cmd_kernels, "", kernels_options,
+	  "list the kernels (their manifests: variants, parameters, metric, sources)",
+	  "tune kernels --kernels-dir examples" },
+	{ "report", cmd_report, "", report_options,
+	  "charts (PNG, SVG) and a self-contained HTML report in a folder",
+	  "tune report --platform local -o tune-report" },
+	{ "results", cmd_results, "", results_options, "print the amaco2-style tables, the optima and the warnings",
+	  "tune results --platform local --format md" },
+	{ "run", cmd_run, "SWEEP...", run_options, "run sweeps: names in sweeps/ or YAML files",
+	  "tune run chase-g --platform local --quick" },
+	{ "version", cmd_version, "", no_options, "print tune's version", "tune version" },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
+};
+
+const struct cmd_entry tune_main_command = {
+	"tune", cmd_tune, "", tune_options, "tune everything the platform lists, then print the tables",
+	"tune --platform local --quick",
+};
