@@ -3,6 +3,7 @@
  * platform ("no" with why: another architecture, CPUs it does not have),
  * and their facts. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../build/build.h"
@@ -23,20 +24,18 @@ static void show(const char *platform, const char *host, const char *state, cons
 int cmd_hosts(int argc, char **argv, struct tune_error *err)
 {
 	struct cmd_options o;
-	const char *all[CMD_MAX_PLATFORMS * 4];
-	char found[4096], *save = NULL;
+	char **found = NULL;
 	const char *const *names;
-	size_t n = 0;
-	int rc, down = 0;
+	size_t n;
+	int nfound = 0, rc, down = 0;
 
 	if ((rc = cmd_parse_options("hosts", argc, argv, &o, err)) != 0)
 		return rc;
 	/* Every platform file there is, when none is named. */
-	paths_list("platforms", found, sizeof(found));
-	for (char *w = strtok_r(found, ", ", &save); w && n < sizeof(all) / sizeof(all[0]); w = strtok_r(NULL, ", ", &save))
-		all[n++] = w;
-	names = o.nplatforms ? o.platforms : all;
-	n = o.nplatforms ? o.nplatforms : n;
+	if (!o.nplatforms)
+		nfound = paths_names("platforms", &found);
+	names = o.nplatforms ? o.platforms : (const char *const *)found;
+	n = o.nplatforms ? o.nplatforms : (size_t)nfound;
 	printf("%-12s %-28s %-5s %s\n", "PLATFORM", "HOST", "STATE", "FACTS");
 	for (size_t i = 0; i < n; i++) {
 		struct platform p;
@@ -47,7 +46,7 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 		memset(&p, 0, sizeof(p));
 		if ((rc = platform_load(names[i], &p, err)) != 0) {
 			platform_free(&p);
-			return rc;
+			goto out;
 		}
 		if (p.executor == EXECUTOR_SLURM) {
 			struct slurm_client sc;
@@ -99,7 +98,10 @@ int cmd_hosts(int argc, char **argv, struct tune_error *err)
 		}
 		platform_free(&p);
 	}
-	if (down)
-		return tune_fail(err, TUNE_ERR_HOST, "%d host%s did not answer", down, down == 1 ? "" : "s");
-	return 0;
+	rc = down ? tune_fail(err, TUNE_ERR_HOST, "%d host%s did not answer", down, down == 1 ? "" : "s") : 0;
+out:
+	for (int i = 0; i < nfound; i++)
+		free(found[i]);
+	free(found);
+	return rc;
 }

@@ -54,16 +54,18 @@ const struct cmd_entry *cmd_find(const char *name)
 	return NULL;
 }
 
-/* "tune run", or "tune" for tune --platform P. */
-static void command_line(FILE *out, const struct cmd_entry *c)
+/* "tune run", or "tune" for tune --platform P: how the user calls c. */
+static const char *invocation(const struct cmd_entry *c, char *out, size_t len)
 {
-	fprintf(out, "tune%s%s", c == &tune_main_command ? "" : " ", c == &tune_main_command ? "" : c->name);
+	snprintf(out, len, "tune%s%s", c == &tune_main_command ? "" : " ", c == &tune_main_command ? "" : c->name);
+	return out;
 }
 
 void cmd_print_help(FILE *out, const struct cmd_entry *c)
 {
-	fprintf(out, "usage: ");
-	command_line(out, c);
+	char call[40];
+
+	fprintf(out, "usage: %s", invocation(c, call, sizeof(call)));
 	if (c->operands[0])
 		fprintf(out, " %s", c->operands);
 	for (const struct cmd_option *op = c->options; op->name; op++) {
@@ -101,18 +103,17 @@ static const struct cmd_option *option_of(const struct cmd_entry *c, int key)
 static int bad_option(const struct cmd_entry *c, const char *prefix, const char *arg, int missing,
 		      struct tune_error *err)
 {
-	char word[64], see[48];
+	char word[64], call[40];
 	const char *hint;
 
-	snprintf(see, sizeof(see), "see 'tune%s%s --help'", c == &tune_main_command ? "" : " ",
-		 c == &tune_main_command ? "" : c->name);
+	invocation(c, call, sizeof(call));
 	if (missing)
-		return tune_fail(err, TUNE_ERR_USAGE, "%soption '%s' needs a value (%s)", prefix, arg, see);
+		return tune_fail(err, TUNE_ERR_USAGE, "%soption '%s' needs a value (see '%s --help')", prefix, arg, call);
 	snprintf(word, sizeof(word), "%s", arg + strspn(arg, "-"));
 	word[strcspn(word, "=")] = '\0';
 	hint = tune_suggest_in(word, c->options, sizeof(*c->options));
-	return tune_fail(err, TUNE_ERR_USAGE, "%sunknown option '%s' (%s%s%s%s)", prefix, arg,
-			 hint ? "did you mean '--" : "", hint ? hint : "", hint ? "'? " : "", see);
+	return tune_fail(err, TUNE_ERR_USAGE, "%sunknown option '%s' (%s%s%ssee '%s --help')", prefix, arg,
+			 hint ? "did you mean '--" : "", hint ? hint : "", hint ? "'? " : "", call);
 }
 
 int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options *o, struct tune_error *err)

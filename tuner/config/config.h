@@ -205,7 +205,10 @@ const char *paths_home(void);
  * in out, or -1 when no file exists (out then holds the last candidate). */
 int paths_find(const char *dir, const char *name, char *out, size_t len);
 
-/* Names of the YAML files in <home>/<dir>, comma-separated, for messages. */
+/* Names of the YAML files in <home>/<dir>, sorted, without .yaml: how many,
+ * in *names (free each, then the array). */
+int paths_names(const char *dir, char ***names);
+/* The same, comma-separated, for messages. */
 void paths_list(const char *dir, char *out, size_t len);
 
 /* Where the kernels' folders are looked for, in this order: the folders

@@ -50,20 +50,35 @@ static int is_yaml(const struct dirent *e)
 	return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
 }
 
-void paths_list(const char *dir, char *out, size_t len)
+int paths_names(const char *dir, char ***out)
 {
 	char path[4096];
 	struct dirent **names = NULL;
-	size_t used = 0;
-	int n;
+	int n, k = 0;
 
-	out[0] = '\0';
+	*out = NULL;
 	snprintf(path, sizeof(path), "%s/%s", paths_home(), dir);
 	n = scandir(path, &names, is_yaml, alphasort);
+	if (n > 0 && !(*out = calloc((size_t)n, sizeof(**out))))
+		n = 0;
 	for (int i = 0; i < n; i++) {
-		size_t len_i = strlen(names[i]->d_name) - 5;
+		if (((*out)[k] = strndup(names[i]->d_name, strlen(names[i]->d_name) - 5)) != NULL)
+			k++;
+		free(names[i]);
+	}
+	free(names);
+	return k;
+}
 
-		str_appendf(out, len, &used, "%s%.*s", used ? ", " : "", (int)len_i, names[i]->d_name);
+void paths_list(const char *dir, char *out, size_t len)
+{
+	char **names;
+	int n = paths_names(dir, &names);
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		str_appendf(out, len, &used, "%s%s", used ? ", " : "", names[i]);
 		free(names[i]);
 	}
 	free(names);
