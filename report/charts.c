@@ -1,6 +1,6 @@
 /* Charts with gnuplot, each as PNG and SVG: each kernel's own (its
  * report's hook draws them with the helpers here), and each generic
- * kernel's metric against its list parameter, with the 95% intervals as
+ * kernel's metric against its list parameter, with the median intervals as
  * error bars.
  *
  * No name from the database enters a script's text: the output directory,
@@ -120,7 +120,7 @@ static int kernel_chart(const char *platform, const char *dir, const char *kerne
 	report_chart_file(platform, chart, name, sizeof(name));
 	/* Names are data: the kernel and list names reach the title through the
 	 * data file's header line, never the script's text. */
-	strbuf_addf(&body, "  set title 'Metric against the list parameter (' . ARG2 . ', host ' . ARG3 . '), 95%% "
+	strbuf_addf(&body, "  set title 'Metric against the list parameter (' . ARG2 . ', host ' . ARG3 . '), median "
 		    "intervals' noenhanced\n  set logscale x 2\n  set xlabel 'list parameter'\n  set ylabel 'metric'\n"
 		    "  set key noenhanced\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title "
 		    "columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);

@@ -1,6 +1,7 @@
 /* A report as data: sections, tables and (for HTML) figures, rendered as an
  * aligned text table, Markdown, CSV, JSON or HTML from the same blocks. */
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ struct block {
 	long long depth;               /* section: < 0 when not a results section */
 	size_t ncols, nrows;           /* table: nrows includes the header row */
 	char **cells;
+	json_t **values;               /* per cell, its typed value for JSON; NULL: read from its text */
+	char **units;                  /* per column, its unit for JSON; NULL: none */
 	char *html;                    /* figure: inline SVG */
 };
 
@@ -82,15 +85,49 @@ void rdoc_row(struct rdoc *d, size_t table, const char *const *cells)
 {
 	struct block *b = &d->v[table];
 	char **nc = realloc(b->cells, (b->nrows + 1) * b->ncols * sizeof(*nc));
+	json_t **nv;
 
-	if (!nc) {
+	if (nc)
+		b->cells = nc;
+	nv = nc ? realloc(b->values, (b->nrows + 1) * b->ncols * sizeof(json_t *)) : NULL;
+	if (!nv) {
 		d->oom = 1;
 		return;
 	}
-	b->cells = nc;
-	for (size_t c = 0; c < b->ncols; c++)
+	b->values = nv;
+	for (size_t c = 0; c < b->ncols; c++) {
 		b->cells[b->nrows * b->ncols + c] = strdup(cells[c] ? cells[c] : "");
+		b->values[b->nrows * b->ncols + c] = NULL;
+	}
 	b->nrows++;
+}
+
+void rdoc_value(struct rdoc *d, size_t table, size_t col, json_t *value)
+{
+	struct block *b = &d->v[table];
+	json_t **slot = b->nrows > 1 && col < b->ncols ? &b->values[(b->nrows - 1) * b->ncols + col] : NULL;
+
+	if (!slot) {
+		json_decref(value);
+		return;
+	}
+	json_decref(*slot);
+	*slot = value;
+}
+
+void rdoc_units(struct rdoc *d, size_t table, const char *const *units)
+{
+	struct block *b = &d->v[table];
+
+	if (!b->units && !(b->units = calloc(b->ncols, sizeof(*b->units)))) {
+		d->oom = 1;
+		return;
+	}
+	for (size_t c = 0; c < b->ncols; c++)
+		if (units[c] && units[c][0]) {
+			free(b->units[c]);
+			b->units[c] = strdup(units[c]);
+		}
 }
 
 void rdoc_figure(struct rdoc *d, const char *caption, const char *svg)
@@ -118,9 +155,15 @@ void rdoc_free(struct rdoc *d)
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
-		for (size_t k = 0; k < d->v[i].nrows * d->v[i].ncols; k++)
+		for (size_t k = 0; k < d->v[i].nrows * d->v[i].ncols; k++) {
 			free(d->v[i].cells[k]);
+			json_decref(d->v[i].values[k]);
+		}
+		for (size_t c = 0; d->v[i].units && c < d->v[i].ncols; c++)
+			free(d->v[i].units[c]);
+		free(d->v[i].units);
 		free(d->v[i].cells);
+		free(d->v[i].values);
 		free(d->v[i].title);
 		free(d->v[i].html);
 	}
@@ -252,9 +295,35 @@ static void render_csv(const struct rdoc *d, FILE *out)
 	}
 }
 
+/* A cell's value for JSON when its table gave none: what its text says,
+ * typed. "" and "-" are null; "12", "8.63x" (a ratio), "45%" and "512 MB" or "2 GB"
+ * (in a column of MB) are numbers; "17.0 [13.5, 45.4]" is an interval; any
+ * other text stays a string. */
+static json_t *cell_json(const char *text, const char *unit)
+{
+	double x, lo, hi;
+	char *end;
+	int used = 0;
+
+	if (!text[0] || !strcmp(text, "-"))
+		return json_null();
+	x = strtod(text, &end);
+	if (end != text && !strpbrk(text, " \t") && (!*end || !strcmp(end, "x") || !strcmp(end, "%"))) {
+		if (strcspn(text, ".eEnN") >= (size_t)(end - text) && x >= -9e15 && x <= 9e15)
+			return json_integer((json_int_t)x);
+		return isfinite(x) ? json_real(x) : json_string(text);
+	}
+	if (end != text && unit && !strcmp(unit, "MB") && (!strcmp(end, " MB") || !strcmp(end, " GB")))
+		return json_integer((json_int_t)(x * (end[1] == 'G' ? 1024 : 1)));
+	if (sscanf(text, "%lf [%lf, %lf]%n", &x, &lo, &hi, &used) == 3 && used > 0 &&
+	    (!text[used] || text[used] == ' '))
+		return json_pack("{s:f, s:f, s:f}", "median", x, "low", lo, "high", hi);
+	return json_string(text);
+}
+
 static int render_json(const struct rdoc *d, FILE *out)
 {
-	json_t *root = json_pack("{s:s, s:i, s:s, s:[]}", "format", "tune-results", "version", 1, "tune_version",
+	json_t *root = json_pack("{s:s, s:i, s:s, s:[]}", "format", "tune-results", "version", 2, "tune_version",
 				 TUNE_VERSION, "sections");
 	json_t *sections = json_object_get(root, "sections"), *cur = NULL;
 	int rc;
@@ -273,13 +342,22 @@ static int render_json(const struct rdoc *d, FILE *out)
 		if (b->kind == BLOCK_TABLE) {
 			json_t *cols = json_array(), *rows = json_array();
 
-			for (size_t c = 0; c < b->ncols; c++)
-				json_array_append_new(cols, json_string(cell(b, 0, c)));
+			for (size_t c = 0; c < b->ncols; c++) {
+				json_t *col = json_pack("{s:s}", "name", cell(b, 0, c));
+
+				if (b->units && b->units[c])
+					json_object_set_new(col, "unit", json_string(b->units[c]));
+				json_array_append_new(cols, col);
+			}
 			for (size_t r = 1; r < b->nrows; r++) {
 				json_t *row = json_array();
 
-				for (size_t c = 0; c < b->ncols; c++)
-					json_array_append_new(row, json_string(cell(b, r, c)));
+				for (size_t c = 0; c < b->ncols; c++) {
+					json_t *v = b->values[r * b->ncols + c];
+
+					json_array_append_new(row, v ? json_incref(v)
+								     : cell_json(cell(b, r, c), b->units ? b->units[c] : NULL));
+				}
 				json_array_append_new(rows, row);
 			}
 			json_array_append_new(json_object_get(cur, "tables"),

@@ -50,11 +50,12 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
 
 static int results_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
-	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [95% CI]", "Runs", "Chosen" };
+	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [interval]", "Runs", "Chosen" };
 	struct rdoc *d = arg;
 	size_t t;
 	char title[600], params[512], median[96], runs[24];
 	const char *context = report_text(q, 3, "");
+	json_t *interval;
 
 	(void)err;
 	snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
@@ -62,14 +63,19 @@ static int results_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		 report_text(q, 11, "?"), report_text(q, 12, "lower"));
 	t = rdoc_table_for(d, title, 6, head);
 	report_params_text(report_text(q, 5, "{}"), report_text(q, 14, ""), params, sizeof(params));
-	snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
-		 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
+	interval = report_interval(sqlite3_column_double(q, 6), sqlite3_column_double(q, 7),
+				   sqlite3_column_double(q, 8), sqlite3_column_int64(q, 9), "%.4g", median, sizeof(median));
 	snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
 	{
 		const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), params, median, runs,
 				      sqlite3_column_int(q, 13) ? "*" : "" };
+		const char *units[] = { NULL, NULL, NULL, report_text(q, 11, ""), NULL, NULL };
 
 		rdoc_row(d, t, row);
+		rdoc_units(d, t, units);
+		rdoc_value(d, t, 2, json_loads(report_text(q, 5, "{}"), 0, NULL));
+		rdoc_value(d, t, 3, interval);
+		rdoc_value(d, t, 5, json_boolean(sqlite3_column_int(q, 13)));
 	}
 	return 0;
 }
@@ -92,11 +98,12 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 
 static int optima_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
-	static const char *const head[] = { "Context", "Variant", "Exported", "Median [95% CI]", "Runner-up",
+	static const char *const head[] = { "Context", "Variant", "Exported", "Median [interval]", "Runner-up",
 					    "Trials", "Decided" };
 	struct rdoc *d = arg;
 	size_t t;
 	char title[600], exported[512], median[96], runner[600] = "-", trials[24];
+	json_t *interval;
 	const char *context = report_text(q, 3, "");
 	json_t *ru = json_loads(report_text(q, 9, "null"), JSON_DECODE_ANY, NULL);
 
@@ -114,16 +121,21 @@ static int optima_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 			 json_number_value(json_object_get(ru, "median")));
 		free(text);
 	}
-	json_decref(ru);
-	snprintf(median, sizeof(median), "%.4g [%.4g, %.4g]", sqlite3_column_double(q, 6),
-		 sqlite3_column_double(q, 7), sqlite3_column_double(q, 8));
+	interval = report_interval(sqlite3_column_double(q, 6), sqlite3_column_double(q, 7),
+				   sqlite3_column_double(q, 8), sqlite3_column_int64(q, 13), "%.4g", median, sizeof(median));
 	snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 10));
 	{
 		const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), exported, median, runner,
 				      trials, report_text(q, 11, "") };
+		const char *units[] = { NULL, NULL, NULL, report_text(q, 14, ""), NULL, NULL, NULL };
 
 		rdoc_row(d, t, row);
+		rdoc_units(d, t, units);
+		rdoc_value(d, t, 2, json_loads(report_text(q, 5, "{}"), 0, NULL));
+		rdoc_value(d, t, 3, interval);
+		rdoc_value(d, t, 4, json_is_object(ru) ? json_incref(ru) : json_null());
 	}
+	json_decref(ru);
 	return 0;
 }
 
@@ -132,7 +144,8 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 {
 	return report_each_row(db,
 			       "SELECT o.platform, o.host, o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low,"
-			       " o.ci_high, o.runner_up, o.trials, o.decided, " REPORT_SQL_OMIT("s", "o.context") " FROM optima o"
+			       " o.ci_high, o.runner_up, o.trials, o.decided, " REPORT_SQL_OMIT("s", "o.context") ", o.runs,"
+			       " json_extract(s.spec_json, '$.metric.unit') FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
 			       " s.id = o.sweep_id WHERE o.exports IS NOT NULL AND"
 			       " (?1 IS NULL OR o.platform = ?1) ORDER BY o.platform, o.host, o.kernel, o.id",

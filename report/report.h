@@ -27,6 +27,15 @@ size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *c
  * query ordered by what the title says land in one table each. */
 size_t rdoc_table_for(struct rdoc *d, const char *title, size_t ncols, const char *const *headers);
 void rdoc_row(struct rdoc *d, size_t table, const char *const *cells);
+/* The typed value (taken over) of column col of the table's last row, for
+ * JSON, where its text alone would not say it: an interval with its runs
+ * and coverage, a cell holding several values. Without one, JSON reads the
+ * text: null for "" and "-", a number for "12", "8.63x", "45%" or (in a column of
+ * unit MB) "2 GB", an object for "17.0 [13.5, 45.4]", else a string. */
+struct json_t;
+void rdoc_value(struct rdoc *d, size_t table, size_t col, struct json_t *value);
+/* The unit of each of the table's columns (NULL or "": none), for JSON. */
+void rdoc_units(struct rdoc *d, size_t table, const char *const *units);
 /* An inline SVG chart (HTML only). */
 void rdoc_figure(struct rdoc *d, const char *caption, const char *svg);
 /* Data rows in all tables. */
@@ -145,7 +154,6 @@ const char *report_c_string(const char *s);
  * charts, header block and JSON, written in the kernel's folder
  * (kernels/<name>/report*.c) and listed once in kernels/reports.c. The
  * report calls each kernel's hooks in that list's order; any may be NULL. */
-struct json_t;
 struct kernel_report {
 	const char *kernel;
 	/* Tables across the platforms (np 0: all), before any platform's own. */
@@ -170,6 +178,14 @@ struct kernel_report {
 };
 /* The shipped kernels' own reports, NULL-terminated (kernels/reports.c). */
 extern const struct kernel_report *const kernel_reports[];
+
+/* A median and its interval as a cell: text "17.0 [13.5, 45.4]" with each
+ * number in numfmt (a printf format of one double, such as "%.1f"), and
+ * " (75%)" after it when it holds the median less than 95% of the time;
+ * the value {"median", "low", "high", "runs", "coverage"} for rdoc_value()
+ * (runs <= 0: not recorded, and neither is given). */
+struct json_t *report_interval(double median, double low, double high, long long runs, const char *numfmt,
+			       char *text, size_t len);
 
 /* "512 MB", "2 GB": a rotating static buffer, good for a few uses per printf. */
 const char *report_size_label(long long mb);

@@ -1,8 +1,11 @@
 /* What `tune results` shows: each kernel's own tables and the generic
  * kernels', then the warnings, rendered in the format asked for. */
+#include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/stats.h"
 #include "report.h"
 
 /* A sweep's warnings, a row each. */
@@ -81,4 +84,27 @@ const char *report_size_label(long long mb)
 	else
 		snprintf(b, sizeof(buf[0]), "%lld MB", mb);
 	return b;
+}
+
+json_t *report_interval(double median, double low, double high, long long runs, const char *numfmt, char *text,
+			size_t len)
+{
+	json_t *v = json_pack("{s:f, s:f, s:f}", "median", median, "low", low, "high", high);
+	double coverage = 0;
+	char m[32], lo[32], hi[32];
+
+	/* numfmt is one of the report's own constants, never data. */
+	snprintf(m, sizeof(m), numfmt, median);
+	snprintf(lo, sizeof(lo), numfmt, low);
+	snprintf(hi, sizeof(hi), numfmt, high);
+	if (runs > 0) {
+		stats_median_rank((size_t)runs, &coverage);
+		json_object_set_new(v, "runs", json_integer(runs));
+		json_object_set_new(v, "coverage", json_real(round(coverage * 1e4) / 1e4));
+	}
+	if (runs > 0 && coverage < STATS_COVERAGE)
+		snprintf(text, len, "%s [%s, %s] (%.0f%%)", m, lo, hi, floor(coverage * 100));
+	else
+		snprintf(text, len, "%s [%s, %s]", m, lo, hi);
+	return v;
 }

@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -168,6 +168,7 @@ struct store_optimum {
 	long long size_mb, group_size, best_group_size, trials, sweep_id;
 	int hugepages;
 	double median, ci_low, ci_high;
+	long long runs;          /* the median's runs: its interval's coverage */
 	const char *context;     /* "name=value ..." of the context decided */
 	const char *params;      /* the knee's parameters, a JSON object */
 	const char *exports;     /* its context and exported values, a JSON object; NULL: none (a kernel's own header) */

@@ -1,6 +1,6 @@
 /* The chase's charts: throughput against working-set size (the best
  * configuration of each variant) and the speedup of interleaved-prefetch
- * over scalar against g per working set, with 95% intervals. Names from the
+ * over scalar against g per working set, with median intervals. Names from the
  * database reach gnuplot only as its arguments (report_plot()). */
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +62,7 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 	}
 	fclose(f);
 	f = NULL;
-	strbuf_add(&body, "  set title 'Throughput against working set (' . ARG2 . '), best g per variant, 95% "
+	strbuf_add(&body, "  set title 'Throughput against working set (' . ARG2 . '), best g per variant, median "
 			  "intervals' noenhanced\n"
 			  "  set logscale x 2\n  set xlabel 'working set (MB)'\n  set ylabel 'million lookups per second'\n"
 			  "  plot for [i=0:3] datafile index i using 1:2:3:4 with yerrorlines title columnheader(1)\n"
@@ -100,7 +100,7 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 	fclose(f);
 	f = NULL;
 	strbuf_release(&body);
-	strbuf_addf(&body, "  set title 'Speedup of interleaved-prefetch over scalar (' . ARG2 . '), 95%% intervals' "
+	strbuf_addf(&body, "  set title 'Speedup of interleaved-prefetch over scalar (' . ARG2 . '), median intervals' "
 		    "noenhanced\n"
 		    "  set logscale x 2\n  set xlabel 'group size g'\n  set ylabel 'speedup over scalar'\n"
 		    "  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title columnheader(1)\n"

@@ -87,8 +87,10 @@ static void add_summary(struct rdoc *d, const struct chase_result *v, size_t n, 
 {
 	static const char *const head[] = { "Working set", "Scalar", "Interleaved+prefetch", "Best g", "Hint",
 					    "Speedup" };
+	static const char *const units[] = { "MB", "ns/lookup", "ns/lookup", NULL, NULL, "x" };
 	size_t t = rdoc_table(d, "Summary: scalar vs best interleaved-prefetch (median ns/lookup)", 6, head);
 
+	rdoc_units(d, t, units);
 	for (size_t i = 0; i < ns; i++) {
 		const struct chase_result *s = chase_report_best(v, n, "scalar", sizes[i], -1);
 		const struct chase_result *p = chase_report_best(v, n, "interleaved-prefetch", sizes[i], -1);
@@ -108,32 +110,47 @@ static void add_summary(struct rdoc *d, const struct chase_result *v, size_t n, 
 	}
 }
 
-static void isolation_cell(const struct chase_result *r, const struct chase_result *s, int show_g, char *out, size_t len)
+/* "17.0 4.50x g=48" and, for JSON, {"median_ns", "speedup", "g"}. */
+static json_t *isolation_cell(const struct chase_result *r, const struct chase_result *s, int show_g, char *out,
+			      size_t len)
 {
+	json_t *v;
+
 	if (!r) {
 		snprintf(out, len, "-");
-		return;
+		return json_null();
 	}
 	if (show_g)
 		snprintf(out, len, "%.1f %.2fx g=%lld", r->median, s ? s->median / r->median : NAN, r->group_size);
 	else
 		snprintf(out, len, "%.1f %.2fx", r->median, s ? s->median / r->median : NAN);
+	v = json_pack("{s:f}", "median_ns", r->median);
+	json_object_set_new(v, "speedup", s ? json_real(s->median / r->median) : json_null());
+	if (show_g)
+		json_object_set_new(v, "g", json_integer(r->group_size));
+	return v;
 }
 
 static void add_isolation(struct rdoc *d, const struct chase_result *v, size_t n, const long long *sizes, size_t ns)
 {
 	static const char *const head[] = { "Working set", "scalar", "scalar-prefetch", "interleaved",
 					    "interleaved-prefetch" };
+	static const char *const units[] = { "MB", NULL, NULL, NULL, NULL };
 	size_t t = rdoc_table(d, "Variant isolation (median ns/lookup, speedup over scalar, best g)", 5, head);
 
+	rdoc_units(d, t, units);
 	for (size_t i = 0; i < ns; i++) {
 		const struct chase_result *s = chase_report_best(v, n, "scalar", sizes[i], -1);
 		char cells[4][64];
 		const char *row[5] = { report_size_label(sizes[i]), cells[0], cells[1], cells[2], cells[3] };
+		json_t *values[4];
 
 		for (int k = 0; k < 4; k++)
-			isolation_cell(chase_report_best(v, n, head[k + 1], sizes[i], -1), s, k >= 2, cells[k], sizeof(cells[k]));
+			values[k] = isolation_cell(chase_report_best(v, n, head[k + 1], sizes[i], -1), s, k >= 2, cells[k],
+						   sizeof(cells[k]));
 		rdoc_row(d, t, row);
+		for (int k = 0; k < 4; k++)
+			rdoc_value(d, t, (size_t)k + 1, values[k]);
 	}
 }
 
@@ -169,6 +186,13 @@ static void add_group_sweep(struct rdoc *d, const struct chase_result *v, size_t
 		head[i + 1] = labels[i];
 	}
 	t = rdoc_table(d, "Group-size sweep (interleaved-prefetch, speedup over scalar, best hint)", ns + 1, head);
+	{
+		const char *units[65] = { NULL };
+
+		for (size_t i = 0; i < ns; i++)
+			units[i + 1] = "x";
+		rdoc_units(d, t, units);
+	}
 	for (size_t k = 0; k < ng; k++) {
 		char cells[65][24];
 		const char *row[65];
@@ -211,6 +235,15 @@ static void add_comparison(struct rdoc *d, const struct chase_results *rs, const
 	}
 	rdoc_section(d, "Comparison of platforms", "", "", -1);
 	t = rdoc_table(d, "Scalar vs best interleaved-prefetch per platform (median ns/lookup)", 1 + 4 * np, head);
+	{
+		const char *units[1 + 4 * 8] = { "MB" };
+
+		for (size_t p = 0; p < np; p++) {
+			units[1 + p * 4] = units[2 + p * 4] = "ns/lookup";
+			units[4 + p * 4] = "x";
+		}
+		rdoc_units(d, t, units);
+	}
 	for (size_t i = 0; i < ns; i++) {
 		char cells[4 * 8][24];
 		const char *row[1 + 4 * 8] = { report_size_label(sizes[i]) };
@@ -293,11 +326,12 @@ int chase_report_overview(struct rdoc *d, sqlite3 *db, const char *const *platfo
 static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
 	static const char *const head[] = { "Working set", "Class", "Variant", "Hint", "g (fastest)",
-					    "Median [95% CI]", "Runner-up", "Trials", "Decided" };
+					    "Median [interval]", "Runner-up", "Trials", "Decided" };
+	static const char *const units[] = { "MB", NULL, NULL, NULL, NULL, "ns/lookup", NULL, NULL, NULL };
 	struct rdoc *d = arg;
 	size_t t;
 	char runner[128] = "-", median[96], g[48], title[400], trials[24];
-	json_t *ru = json_loads(report_text(q, 13, "null"), JSON_DECODE_ANY, NULL);
+	json_t *ru = json_loads(report_text(q, 13, "null"), JSON_DECODE_ANY, NULL), *interval;
 	const char *row[9];
 
 	(void)err;
@@ -308,9 +342,8 @@ static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),
 			 (long long)json_integer_value(json_object_get(ru, "group_size")),
 			 json_real_value(json_object_get(ru, "median")));
-	json_decref(ru);
-	snprintf(median, sizeof(median), "%.1f [%.1f, %.1f]", sqlite3_column_double(q, 10),
-		 sqlite3_column_double(q, 11), sqlite3_column_double(q, 12));
+	interval = report_interval(sqlite3_column_double(q, 10), sqlite3_column_double(q, 11),
+				   sqlite3_column_double(q, 12), sqlite3_column_int64(q, 16), "%.1f", median, sizeof(median));
 	snprintf(g, sizeof(g), "%lld (%lld)", sqlite3_column_int64(q, 7), sqlite3_column_int64(q, 8));
 	snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 14));
 	row[0] = report_size_label(sqlite3_column_int64(q, 3));
@@ -323,6 +356,12 @@ static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	row[7] = trials;
 	row[8] = report_text(q, 15, "");
 	rdoc_row(d, t, row);
+	rdoc_units(d, t, units);
+	rdoc_value(d, t, 4, json_pack("{s:I, s:I}", "g", (json_int_t)sqlite3_column_int64(q, 7), "fastest",
+				      (json_int_t)sqlite3_column_int64(q, 8)));
+	rdoc_value(d, t, 5, interval);
+	rdoc_value(d, t, 6, json_is_object(ru) ? json_incref(ru) : json_null());
+	json_decref(ru);
 	return 0;
 }
 
@@ -331,7 +370,7 @@ int chase_report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struc
 	return report_each_row(db,
 			       "SELECT o.platform, o.host, o.fingerprint, o.size_mb, o.size_class, o.variant,"
 			       " COALESCE(o.hint, '-'), o.group_size, o.best_group_size, o.hugepages, o.median, o.ci_low,"
-			       " o.ci_high, o.runner_up, o.trials, o.decided FROM optima o JOIN current_fingerprints"
+			       " o.ci_high, o.runner_up, o.trials, o.decided, o.runs FROM optima o JOIN current_fingerprints"
 			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR o.platform = ?1)"
 			       " AND o.kernel = 'chase' ORDER BY o.platform, o.host, o.size_mb", platform, "optima", optimum_row, d, err);
 }

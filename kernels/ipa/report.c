@@ -22,6 +22,7 @@
 struct point {
 	long long threshold_ns;
 	double median, ci_low, ci_high, polled_share; /* ns per call; share < 0: unknown */
+	long long runs;
 };
 
 struct ipa_sweep {
@@ -31,6 +32,7 @@ struct ipa_sweep {
 	int chosen;
 	long long chosen_ns;
 	double chosen_median, chosen_low, chosen_high, wakeup_cross_ns, wakeup_same_ns;
+	long long chosen_runs;
 };
 
 static void ipa_sweep(sqlite3_stmt *q, void *elem)
@@ -47,6 +49,7 @@ static void ipa_sweep(sqlite3_stmt *q, void *elem)
 	r->chosen_median = sqlite3_column_double(q, 7);
 	r->chosen_low = sqlite3_column_double(q, 8);
 	r->chosen_high = sqlite3_column_double(q, 9);
+	r->chosen_runs = sqlite3_column_int64(q, 10);
 }
 
 static int ipa_point(sqlite3_stmt *pts, void *elem)
@@ -62,6 +65,7 @@ static int ipa_point(sqlite3_stmt *pts, void *elem)
 	p->ci_low = sqlite3_column_double(pts, 2);
 	p->ci_high = sqlite3_column_double(pts, 3);
 	p->polled_share = sqlite3_column_double(pts, 4);
+	p->runs = sqlite3_column_int64(pts, 5);
 	return 0;
 }
 
@@ -73,11 +77,11 @@ static int load(sqlite3 *db, const char *platform, struct ipa_sweep **out, size_
 	static const struct report_sweeps how = {
 		"ipa results",
 		"SELECT n.platform, n.host, n.fingerprint, n.sweep_id, " SQL_WAKEUP("h") ","
-		" json_extract(o.params, '$.threshold_ns'), o.median, o.ci_low, o.ci_high"
+		" json_extract(o.params, '$.threshold_ns'), o.median, o.ci_low, o.ci_high, o.runs"
 		" FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id JOIN hosts h ON"
 		" h.id = s.host_id LEFT JOIN optima o ON o.sweep_id = n.sweep_id AND o.kernel = 'ipa'"
 		" WHERE n.kernel = 'ipa' AND (?1 IS NULL OR n.platform = ?1) ORDER BY n.platform, n.host",
-		"SELECT threshold_ns, median_ns_per_call, ci_low, ci_high, COALESCE(polled_share, -1)"
+		"SELECT threshold_ns, median_ns_per_call, ci_low, ci_high, COALESCE(polled_share, -1), runs"
 		" FROM ipa_results WHERE sweep_id = ?1 AND phase = 'search' ORDER BY threshold_ns",
 		sizeof(struct ipa_sweep), ipa_sweep, ipa_point,
 	};
@@ -108,6 +112,12 @@ static const struct point *point_at(const struct ipa_sweep *r, long long t)
 	return NULL;
 }
 
+/* A threshold for JSON: its ns, or "inf" for always poll. */
+static json_t *threshold_json(long long t)
+{
+	return t == LLONG_MAX ? json_string("inf") : json_integer(t);
+}
+
 static void ratio(char *out, size_t len, double num, const struct point *den)
 {
 	if (den && den->median > 0)
@@ -118,41 +128,51 @@ static void ratio(char *out, size_t len, double num, const struct point *den)
 
 static void add_curve(struct rdoc *d, const struct ipa_sweep *r)
 {
-	static const char *const head[] = { "Threshold T", "Median ns/call [95% CI]", "Polled", "vs always poll",
+	static const char *const head[] = { "Threshold T", "Median ns/call [interval]", "Polled", "vs always poll",
 					    "vs always block", "" };
+	static const char *const units[] = { "ns", "ns/call", "%", "x", "x", NULL };
 	const struct point *poll = point_at(r, LLONG_MAX), *block = point_at(r, 0);
 	size_t t = rdoc_table(d, "IPA: wall time per call against the polling threshold T (lower is better)", 6, head);
 
+	rdoc_units(d, t, units);
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct point *p = &r->points[i];
 		char thr[40], med[96], polled[16] = "-", vp[16], vb[16];
 		const char *row[6] = { thr, med, polled, vp, vb, r->chosen && r->chosen_ns == p->threshold_ns ?
 							  "chosen" : "" };
 
+		json_t *interval = report_interval(p->median, p->ci_low, p->ci_high, p->runs, "%.1f", med, sizeof(med));
+
 		threshold_label(p->threshold_ns, thr, sizeof(thr));
-		snprintf(med, sizeof(med), "%.1f [%.1f, %.1f]", p->median, p->ci_low, p->ci_high);
 		if (p->polled_share >= 0)
 			snprintf(polled, sizeof(polled), "%.0f%%", p->polled_share * 100.0);
 		ratio(vp, sizeof(vp), p->median, poll);
 		ratio(vb, sizeof(vb), p->median, block);
 		rdoc_row(d, t, row);
+		rdoc_value(d, t, 0, threshold_json(p->threshold_ns));
+		rdoc_value(d, t, 1, interval);
+		rdoc_value(d, t, 5, json_boolean(row[5][0]));
 	}
 }
 
 static void add_choice(struct rdoc *d, const struct ipa_sweep *r)
 {
-	static const char *const head[] = { "Chosen T", "Median ns/call [95% CI]", "Wake-up across CPUs",
+	static const char *const head[] = { "Chosen T", "Median ns/call [interval]", "Wake-up across CPUs",
 					    "Wake-up on one CPU", "T / wake-up", "vs always poll", "vs always block" };
+	static const char *const units[] = { "ns", "ns/call", "ns", "ns", "x", "x", "x" };
 	const struct point *poll = point_at(r, LLONG_MAX), *block = point_at(r, 0);
 	char thr[40], med[96], cross[32] = "not measured", same[32] = "not measured", rel[32] = "-", vp[16], vb[16];
 	const char *row[7] = { thr, med, cross, same, rel, vp, vb };
 	size_t t;
+	json_t *interval;
 
 	if (!r->chosen)
 		return;
 	t = rdoc_table(d, "IPA optimum: the chosen threshold against this host's wake-up cost", 7, head);
+	rdoc_units(d, t, units);
 	threshold_label(r->chosen_ns, thr, sizeof(thr));
-	snprintf(med, sizeof(med), "%.1f [%.1f, %.1f]", r->chosen_median, r->chosen_low, r->chosen_high);
+	interval = report_interval(r->chosen_median, r->chosen_low, r->chosen_high, r->chosen_runs, "%.1f", med,
+				   sizeof(med));
 	if (r->wakeup_cross_ns >= 0) {
 		snprintf(cross, sizeof(cross), "%.1f us", r->wakeup_cross_ns / 1000.0);
 		snprintf(same, sizeof(same), "%.1f us", r->wakeup_same_ns / 1000.0);
@@ -167,6 +187,10 @@ static void add_choice(struct rdoc *d, const struct ipa_sweep *r)
 		ratio(vb, sizeof(vb), c ? c->median : r->chosen_median, block);
 	}
 	rdoc_row(d, t, row);
+	rdoc_value(d, t, 0, threshold_json(r->chosen_ns));
+	rdoc_value(d, t, 1, interval);
+	rdoc_value(d, t, 2, r->wakeup_cross_ns >= 0 ? json_real(r->wakeup_cross_ns) : json_null());
+	rdoc_value(d, t, 3, r->wakeup_cross_ns >= 0 ? json_real(r->wakeup_same_ns) : json_null());
 }
 
 static int tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
@@ -216,7 +240,7 @@ static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struc
 	}
 	fclose(f);
 	strbuf_add(&body, "  set title 'IPA: wall time per call against the polling threshold (' . ARG2 . ', host ' . "
-			  "ARG3 . '), 95% intervals' noenhanced\n  set logscale x 10\n  set xlabel 'threshold T (us): poll "
+			  "ARG3 . '), median intervals' noenhanced\n  set logscale x 10\n  set xlabel 'threshold T (us): poll "
 			  "below, block above'\n  set ylabel 'ns per call'\n  unset arrow\n");
 	if (v[n - 1].chosen && v[n - 1].chosen_ns > 0 && v[n - 1].chosen_ns != LLONG_MAX)
 		strbuf_addf(&body,

@@ -164,6 +164,7 @@ static void add_policies(struct rdoc *d, const struct sched_sweep *r, const char
 		const struct point *eft = point_at(r, "eft", dispatch, speedup, apps[a]);
 		char cells[1 + SCHED_POLICIES][48];
 		const char *row[1 + SCHED_POLICIES];
+		json_t *values[1 + SCHED_POLICIES] = { NULL };
 		int any = 0;
 
 		snprintf(cells[0], sizeof(cells[0]), "%lld", apps[a]);
@@ -171,18 +172,28 @@ static void add_policies(struct rdoc *d, const struct sched_sweep *r, const char
 		for (int k = 0; k < SCHED_POLICIES; k++) {
 			const struct point *p = point_at(r, sched_policy_names[k], dispatch, speedup,
 									       apps[a]);
+			int vs_eft = p && eft && eft->makespan_ms > 0;
 
 			snprintf(cells[1 + k], sizeof(cells[0]), "-");
-			if (p && eft && eft->makespan_ms > 0)
+			if (vs_eft)
 				snprintf(cells[1 + k], sizeof(cells[0]), "%.2f (%.2fx)%s", p->makespan_ms,
 					 p->makespan_ms / eft->makespan_ms, p->chosen ? " *" : "");
 			else if (p)
 				snprintf(cells[1 + k], sizeof(cells[0]), "%.2f%s", p->makespan_ms, p->chosen ? " *" : "");
+			if (p)
+				values[1 + k] = json_pack("{s:f, s:o, s:b}", "makespan_ms", p->makespan_ms, "vs_eft",
+							  vs_eft ? json_real(p->makespan_ms / eft->makespan_ms) : json_null(),
+							  "chosen", p->chosen);
 			any |= p != NULL;
 			row[1 + k] = cells[1 + k];
 		}
 		if (any)
 			rdoc_row(d, t, row);
+		for (int k = 0; k < SCHED_POLICIES; k++)
+			if (any)
+				rdoc_value(d, t, (size_t)k + 1, values[1 + k]);
+			else
+				json_decref(values[1 + k]);
 	}
 }
 
@@ -193,6 +204,7 @@ static void add_dispatch(struct rdoc *d, const struct sched_sweep *r, const long
 {
 	static const char *const head[] = { "Speedup", "Apps", "Inline ms (policy)", "Worker ms (policy)",
 					    "Worker / inline", "Overhead/task inline", "Overhead/task worker" };
+	static const char *const units[] = { "x", NULL, "ms", "ms", "x", "ns", "ns" };
 	size_t t = (size_t)-1;
 
 	for (size_t s = 0; s < ns; s++)
@@ -204,8 +216,10 @@ static void add_dispatch(struct rdoc *d, const struct sched_sweep *r, const long
 
 			if (!in || !wk)
 				continue;
-			if (t == (size_t)-1)
+			if (t == (size_t)-1) {
 				t = rdoc_table(d, "Inline against worker dispatch: the best policy of each", 7, head);
+				rdoc_units(d, t, units);
+			}
 			snprintf(c[0], sizeof(c[0]), "%lldx", speedups[s]);
 			snprintf(c[1], sizeof(c[1]), "%lld", apps[a]);
 			snprintf(c[2], sizeof(c[2]), "%.2f (%s)", in->makespan_ms, in->policy);
@@ -214,13 +228,18 @@ static void add_dispatch(struct rdoc *d, const struct sched_sweep *r, const long
 			snprintf(c[5], sizeof(c[5]), "%.0f ns", in->overhead_ns);
 			snprintf(c[6], sizeof(c[6]), "%.0f ns", wk->overhead_ns);
 			rdoc_row(d, t, row);
+			rdoc_value(d, t, 2, json_pack("{s:f, s:s}", "makespan_ms", in->makespan_ms, "policy", in->policy));
+			rdoc_value(d, t, 3, json_pack("{s:f, s:s}", "makespan_ms", wk->makespan_ms, "policy", wk->policy));
+			rdoc_value(d, t, 5, json_real(in->overhead_ns));
+			rdoc_value(d, t, 6, json_real(wk->overhead_ns));
 		}
 }
 
 static void add_optima(struct rdoc *d, sqlite3 *db, const struct sched_sweep *r)
 {
-	static const char *const head[] = { "Speedup", "Apps", "Class", "Policy", "Dispatch", "Makespan ms [95% CI]",
+	static const char *const head[] = { "Speedup", "Apps", "Class", "Policy", "Dispatch", "Makespan ms [interval]",
 					    "Runner-up", "Trials", "Decided" };
+	static const char *const units[] = { "x", NULL, NULL, NULL, NULL, "ms", NULL, NULL, NULL };
 	sqlite3_stmt *q = NULL;
 	size_t t = (size_t)-1;
 
@@ -239,15 +258,20 @@ static void add_optima(struct rdoc *d, sqlite3 *db, const struct sched_sweep *r)
 		json_t *ru = json_loads((const char *)sqlite3_column_text(q, 8) ? (const char *)sqlite3_column_text(q, 8)
 					: "null", JSON_DECODE_ANY, NULL);
 
-		if (t == (size_t)-1)
+		json_t *interval;
+
+		if (t == (size_t)-1) {
 			t = rdoc_table(d, "Scheduler optima: the policy and dispatch that finished first", 9, head);
+			rdoc_units(d, t, units);
+		}
 		snprintf(c[0], sizeof(c[0]), "%lldx", sqlite3_column_int64(q, 0));
 		snprintf(c[1], sizeof(c[1]), "%lld", sqlite3_column_int64(q, 1));
 		report_column_text(q, 2, c[2], sizeof(c[2]));
 		report_column_text(q, 3, c[3], sizeof(c[3]));
 		report_column_text(q, 4, c[4], sizeof(c[4]));
-		snprintf(c[5], sizeof(c[5]), "%.2f [%.2f, %.2f]", sqlite3_column_double(q, 5) * per,
-			 sqlite3_column_double(q, 6) * per, sqlite3_column_double(q, 7) * per);
+		/* sched_optima (its views.sql) does not give the runs: no coverage. */
+		interval = report_interval(sqlite3_column_double(q, 5) * per, sqlite3_column_double(q, 6) * per,
+					   sqlite3_column_double(q, 7) * per, 0, "%.2f", c[5], sizeof(c[5]));
 		snprintf(c[6], sizeof(c[6]), "-");
 		/* The policy is the runner-up's variant ("policy" before schema 7). */
 		if (json_is_object(ru))
@@ -255,10 +279,12 @@ static void add_optima(struct rdoc *d, sqlite3 *db, const struct sched_sweep *r)
 				 json_string_value(json_object_get(ru, json_object_get(ru, "policy") ? "policy" : "variant")),
 				 json_string_value(json_object_get(ru, "dispatch")),
 				 json_real_value(json_object_get(ru, "median")) * per);
-		json_decref(ru);
 		snprintf(c[7], sizeof(c[7]), "%lld", sqlite3_column_int64(q, 9));
 		report_column_text(q, 10, c[8], sizeof(c[8]));
 		rdoc_row(d, t, row);
+		rdoc_value(d, t, 5, interval);
+		rdoc_value(d, t, 6, json_is_object(ru) ? json_incref(ru) : json_null());
+		json_decref(ru);
 	}
 	sqlite3_finalize(q);
 }
@@ -326,7 +352,7 @@ static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struc
 		}
 	fclose(f);
 	strbuf_addf(&body, "  set multiplot layout 1,%zu title 'Makespan against apps per scheduling policy (' . ARG2 . "
-		    "', inline dispatch), 95%% intervals' noenhanced\n  set xlabel 'apps'\n"
+		    "', inline dispatch), median intervals' noenhanced\n  set xlabel 'apps'\n"
 		    "  set ylabel 'makespan (ms)'\n  set key inside top left\n", ns ? ns : 1);
 	for (size_t s = 0; s < ns; s++)
 		strbuf_addf(&body, "  set title 'accelerator %lldx faster'\n  plot for [k=0:4] datafile index %zu + k "

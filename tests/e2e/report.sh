@@ -45,7 +45,19 @@ check "table format" sh -c "'$tune' results --platform tiny --db '$db' --format 
 check "md format" sh -c "'$tune' results --platform tiny --db '$db' --format md | grep -q '^| Working set | Scalar |'"
 check "csv format" sh -c "'$tune' results --platform tiny --db '$db' --format csv | grep -q '^platform,host,table,Working set'"
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/r.json"
-check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/r.json'), '\$.sections[0].host')")" = "1 $(hostname)"
+check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/r.json'), '\$.sections[0].host')")" = "2 $(hostname)"
+# Typed: numbers are numbers, intervals objects with their runs and coverage, units fields.
+jt() { q "$db" "SELECT group_concat(json_type(readfile('$TMP/r.json'), '\$.sections[0].tables[$1].' || value), ' ') FROM json_each('$2')"; }
+check "json: the summary's cells are typed" test "$(jt 0 '["rows[0][0]","rows[0][1]","rows[0][3]","rows[0][4]","rows[0][5]"]')" = "integer real integer text real"
+check "json: the summary's units" test "$(jt 0 '["columns[1].unit","columns[5].unit"]')" = "text text"
+check "json: a working set is in MB" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[0].rows[0][0]') = MIN(size_mb) FROM trials WHERE kernel = 'chase'")" = 1
+opt=$(q "$db" "SELECT key FROM json_each(readfile('$TMP/r.json'), '\$.sections[0].tables') WHERE json_extract(value, '\$.title') LIKE 'Optima of platform%'")
+check "json: an optimum's median is an interval with runs and coverage" test "$(jt "$opt" '["rows[0][5].median","rows[0][5].low","rows[0][5].high","rows[0][5].runs","rows[0][5].coverage","rows[0][6]"]')" = "real real real integer real object"
+runs=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[$opt].rows[0][5].runs')")
+cov=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[$opt].rows[0][5].coverage')")
+check "json: the coverage follows from the runs ($runs runs: $cov)" sh -c "{ [ '$runs' = 3 ] && [ '$cov' = 0.75 ]; } || { [ '$runs' = 5 ] && [ '$cov' = 0.9375 ]; } || { [ '$runs' -ge 6 ] && [ \"\$(awk 'BEGIN { print ($cov >= 0.95) }')\" = 1 ]; }"
+left=$(q "$db" "SELECT count(*) FROM json_tree(readfile('$TMP/r.json')) WHERE type = 'text' AND fullkey LIKE '%.rows[%' AND (atom GLOB '*[0-9]x' OR atom GLOB '*[0-9] \[*' OR atom GLOB '[0-9]*' AND atom NOT GLOB '*[^0-9.]*')")
+check "json: no number or interval left as text ($left)" test "$left" = 0
 check "unknown format" sh -c "'$tune' results --db '$db' --format xml 2>&1 | grep -q \"unknown format 'xml'\""
 # Two platforms side by side.
 "$tune" results --platform tiny --platform tiny-o3 --db "$db" > "$TMP/two.txt"

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/common/rng.h"
 #include "stats.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -19,22 +18,46 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-void stats_compute(const double *v, size_t n, uint64_t seed, struct stats *out, unsigned char *outlier)
+size_t stats_median_rank(size_t n, double *coverage)
 {
-	double *tmp = NULL, *boot = NULL, *res = NULL;
-	struct rng r = { seed ^ 0xb007u };
+	double tail = 0, term = ldexp(1.0, -(int)n); /* P(Bin(n, 1/2) = i), from i = 0 */
+	size_t j = 1;
+
+	*coverage = 0;
+	if (!n)
+		return 0;
+	*coverage = 1 - 2 * term;
+	/* Raise j while the interval one rank narrower still reaches the aim. */
+	for (size_t i = 0; i + 1 < (n + 1) / 2; i++) {
+		double next;
+
+		tail += term;
+		term = term * (double)(n - i) / (double)(i + 1);
+		next = 1 - 2 * (tail + term);
+		if (next < STATS_COVERAGE)
+			break;
+		j = i + 2;
+		*coverage = next;
+	}
+	if (*coverage < 0)
+		*coverage = 0;
+	return j;
+}
+
+void stats_compute(const double *v, size_t n, struct stats *out, unsigned char *outlier)
+{
+	double *tmp;
+	size_t j;
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
-	if (!n)
+	if (!n || !(tmp = malloc(n * sizeof(*tmp))))
 		return;
-	tmp = malloc(n * sizeof(*tmp));
-	res = malloc(n * sizeof(*res));
-	boot = malloc(STATS_BOOTSTRAP * sizeof(*boot));
-	if (!tmp || !res || !boot)
-		goto out;
 	memcpy(tmp, v, n * sizeof(*tmp));
 	out->median = median_of(tmp, n);
+	j = stats_median_rank(n, &out->coverage);
+	out->ci_low = tmp[j - 1];
+	out->ci_high = tmp[n - j];
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = fabs(v[i] - out->median);
 	out->mad = median_of(tmp, n);
@@ -45,18 +68,7 @@ void stats_compute(const double *v, size_t n, uint64_t seed, struct stats *out, 
 			outlier[i] = (unsigned char)is_out;
 		out->outliers += (size_t)is_out;
 	}
-	for (size_t b = 0; b < STATS_BOOTSTRAP; b++) {
-		for (size_t i = 0; i < n; i++)
-			res[i] = v[rng_below(&r, n)];
-		boot[b] = median_of(res, n);
-	}
-	qsort(boot, STATS_BOOTSTRAP, sizeof(*boot), cmp_double);
-	out->ci_low = boot[(size_t)(0.025 * STATS_BOOTSTRAP)];
-	out->ci_high = boot[(size_t)(0.975 * STATS_BOOTSTRAP) - 1];
-out:
 	free(tmp);
-	free(res);
-	free(boot);
 }
 
 double stats_rel_halfwidth(const struct stats *s)

@@ -152,7 +152,7 @@ static void trial_stats(struct gathered *g, const struct trial *t, struct stats 
 	for (size_t i = 0; i < g->n; i++)
 		if (g->v[i].trial_id == t->id && !g->v[i].warmup)
 			v[n++] = g->v[i].ns_per_lookup;
-	stats_compute(v, n, (uint64_t)t->id, out, flags);
+	stats_compute(v, n, out, flags);
 	for (size_t i = 0, k = 0; i < g->n; i++)
 		if (g->v[i].trial_id == t->id && !g->v[i].warmup)
 			g->v[i].outlier = flags[k++];

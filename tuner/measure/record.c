@@ -64,7 +64,7 @@ int measure_trial_stats(struct store *st, struct trial *const *trials, size_t n,
 		if (trials[i]->status != TRIAL_DONE)
 			continue;
 		if ((rc = store_trial_values(st, trials[i]->id, &v, &k, &cap, tune_msg(err))) == 0)
-			stats_compute(v, k, (uint64_t)trials[i]->id, &trials[i]->stats, NULL);
+			stats_compute(v, k, &trials[i]->stats, NULL);
 	}
 	free(v);
 	return rc;

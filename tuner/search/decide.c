@@ -70,6 +70,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 		json_object_set_new(ru, "median", json_real(runner->stats.median));
 		json_object_set_new(ru, "ci_low", json_real(runner->stats.ci_low));
 		json_object_set_new(ru, "ci_high", json_real(runner->stats.ci_high));
+		json_object_set_new(ru, "runs", json_integer((json_int_t)runner->stats.n));
 	}
 	params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
 	runner_text = ru ? json_dumps(ru, JSON_COMPACT) : NULL;
@@ -99,7 +100,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 					    .best_group_size = best_point == PLAN_NA ? 0 : best_point, .trials = trials,
 					    .sweep_id = r->sweep_id, .hugepages = knee->hugepages,
 					    .median = knee->stats.median, .ci_low = knee->stats.ci_low,
-					    .ci_high = knee->stats.ci_high, .context = knee->context, .params = params_text,
+					    .ci_high = knee->stats.ci_high, .runs = (long long)knee->stats.n, .context = knee->context, .params = params_text,
 					    .exports = exports_text };
 
 		rc = store_optimum(r->ctx->store, &o, tune_msg(err));

@@ -172,7 +172,7 @@ static void check_spread(struct sweep_run *r)
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		if (r->plan.trials[i].stats.n && r->plan.trials[i].stats.median > 0)
 			rel[n++] = r->plan.trials[i].stats.mad / r->plan.trials[i].stats.median;
-	stats_compute(rel, n, 1, &st, NULL);
+	stats_compute(rel, n, &st, NULL);
 	if (n && st.median > 0.05)
 		warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
 			"quieten the host", 100.0 * st.median);
