@@ -108,7 +108,7 @@ static int optima_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	json_t *ru = json_loads(report_text(q, 9, "null"), JSON_DECODE_ANY, NULL);
 
 	(void)err;
-	snprintf(title, sizeof(title), "Optima of kernel %s on platform %s, host %s", report_text(q, 2, ""),
+	snprintf(title, sizeof(title), "Optima of %s: platform %s, host %s", report_text(q, 2, ""),
 		 report_text(q, 0, ""), report_text(q, 1, ""));
 	t = rdoc_table_for(d, title, 7, head);
 	report_params_text(report_text(q, 5, "{}"), report_text(q, 12, ""), exported, sizeof(exported));

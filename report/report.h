@@ -41,6 +41,16 @@ void rdoc_figure(struct rdoc *d, const char *caption, const char *svg);
 /* Data rows in all tables. */
 size_t rdoc_rows(const struct rdoc *d);
 int rdoc_render(const struct rdoc *d, int format, const char *title, FILE *out, struct tune_error *err);
+/* A table's name is its title up to the first ':' or '(', in lower-case
+ * words joined by '-': "summary", "variant-isolation", "optima-of-platform-
+ * local-on-host-vm". Keeps the tables named want, or whose name starts with
+ * want and a '-', and the sections heading them; TUNE_ERR_USAGE listing the
+ * names when none is. */
+int rdoc_keep_tables(struct rdoc *d, const char *want, struct tune_error *err);
+/* Each table as one CSV file in dir (made when missing), PLATFORM-HOST-
+ * NAME.csv, its columns after platform and host; each path written to list
+ * (when not NULL), a line each. */
+int rdoc_csv_files(const struct rdoc *d, const char *dir, FILE *list, struct tune_error *err);
 
 /* Kernels described by their manifest alone: each trial of the newest sweep
  * per context (the metric against every tuned parameter, the chosen one
@@ -94,10 +104,18 @@ void report_chart_made(struct report_chart *made, size_t *n, const char *name, c
 /* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */
 int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char *dir, struct tune_error *err);
 
-/* report_all() rendered in format; *rows is 0 when there is nothing to show
- * (and nothing is written). */
-int report_print(sqlite3 *db, const char *const *platforms, size_t np, int format, FILE *out, size_t *rows,
-		 struct tune_error *err);
+/* What report_print() writes, and where. */
+struct report_output {
+	int format;          /* enum report_format */
+	const char *table;   /* only the tables of this name (rdoc_keep_tables()); NULL: all */
+	const char *csv_dir; /* REPORT_CSV only: one file per table in this folder, their paths to out */
+	FILE *out;
+};
+
+/* report_all() rendered as how says; *rows is 0 when there is nothing to
+ * show (and nothing is written). */
+int report_print(sqlite3 *db, const char *const *platforms, size_t np, const struct report_output *how,
+		 size_t *rows, struct tune_error *err);
 
 /* The optima of the platforms as a C header (one #if block each, selected by
  * TUNED_PLATFORM_<NAME>, with a fallback by architecture), or as JSON. */

@@ -56,8 +56,8 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 
 const char *const report_format_names[] = { "table", "md", "csv", "json", "html", NULL };
 
-int report_print(sqlite3 *db, const char *const *platforms, size_t np, int format, FILE *out, size_t *rows,
-		 struct tune_error *err)
+int report_print(sqlite3 *db, const char *const *platforms, size_t np, const struct report_output *how,
+		 size_t *rows, struct tune_error *err)
 {
 	struct rdoc *d = rdoc_new();
 	int rc;
@@ -67,8 +67,12 @@ int report_print(sqlite3 *db, const char *const *platforms, size_t np, int forma
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	rc = report_all(d, db, platforms, np, err);
 	*rows = rdoc_rows(d);
-	if (!rc && *rows)
-		rc = rdoc_render(d, format, "tune results", out, err);
+	if (!rc && *rows && how->table)
+		rc = rdoc_keep_tables(d, how->table, err);
+	if (!rc && *rows && how->csv_dir)
+		rc = rdoc_csv_files(d, how->csv_dir, how->out, err);
+	else if (!rc && *rows)
+		rc = rdoc_render(d, how->format, "tune results", how->out, err);
 	rdoc_free(d);
 	return rc;
 }

@@ -336,7 +336,7 @@ static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 
 	(void)err;
 	/* A table per platform and host. */
-	snprintf(title, sizeof(title), "Optima of platform %s on host %s", report_text(q, 0, ""), report_text(q, 1, ""));
+	snprintf(title, sizeof(title), "Optima of chase: platform %s, host %s", report_text(q, 0, ""), report_text(q, 1, ""));
 	t = rdoc_table_for(d, title, 9, head);
 	if (json_is_object(ru))
 		snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),

@@ -24,7 +24,7 @@ check "optimum names a runner-up" test "$(q "$db" "SELECT json_valid(runner_up) 
 check "statistics stored per trial" test "$(q "$db" "SELECT count(*) FROM trial_summary")" = "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done'")"
 check "samples flagged or not as outliers" test "$(q "$db" "SELECT count(*) FROM samples WHERE outlier NOT IN (0, 1)")" = 0
 check "fingerprint recorded" test "$(q "$db" "SELECT length(fingerprint) FROM sweeps")" = 16
-check "results show the optima" sh -c "'$tune' results --platform tiny --db '$db' | grep -q 'Optima of platform tiny'"
+check "results show the optima" sh -c "'$tune' results --platform tiny --db '$db' | grep -q 'Optima of chase: platform tiny'"
 
 # The header, as C and as C++.
 "$tune" export header --platform tiny --db "$db" -o "$TMP/tuned_config.h"

@@ -11,7 +11,7 @@ db=$TMP/hp.db
 rc=$?
 check "one command tunes the example (rc $rc: $(tail -1 "$TMP/err"))" [ "$rc" = 0 ]
 check "and shows both kernels' tables, for a platform given as a file" \
-	sh -c 'grep -q "^Kernel hashprobe on platform hashprobe-local" "$1" && grep -q "^Optima of platform hashprobe-local" "$1"' _ "$TMP/out"
+	sh -c 'grep -q "^Kernel hashprobe on platform hashprobe-local" "$1" && grep -q "^Optima of chase: platform hashprobe-local" "$1"' _ "$TMP/out"
 check "the probe's optimum at 256 MB" [ "$(q "$db" "SELECT context FROM optima WHERE kernel = 'hashprobe'")" = "size_mb=256" ]
 check "its own view, from its folder, reads its trials" \
 	[ "$(q "$db" "SELECT COUNT(*) FROM hashprobe_results WHERE size_mb = 256 AND (variant = 'scalar' OR g > 0)")" = \

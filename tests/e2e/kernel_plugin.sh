@@ -52,7 +52,7 @@ check "the optimum is the fastest of its final measurement, or its knee" \
 "$tune" results --db "$db" > "$TMP/results" 2>&1
 check "results: a table per kernel with its metric" grep -q "Kernel sumk on platform tiny, host .*: ns_per_item in ns, lower is better" "$TMP/results"
 check "results: the chosen trial marked" [ "$(grep -cE '^n=[0-9]+ .* \*$' "$TMP/results")" = 2 ]
-check "results: the optima" grep -q "Optima of kernel sumk on platform tiny" "$TMP/results"
+check "results: the optima" grep -q "Optima of sumk: platform tiny" "$TMP/results"
 
 "$tune" export header --platform tiny --db "$db" -o "$TMP/tuned.h" 2> "$TMP/err2"
 check "export header ($(tail -1 "$TMP/err2"))" [ -s "$TMP/tuned.h" ]

@@ -51,7 +51,7 @@ jt() { q "$db" "SELECT group_concat(json_type(readfile('$TMP/r.json'), '\$.secti
 check "json: the summary's cells are typed" test "$(jt 0 '["rows[0][0]","rows[0][1]","rows[0][3]","rows[0][4]","rows[0][5]"]')" = "integer real integer text real"
 check "json: the summary's units" test "$(jt 0 '["columns[1].unit","columns[5].unit"]')" = "text text"
 check "json: a working set is in MB" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[0].rows[0][0]') = MIN(size_mb) FROM trials WHERE kernel = 'chase'")" = 1
-opt=$(q "$db" "SELECT key FROM json_each(readfile('$TMP/r.json'), '\$.sections[0].tables') WHERE json_extract(value, '\$.title') LIKE 'Optima of platform%'")
+opt=$(q "$db" "SELECT key FROM json_each(readfile('$TMP/r.json'), '\$.sections[0].tables') WHERE json_extract(value, '\$.title') LIKE 'Optima of chase:%'")
 check "json: an optimum's median is an interval with runs and coverage" test "$(jt "$opt" '["rows[0][5].median","rows[0][5].low","rows[0][5].high","rows[0][5].runs","rows[0][5].coverage","rows[0][6]"]')" = "real real real integer real object"
 runs=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[$opt].rows[0][5].runs')")
 cov=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[$opt].rows[0][5].coverage')")
@@ -59,6 +59,20 @@ check "json: the coverage follows from the runs ($runs runs: $cov)" sh -c "{ [ '
 left=$(q "$db" "SELECT count(*) FROM json_tree(readfile('$TMP/r.json')) WHERE type = 'text' AND fullkey LIKE '%.rows[%' AND (atom GLOB '*[0-9]x' OR atom GLOB '*[0-9] \[*' OR atom GLOB '[0-9]*' AND atom NOT GLOB '*[^0-9.]*')")
 check "json: no number or interval left as text ($left)" test "$left" = 0
 check "unknown format" sh -c "'$tune' results --db '$db' --format xml 2>&1 | grep -q \"unknown format 'xml'\""
+# One table by name; one CSV file per table.
+ntab=$(q "$db" "SELECT sum(json_array_length(value, '\$.tables')) FROM json_each(readfile('$TMP/r.json'), '\$.sections')")
+"$tune" results --platform tiny --db "$db" --format json --table summary > "$TMP/s.json"
+check "--table summary: that table alone" test "$(q "$db" "SELECT json_array_length(readfile('$TMP/s.json'), '\$.sections[0].tables') || ' ' || json_extract(readfile('$TMP/s.json'), '\$.sections[0].tables[0].title')")" = "1 Summary: scalar vs best interleaved-prefetch (median ns/lookup)"
+check "--table makespan: the tables whose names start so" sh -c "'$tune' results --platform tiny --db '$db' --table makespan | grep -c '^Makespan in ms' | grep -qx 4"
+out=$("$tune" results --platform tiny --db "$db" --table summry 2>&1)
+rc=$?
+check "--table of no table: exit 2, naming the tables ($out)" bash -c "[ $rc = 2 ] && grep -q \"no table is named 'summry' (the tables: summary, variant-isolation\" <<< \"\$1\"" _ "$out"
+"$tune" results --platform tiny --db "$db" --format csv -o "$TMP/csv dir" > "$TMP/csv.list"
+check "-o DIR: one CSV file per table ($ntab), each path listed" test "$(find "$TMP/csv dir" -name '*.csv' | wc -l) $(wc -l < "$TMP/csv.list")" = "$ntab $ntab"
+check "-o DIR: a table's file holds its rows under one header" test "$(head -1 "$TMP/csv dir/tiny-$(hostname)-summary.csv")" = "platform,host,Working set,Scalar,Interleaved+prefetch,Best g,Hint,Speedup"
+check "-o DIR: as many rows as the table" test "$(($(wc -l < "$TMP/csv dir/tiny-$(hostname)-summary.csv") - 1))" = "$(q "$db" "SELECT json_array_length(readfile('$TMP/s.json'), '\$.sections[0].tables[0].rows')")"
+out=$("$tune" results --platform tiny --db "$db" -o "$TMP/csv2" 2>&1)
+check "-o DIR without --format csv: exit 2, says to add it" bash -c "[ $? = 2 ] && grep -q 'give --format csv' <<< \"\$1\"" _ "$out"
 # Two platforms side by side.
 "$tune" results --platform tiny --platform tiny-o3 --db "$db" > "$TMP/two.txt"
 check "comparison table" grep -q "tiny scalar  *tiny interleaved+prefetch" "$TMP/two.txt"

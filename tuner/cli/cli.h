@@ -94,6 +94,7 @@ struct cmd_options {
 	int require_tls; /* --require-tls */
 	const char *output;
 	const char *check;
+	const char *table; /* --table */
 	int format;      /* enum report_format, from --format */
 	/* tune agent's */
 	const char *listen, *token_file, *tls_cert, *tls_key, *name, *max_timeout;

@@ -153,6 +153,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 'T': o->require_tls = 1; break;
 		case 'o': o->output = optarg; break;
 		case 'c': o->check = optarg; break;
+		case 'b': o->table = optarg; break;
 		case 'l': o->listen = optarg; break;
 		case 't': o->token_file = optarg; break;
 		case 'C': o->tls_cert = optarg; break;

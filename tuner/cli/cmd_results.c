@@ -1,5 +1,6 @@
-/* tune results [--platform P ...] [--format table|md|csv|json]: the
- * amaco2-style tables, the optima and the warnings, from the database. */
+/* tune results [--platform P ...] [--format table|md|csv|json] [--table NAME]
+ * [-o DIR]: the amaco2-style tables, the optima and the warnings, from the
+ * database; with -o, one CSV file per table. */
 #include <stdio.h>
 
 #include "../../report/report.h"
@@ -10,14 +11,19 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 {
 	struct cmd_options o;
 	struct store *st = NULL;
+	struct report_output how;
 	size_t rows = 0;
 	int rc;
 
 	if ((rc = cmd_parse_options("results", argc, argv, &o, err)) != 0)
 		return rc;
+	if (o.output && o.format != REPORT_CSV)
+		return tune_fail(err, TUNE_ERR_USAGE, "results: -o DIR writes one CSV file per table: give --format csv "
+				 "too (the other formats go to standard output)");
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
 		return rc;
-	rc = report_print(store_db(st), o.platforms, o.nplatforms, o.format, stdout, &rows, err);
+	how = (struct report_output){ o.format, o.table, o.output, stdout };
+	rc = report_print(store_db(st), o.platforms, o.nplatforms, &how, &rows, err);
 	if (!rc && !rows)
 		rc = tune_fail(err, TUNE_ERR_EMPTY, "results: no results%s%s%s in '%s' (run 'tune --platform %s' first)",
 			       o.nplatforms ? " for platform '" : "", o.nplatforms ? o.platforms[0] : "",

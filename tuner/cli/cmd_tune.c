@@ -29,7 +29,9 @@ int cmd_tune(int argc, char **argv, struct tune_error *err)
 	if ((rrc = platform_load(o.platforms[0], &p, &rerr)) == 0 && (rrc = store_open(o.db, &st, rerr.msg)) == 0) {
 		const char *name = p.name;
 
-		rrc = report_print(store_db(st), &name, 1, REPORT_TABLE, stdout, &rows, &rerr);
+		struct report_output how = { REPORT_TABLE, NULL, NULL, stdout };
+
+		rrc = report_print(store_db(st), &name, 1, &how, &rows, &rerr);
 		store_close(st);
 	}
 	platform_free(&p);

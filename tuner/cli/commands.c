@@ -27,7 +27,10 @@ static const struct cmd_option report_options[] = {
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option results_options[] = {
-	CMD_OPT_PLATFORMS(0), CMD_OPT_FORMAT, CMD_OPT_DB, CMD_OPT_END,
+	CMD_OPT_PLATFORMS(0), CMD_OPT_FORMAT,
+	{ "table", 'b', "NAME", 0, "only the tables of this name: its title's first words (summary, optima, ...)" },
+	CMD_OPT_OUTPUT("DIR", "with --format csv: one CSV file per table in DIR, named PLATFORM-HOST-TABLE.csv"),
+	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option run_options[] = {
 	CMD_OPT_PLATFORM(CMD_OPT_REQUIRED, "the platform to run on: a name in platforms/ or a YAML file"),
