@@ -329,21 +329,6 @@ static void render_md(const struct rdoc *d, FILE *out)
 	}
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* A table's rows as CSV, each led by its platform and host (and, when
  * title, the table's title). */
 static void csv_table(const struct block *sec, const struct block *b, int title, FILE *out)
@@ -351,20 +336,20 @@ static void csv_table(const struct block *sec, const struct block *b, int title,
 	fputs(title ? "platform,host,table" : "platform,host", out);
 	for (size_t c = 0; c < b->ncols; c++) {
 		fputc(',', out);
-		csv_field(out, cell(b, 0, c));
+		escape_csv_field(out, cell(b, 0, c));
 	}
 	fputc('\n', out);
 	for (size_t r = 1; r < b->nrows; r++) {
-		csv_field(out, sec ? sec->platform : "");
+		escape_csv_field(out, sec ? sec->platform : "");
 		fputc(',', out);
-		csv_field(out, sec ? sec->host : "");
+		escape_csv_field(out, sec ? sec->host : "");
 		if (title) {
 			fputc(',', out);
-			csv_field(out, b->title);
+			escape_csv_field(out, b->title);
 		}
 		for (size_t c = 0; c < b->ncols; c++) {
 			fputc(',', out);
-			csv_field(out, cell(b, r, c));
+			escape_csv_field(out, cell(b, r, c));
 		}
 		fputc('\n', out);
 	}

@@ -81,3 +81,18 @@ void escape_c_identifier(const char *s, int upper, char *out, size_t len)
 	if (len)
 		out[i] = '\0';
 }
+
+void escape_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}

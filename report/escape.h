@@ -5,6 +5,7 @@
  *  - a C string literal: escape_c_string();
  *  - a C block comment: escape_c_comment();
  *  - a file name: escape_file_name();
+ *  - a CSV field: escape_csv_field();
  *  - part of a C identifier: escape_c_identifier();
  *  - HTML: doc.c's html_text();
  *  - gnuplot: names never enter a script's text; they are passed as the
@@ -13,6 +14,7 @@
 #define REPORT_ESCAPE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* s between double quotes, as a C string literal, into out: quotes,
  * backslashes and '?' (trigraphs) escaped, every byte outside printable
@@ -30,6 +32,10 @@ const char *escape_c_comment(const char *s, char *out, size_t len);
 /* s as one file name component: letters, digits, '.', '-', '_' kept, every
  * other byte '_', a leading '.' '_', cut to fit len; never empty. */
 void escape_file_name(const char *s, char *out, size_t len);
+
+/* s as one CSV field to out (RFC 4180): as it is, or between double quotes
+ * with its quotes doubled when it holds a comma, a quote or a line break. */
+void escape_csv_field(FILE *out, const char *s);
 
 /* s as part of a C identifier (after a prefix such as TUNED_), into out:
  * letters and digits kept (upper-cased when upper, else lower-cased), every

@@ -70,9 +70,15 @@ int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
  * the generic kernels' and the warnings: what `tune results` shows. */
 int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 
+/* The CSV export's columns: the kernel's own (the chase's are amaco2's, byte
+ * for byte), or those and then where each sample comes from: platform, host,
+ * fingerprint, hugepages, trial, phase, outlier. */
+enum report_csv_columns { REPORT_CSV_OWN, REPORT_CSV_ALL };
+extern const char *const report_csv_column_names[]; /* "amaco2", "all", NULL */
+
 /* The measured samples of platform (NULL: all) as CSV, in the columns of
  * the kernel whose report writes them (the chase's: amaco2's). */
-int report_csv(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
+int report_csv(sqlite3 *db, const char *platform, int columns, FILE *out, size_t *rows, struct tune_error *err);
 
 /* The charts of platform in dir, each .png, .svg, and the .dat and .gp
  * gnuplot drew them from: each kernel's own (struct kernel_report), and
@@ -192,7 +198,7 @@ struct kernel_report {
 	 * (JSON null when it has none there). */
 	int (*json)(sqlite3 *db, const char *platform, struct json_t **out, struct tune_error *err);
 	/* Its measured samples as CSV in its own columns (see report_csv()). */
-	int (*csv)(sqlite3 *db, const char *platform, FILE *out, size_t *rows, struct tune_error *err);
+	int (*csv)(sqlite3 *db, const char *platform, int columns, FILE *out, size_t *rows, struct tune_error *err);
 };
 /* The shipped kernels' own reports, NULL-terminated (kernels/reports.c). */
 extern const struct kernel_report *const kernel_reports[];

@@ -49,6 +49,12 @@ check "csv exit 0" test $? = 0
 check "amaco2 header" test "$(head -1 "$TMP/out.csv")" = "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum"
 check "csv rows: newest generation's measured runs" test "$(($(wc -l < "$TMP/out.csv") - 1))" = 72
 check "csv names variants" grep -q "^interleaved-prefetch,4,6,16,pldl1strm,2," "$TMP/out.csv"
+"$tune" export csv --platform tiny --db "$db" --columns all -o "$TMP/all.csv"
+check "--columns all: amaco2's columns, then where each sample comes from" test "$(head -1 "$TMP/all.csv")" = "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum,platform,host,fingerprint,hugepages,trial,phase,outlier"
+check "--columns all: the same rows, amaco2's fields unchanged" bash -c "diff <(cut -d, -f1-10 '$TMP/all.csv') '$TMP/out.csv' > /dev/null"
+check "--columns all: each row's trial, host and outlier flag are the database's" test "$(tail -n +2 "$TMP/all.csv" | awk -F, '{ print $15 "|" $6 "|" $12 "|" $17 }' | sort | md5sum)" = "$(q "$db" "SELECT s.trial_id || '|' || s.run_id || '|' || h.hostname || '|' || s.outlier FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps sw ON sw.id = t.sweep_id JOIN hosts h ON h.id = sw.host_id WHERE s.warmup = 0 AND s.trial_id IN ($(tail -n +2 "$TMP/all.csv" | cut -d, -f15 | sort -u | paste -sd,))" | sort | md5sum)"
+out=$("$tune" export header --platform tiny --db "$db" --columns all 2>&1)
+check "--columns is csv's: exit 2 ($out)" test $? = 2
 # amaco2's columns are the kernel's own numbers, as it printed them.
 check "csv's numbers are the kernel's fields (ns_total, ns_per_lookup, lookups_per_sec)" \
 	test "$(q "$db" "SELECT COUNT(*) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'chase' AND (s.ns_total != json_extract(s.raw_json, '$.ns_total') OR s.ns_per_lookup != json_extract(s.raw_json, '$.ns_per_lookup') OR s.lookups_per_sec != json_extract(s.raw_json, '$.lookups_per_sec'))")" = 0

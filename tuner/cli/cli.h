@@ -95,6 +95,8 @@ struct cmd_options {
 	const char *output;
 	const char *check;
 	const char *table; /* --table */
+	int columns;       /* enum report_csv_columns, from --columns */
+	int columns_given;
 	int format;      /* enum report_format, from --format */
 	/* tune agent's */
 	const char *listen, *token_file, *tls_cert, *tls_key, *name, *max_timeout;

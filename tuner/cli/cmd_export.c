@@ -140,6 +140,8 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 				 o.nargs ? "'" : "");
 	if (fmt == 0 && o.nplatforms > 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: csv takes one --platform at a time");
+	if (o.columns_given && fmt != 0)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: --columns applies to csv (tune export csv --columns all)");
 	if (o.check && fmt != 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: --check applies to headers (tune export header --check FILE)");
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
@@ -164,7 +166,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		goto out;
 	}
 	if (fmt == 0)
-		rc = report_csv(store_db(st), np ? platforms[0] : NULL, out, &rows, err);
+		rc = report_csv(store_db(st), np ? platforms[0] : NULL, o.columns, out, &rows, err);
 	else if (fmt == 1)
 		rc = report_header(store_db(st), platforms, np, out, err);
 	else

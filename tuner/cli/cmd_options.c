@@ -154,6 +154,16 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 'o': o->output = optarg; break;
 		case 'c': o->check = optarg; break;
 		case 'b': o->table = optarg; break;
+		case 'L':
+			o->columns = -1;
+			for (int i = 0; report_csv_column_names[i]; i++)
+				if (!strcmp(optarg, report_csv_column_names[i]))
+					o->columns = i;
+			if (o->columns < 0)
+				return tune_fail(err, TUNE_ERR_USAGE, "%sunknown column set '%s' (amaco2 or all)", prefix,
+						 optarg);
+			o->columns_given = 1;
+			break;
 		case 'l': o->listen = optarg; break;
 		case 't': o->token_file = optarg; break;
 		case 'C': o->tls_cert = optarg; break;

@@ -16,6 +16,8 @@ static const struct cmd_option agent_options[] = {
 };
 static const struct cmd_option export_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("FILE", "write to FILE (default: standard output)"), CMD_OPT_CHECK,
+	{ "columns", 'L', "SET", 0, "csv: amaco2 (its columns, byte for byte; the default) or all (and platform, host, "
+	  "fingerprint, hugepages, trial, phase, outlier)" },
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option hosts_options[] = {
