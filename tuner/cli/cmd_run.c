@@ -70,7 +70,7 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 static void *run_host(void *arg)
 {
 	struct host_run *h = arg;
-	struct exec_options eo = { h->o->quick, h->o->fresh, h->stop, h->several };
+	struct exec_options eo = { h->o->quick, h->o->fresh, h->stop, h->several, 0, 0 };
 	struct store *st = NULL;
 	struct host_facts facts;
 	struct agent_client agent;
@@ -107,7 +107,11 @@ static void *run_host(void *arg)
 	for (size_t i = 0; i < h->nsweeps; i++) {
 		struct search_summary sum;
 		struct tune_error serr;
-		int rc = search_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
+		int rc;
+
+		eo.sweep_index = i + 1;
+		eo.nsweeps = h->nsweeps;
+		rc = search_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
 
 		if (rc == TUNE_ERR_TRIALS) {
 			/* Later sweeps still run; the exit code says some trials failed. */

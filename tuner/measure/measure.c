@@ -305,12 +305,14 @@ int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char 
 	for (size_t i = 0; i < n && !rc;) {
 		size_t m = 0;
 
-		if (r->opt->stop && *r->opt->stop)
-			return TUNE_ERR_INTERRUPTED;
+		if (r->opt->stop && *r->opt->stop) {
+			rc = TUNE_ERR_INTERRUPTED;
+			break;
+		}
 		while (i < n && m < MAX_BATCH && (!m || plan_same_process(ts[i], todo[0])))
 			todo[m++] = ts[i++];
 		if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
-			return rc;
+			break;
 		/* Those a previous run finished are not measured again. */
 		{
 			size_t k = 0;
@@ -323,7 +325,6 @@ int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char 
 		if (m)
 			rc = run_trials(r, todo, m, &pg, err);
 	}
-	if (!rc && pg.done)
-		progress_finish(&pg);
+	progress_finish(&pg);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #define TUNER_MEASURE_STAGE_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stddef.h>
 
 #include "../base/errors.h"
@@ -14,14 +15,20 @@
 #include "../plan/plan.h"
 #include "../run/run.h"
 
-/* progress.c: one line with the trial count and an ETA, redrawn in place when
- * stderr is a terminal; a plain log line per batch when it is not. */
+/* progress.c: one line with a bar, the trial count, the time taken and an
+ * ETA, redrawn in place every second when stderr is a terminal; a
+ * timestamped log line per batch when it is not. */
 struct progress {
 	int tty;
-	const char *title;  /* borrowed: the sweep's name */
+	const char *title;  /* borrowed: the sweep, its round and context */
 	size_t total, done;  /* trials */
 	double cost_total, cost_done;
-	double t0;
+	double t0, t_end;   /* started; the last batch ended */
+	char label[160];    /* what is measured now */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;   /* the redraw on a terminal */
+	int ticking, stop;
 };
 
 void progress_init(struct progress *p, const char *title, size_t total, double cost_total);
@@ -31,6 +38,8 @@ void progress_plain(void);
 void progress_begin(struct progress *p, const char *label);
 /* Counts trials and cost as finished; note goes on the log line ("ok", "failed: ..."). */
 void progress_end(struct progress *p, size_t trials, double cost, const char *label, const char *note);
+/* Clears the line and says how many trials took how long (when any did);
+ * every progress_init() has one, also when the round stops early. */
 void progress_finish(struct progress *p);
 
 /* "1h02m", "3m05s", "12s" */

@@ -145,6 +145,7 @@ struct exec_options {
 	int fresh;                    /* measure again instead of resuming */
 	volatile sig_atomic_t *stop;  /* set by a signal: stop after the batch */
 	int several_hosts;            /* others run at once: name the host, log lines only */
+	size_t sweep_index, nsweeps;  /* this sweep is the sweep_index-th (from 1) of the run's nsweeps */
 };
 
 struct executor;

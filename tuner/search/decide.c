@@ -132,7 +132,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
 	struct trial *finals = calloc((size_t)sw->final_top + 2, sizeof(*finals));
 	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
-	char final_title[80];
+	char final_title[400], what[200];
 	int rc = 0;
 
 	if (!cand || !finals) {
@@ -199,8 +199,8 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 			if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
 			    (rc = measure_trial_stats(r->ctx->store, fin, nf, err)) != 0)
 				break;
-			snprintf(final_title, sizeof(final_title), "%.60s%sfinal", r->opt->several_hosts ?
-				 r->ctx->facts->hostname : "", r->opt->several_hosts ? ": " : "");
+			snprintf(what, sizeof(what), "final%s%s", first->context[0] ? " " : "", first->context);
+			search_round_title(r, what, final_title, sizeof(final_title));
 			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
 				break;
 			n = 0;

@@ -78,6 +78,10 @@ int search_context_open(struct exec_context *ctx, struct store *st, struct host_
 int search_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
 			struct tune_error *err);
 
+/* What the progress of a round calls it: "[host: ]sweep [k/n] what", what
+ * being "round 3" or "final size_mb=256 hugepages=off". */
+void search_round_title(const struct sweep_run *r, const char *what, char *out, size_t len);
+
 /* For each decision: the top candidates re-measured side by side, then the
  * optimum recorded. */
 int search_decide(struct sweep_run *r, struct tune_error *err);

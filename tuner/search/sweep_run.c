@@ -132,6 +132,16 @@ static char *env_json(const struct sweep_run *r)
 	return out;
 }
 
+void search_round_title(const struct sweep_run *r, const char *what, char *out, size_t len)
+{
+	char index[48] = "";
+
+	if (r->opt->nsweeps > 1)
+		snprintf(index, sizeof(index), " (%zu/%zu)", r->opt->sweep_index, r->opt->nsweeps);
+	snprintf(out, len, "%.60s%s%s%s%s%s", r->opt->several_hosts ? r->ctx->facts->hostname : "",
+		 r->opt->several_hosts ? ": " : "", r->sweep.name, index, *what ? " " : "", what);
+}
+
 static void warn(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A warning goes to stderr and into the sweep's row, for `tune results`. */
@@ -381,19 +391,15 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		run_probe(r);
 	for (;;) {
 		size_t n = search_next(&search, idx, r->plan.ntrials), todo = 0;
-		char title[160], *st;
+		char title[200], round_name[24], *st;
 
 		if (!n)
 			break;
 		for (size_t k = 0; k < n; k++)
 			round[todo++] = &r->plan.trials[idx[k]];
 		rounds++;
-		if (r->sweep.strategy == STRATEGY_GRID)
-			snprintf(title, sizeof(title), "%.60s%s%s", o->several_hosts ? ctx->facts->hostname : "",
-				 o->several_hosts ? ": " : "", r->sweep.name);
-		else
-			snprintf(title, sizeof(title), "%.60s%s%s round %d", o->several_hosts ? ctx->facts->hostname : "",
-				 o->several_hosts ? ": " : "", r->sweep.name, rounds);
+		snprintf(round_name, sizeof(round_name), "round %d", rounds);
+		search_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
 		if ((rc = measure_trials(r, round, todo, title, err)) != 0)
 			break;
 		if ((st = search_state_json(&search)) != NULL) {
