@@ -301,8 +301,9 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", "");
 	if (!rc && meta)
 		rc = store_prepare(st, &swp, msg,
-			     "UPDATE sweeps SET measure_ns = measure_ns + ?1 WHERE id = ?2", "ii", meta->measure_ns,
-			     meta->sweep_id);
+			     "UPDATE sweeps SET measure_ns = measure_ns + ?1, loadavg_max = CASE WHEN ?3 < 0 THEN"
+			     " loadavg_max ELSE max(COALESCE(loadavg_max, ?3), ?3) END WHERE id = ?2", "iid",
+			     meta->measure_ns, meta->sweep_id, meta->loadavg);
 	if (!rc)
 		rc = store_prepare(st, &upd, msg,
 			     "UPDATE trials SET status = ?1, reason = ?2, build_id = ?3, cpu = ?4, finished = " NOW

@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -155,6 +155,7 @@ struct store_outcome {
 struct store_batch_meta {
 	long long sweep_id;
 	long long measure_ns; /* added to the sweep's time in kernels */
+	double loadavg;       /* the host's load average as the batch ended; < 0: unknown */
 };
 
 /* Records a batch in one transaction: the samples of trials that succeeded

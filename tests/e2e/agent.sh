@@ -69,6 +69,7 @@ check "still nothing built" test ! -e "$TMP/cache-agent1/builds"
 out=$(post 1 /v1/run "$good" "${auth[@]}")
 check "a good spec runs: 200" test "$(tail -1 <<< "$out")" = 200
 check "a good spec runs the kernel" grep -q '"built":true' <<< "$out"
+check "a run's answer has the host's load as it ended" grep -Eq '"loadavg1": ?[0-9.]+' <<< "$out"
 check "the agent built it in its own cache" test -d "$TMP/cache-agent1/builds"
 
 # One trial at a time: a second request while one runs is told the host is busy.
@@ -107,6 +108,7 @@ rc=$?
 check "fleet sweep exits 0 ($(tail -2 "$TMP/fleet.err")) (rc $rc)" test $rc = 0
 per_host=$(q "$db" "SELECT group_concat(n) FROM (SELECT h.hostname, count(*) n FROM samples s JOIN trials t ON t.id = s.trial_id JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id GROUP BY 1 ORDER BY 1)")
 check "every host has every sample (96 each: $per_host)" test "$per_host" = "96,96,96"
+check "each host's load sampled as its batches ended" test "$(q "$db" "SELECT count(*) FROM sweeps WHERE loadavg_max >= 0")" = 3
 check "three hosts recorded" test "$(q "$db" "SELECT group_concat(hostname) FROM (SELECT hostname FROM hosts ORDER BY 1)")" = "agent1,agent2,$(hostname)"
 local_cpu=$(q "$db" "SELECT group_concat(DISTINCT t.cpu) FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname NOT LIKE 'agent%'")
 agent2_cpu=$(q "$db" "SELECT group_concat(DISTINCT t.cpu) FROM trials t JOIN sweeps w ON w.id = t.sweep_id JOIN hosts h ON h.id = w.host_id WHERE h.hostname = 'agent2'")

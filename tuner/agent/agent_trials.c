@@ -87,11 +87,11 @@ static enum MHD_Result run_built(struct agent *a, struct MHD_Connection *c, char
 		return agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
 	if (w.gone && !(a->stop && *a->stop))
 		fprintf(stderr, "tune agent: the client of a %s trial hung up: trial stopped\n", kernel);
-	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:i, s:s, s:s}", "host",
+	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:i, s:f, s:s, s:s}", "host",
 			a->facts.hostname, "built", 1, "build", "hash", br->hash, "compiler", a->platform.compiler,
 			"compiler_version", br->compiler_version, "cflags", br->cflags, "defines", br->defines, "exited",
 			res.exited, "status", res.status, "signal", res.signo, "timed_out", res.timed_out, "interrupted",
-			res.interrupted, "cpu", res.cpu, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
+			res.interrupted, "cpu", res.cpu, "loadavg1", res.loadavg1, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
 	run_result_free(&res);
 	return out ? agent_respond(c, MHD_HTTP_OK, out) : agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the kernel's output "
 							  "is not text");

@@ -141,6 +141,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 
 	memset(res, 0, sizeof(*res));
 	res->cpu = cpu < 0 ? -1 : cpu;
+	res->loadavg1 = -1;
 	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 || pipe2(statp, O_CLOEXEC) != 0) {
 		int e = errno;
 
@@ -206,6 +207,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 	res->exited = WIFEXITED(wstatus);
 	res->status = res->exited ? WEXITSTATUS(wstatus) : 0;
 	res->signo = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	res->loadavg1 = getloadavg(&res->loadavg1, 1) == 1 ? res->loadavg1 : -1;
 	res->out = out.p ? out.p : strdup("");
 	res->out_len = out.len;
 	if (failure.step) {

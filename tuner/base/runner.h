@@ -22,6 +22,7 @@ struct run_result {
 	int timed_out;
 	int interrupted; /* stopped because *stop was set */
 	int cpu;         /* the CPU it was pinned to; -1: none (or it pins its own threads) */
+	double loadavg1; /* the host's 1-minute load average as it ended; < 0: unknown */
 };
 
 /* cpu < 0: not pinned. stop: polled; when set the child is killed. Returns 0

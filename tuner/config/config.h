@@ -178,8 +178,12 @@ int hostinfo_read(struct host_facts *facts, struct tune_error *err);
 void hostinfo_machine(char *out, size_t len);
 
 /* How many other processes are running (state R) on cpu now; the first one's
- * name goes to who. */
+ * name goes to who. Kernel threads (kworker/0:1, ksoftirqd/0) are not
+ * counted: they run on every CPU and are not another workload. */
 int hostinfo_busy_cpu(int cpu, char *who, size_t len);
+/* One /proc/PID/stat line: 1 when it is a running process on cpu that is
+ * not a kernel thread, with "comm (pid PID)" in who; else 0. */
+int hostinfo_stat_busy(char *line, int cpu, char *who, size_t len);
 
 /* A fingerprint of what makes measurements comparable: CPU model and
  * microcode, kernel, governor, SMT, THP, plus extra (compiler, flags,

@@ -203,6 +203,37 @@ int hostinfo_from_json(const json_t *o, struct host_facts *f, char *why, size_t 
 	return 0;
 }
 
+#define PF_KTHREAD 0x00200000u /* include/linux/sched.h: a kernel thread */
+
+int hostinfo_stat_busy(char *line, int cpu, char *who, size_t len)
+{
+	char *close_p = strrchr(line, ')'), *open_p = strchr(line, '('), *tok, *save = NULL;
+	unsigned long flags = 0;
+	int field = 0, on = -1;
+	char state = 0;
+
+	/* pid (comm) state ...: fields counted after the last ')', as comm may hold one. */
+	if (!close_p || !open_p || open_p > close_p)
+		return 0;
+	/* strtok_r: the host threads of a multi-host run call this at once. */
+	for (tok = strtok_r(close_p + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		field++;
+		if (field == 1)
+			state = tok[0];
+		if (field == 7)
+			flags = strtoul(tok, NULL, 10);
+		if (field == 37) {
+			on = (int)strtol(tok, NULL, 10);
+			break;
+		}
+	}
+	if (state != 'R' || on != cpu || (flags & PF_KTHREAD))
+		return 0;
+	if (who && len)
+		snprintf(who, len, "%.*s (pid %ld)", (int)(close_p - open_p - 1), open_p + 1, strtol(line, NULL, 10));
+	return 1;
+}
+
 int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 {
 	DIR *d = opendir("/proc");
@@ -214,10 +245,8 @@ int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		char path[300], line[1024], *close_p, *tok, *save = NULL, *end = NULL;
+		char path[300], line[1024], *end = NULL;
 		long pid = strtol(e->d_name, &end, 10);
-		int field = 0, on = -1;
-		char state = 0;
 		FILE *f;
 
 		if (e->d_name[0] < '1' || e->d_name[0] > '9' || *end || pid == (long)getpid())
@@ -230,28 +259,8 @@ int hostinfo_busy_cpu(int cpu, char *who, size_t len)
 			continue;
 		}
 		fclose(f);
-		/* pid (comm) state ...: fields counted after the last ')'. */
-		if (!(close_p = strrchr(line, ')')))
-			continue;
-		/* strtok_r: the host threads of a multi-host run call this at once. */
-		for (tok = strtok_r(close_p + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-			field++;
-			if (field == 1)
-				state = tok[0];
-			if (field == 37) {
-				on = (int)strtol(tok, NULL, 10);
-				break;
-			}
-		}
-		if (state == 'R' && on == cpu) {
-			if (!busy && who && len) {
-				char *open_p = strchr(line, '(');
-
-				*close_p = '\0';
-				snprintf(who, len, "%s (pid %s)", open_p ? open_p + 1 : "?", e->d_name);
-			}
+		if (hostinfo_stat_busy(line, cpu, busy ? NULL : who, len))
 			busy++;
-		}
 	}
 	closedir(d);
 	return busy;

@@ -30,6 +30,7 @@ struct gathered {
 	char **outputs; /* each kernel run's stdout: the samples' raw_json point into it */
 	size_t nout;
 	int cpu;        /* where the executor pinned the last kernel run, -1: none */
+	double load;    /* the highest load average as its kernel runs ended; < 0: unknown */
 };
 
 static void gathered_free(struct gathered *g)
@@ -185,6 +186,8 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 		return "interrupted";
 	}
 	g->cpu = res.cpu;
+	if (res.loadavg1 > g->load)
+		g->load = res.loadavg1;
 	if (!res.exited || res.status != 0) {
 		char desc[160];
 
@@ -215,7 +218,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	const struct sweep *sw = &r->sweep;
 	struct store_outcome outs[MAX_BATCH];
 	struct stats stats[MAX_BATCH];
-	struct gathered g = { .cpu = -1 };
+	struct gathered g = { .cpu = -1, .load = -1 };
 	const char *reason = NULL;
 	char why[1024], label[160];
 	long long max_runs = sw->max_runs > sw->runs ? sw->max_runs : sw->runs;
@@ -265,7 +268,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		outs[i].summary = measure_summary(&stats[i]);
 	}
 	{
-		struct store_batch_meta meta = { r->sweep_id, r->measure_ns };
+		struct store_batch_meta meta = { r->sweep_id, r->measure_ns, g.load };
 
 		rc = store_record_batch(r->ctx->store, outs, n, g.v, g.n, &meta, tune_msg(err));
 		r->measure_ns = 0;
@@ -273,6 +276,9 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	gathered_free(&g);
 	if (rc)
 		return rc;
+	r->batches++;
+	if (g.load > r->load_max)
+		r->load_max = g.load;
 	for (size_t i = 0; i < n; i++) {
 		todo[i]->status = reason ? TRIAL_FAILED : TRIAL_DONE;
 		if (!reason)

@@ -135,11 +135,12 @@ const char *agent_client_kernel_hash(const struct agent_client *c, const char *n
 int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
 		     struct agent_output *out, struct tune_error *err)
 {
-	json_t *a = NULL, *b, *cpu;
+	json_t *a = NULL, *b, *cpu, *load;
 	long status = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->run.loadavg1 = -1;
 	/* The kernel's own limit, plus building it and the way there and back. */
 	rc = call(c, "/v1/run", body, (double)timeout_s + 180.0, stop, &status, &a, err);
 	if (rc)
@@ -180,6 +181,11 @@ int agent_client_run(struct agent_client *c, const char *body, long long timeout
 				       json_integer_value(cpu) < RUNNER_MAX_CPU
 				       ? (int)json_integer_value(cpu)
 				       : -1;
+		/* The host's load as the kernel ended: a number from 0 to 100000, else unknown. */
+		load = json_object_get(a, "loadavg1");
+		out->run.loadavg1 = json_is_number(load) && json_number_value(load) >= 0 && json_number_value(load) < 1e5
+					    ? json_number_value(load)
+					    : -1;
 		out->run.out = strdup(o ? o : "");
 		out->run.errout = strdup(e ? e : "");
 		out->run.out_len = out->run.out ? strlen(out->run.out) : 0;

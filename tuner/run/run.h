@@ -191,6 +191,10 @@ struct sweep_run {
 	double t0;              /* for time_limit_s */
 	long long measure_ns;   /* in kernels, not yet recorded */
 	size_t failed;
+	size_t batches;         /* kernel processes measured and recorded by this run of the sweep */
+	double load_max;        /* the highest load average as they ended; < 0: none known */
+	char held[2][512];      /* warnings kept until something is measured */
+	size_t nheld;
 };
 
 /* The build of t's variant (and defines), made or found once per sweep;

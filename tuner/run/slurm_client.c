@@ -244,6 +244,7 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 	int rc, exit_code = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->loadavg1 = -1; /* the node's is not reported */
 	if ((rc = random_tag(tag, sizeof(tag), err)) != 0)
 		return rc;
 	strbuf_addf(&script, "#!/bin/bash\nexec srun --ntasks=1 --cpus-per-task=%d", c->node_cpus > 0 ? c->node_cpus : 1);

@@ -157,17 +157,64 @@ static void warn(struct sweep_run *r, const char *fmt, ...)
 	(void)store_sweep_warn(r->ctx->store, r->sweep_id, msg, NULL);
 }
 
+/* A warning kept until the sweep measures something: a resume that finds
+ * everything measured adds none to a finished sweep. */
+static void hold(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void hold(struct sweep_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nheld == sizeof(r->held) / sizeof(r->held[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->held[r->nheld++], sizeof(r->held[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void flush_held(struct sweep_run *r)
+{
+	for (size_t i = 0; i < r->nheld; i++)
+		warn(r, "%s", r->held[i]);
+	r->nheld = 0;
+}
+
+/* The load average of the kernels' host now: read here when they run here,
+ * else as its agent or node reported it. */
+static double load_now(const struct sweep_run *r)
+{
+	double load;
+
+	if (exec_executor(r->ctx) == &executor_local && getloadavg(&load, 1) == 1)
+		return load;
+	return r->ctx->facts->loadavg1;
+}
+
+static int busy_load(const struct sweep_run *r, double load)
+{
+	return load > 0.75 * (double)r->ctx->facts->pus;
+}
+
 /* A noisy host before measuring: load, or another process on the pinned CPU. */
-static void check_host_noise(struct sweep_run *r)
+static void check_host_noise(struct sweep_run *r, double load)
 {
 	const struct platform *p = r->ctx->platform;
-	const struct host_facts *f = r->ctx->facts;
 	char who[300];
 
-	if (f->loadavg1 > 0.75 * (double)f->pus)
-		warn(r, "load average %.2f on %d CPUs: the host is busy, timings will be noisy", f->loadavg1, f->pus);
-	if (p->pin && hostinfo_busy_cpu((int)p->cpus.v[0], who, sizeof(who)) > 0)
-		warn(r, "another process is running on pinned CPU %lld: %s", p->cpus.v[0], who);
+	if (busy_load(r, load))
+		hold(r, "load average %.2f on %d CPUs: the host is busy, timings will be noisy", load,
+		     r->ctx->facts->pus);
+	if (p->pin && exec_executor(r->ctx) == &executor_local &&
+	    hostinfo_busy_cpu((int)p->cpus.v[0], who, sizeof(who)) > 0)
+		hold(r, "another process is running on pinned CPU %lld: %s", p->cpus.v[0], who);
+}
+
+/* While measuring: the load as each batch ended (sweeps.loadavg_max). */
+static void check_load_during(struct sweep_run *r, double at_start)
+{
+	if (busy_load(r, r->load_max) && !busy_load(r, at_start))
+		warn(r, "load average rose to %.2f on %d CPUs while measuring (%.2f at the start): timings may be "
+		     "noisy", r->load_max, r->ctx->facts->pus, at_start);
 }
 
 /* After measuring: a typical relative spread above 5% makes rankings weak. */
@@ -322,6 +369,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	struct trial **all = NULL, **round = NULL;
 	size_t *idx = NULL, measured_before = 0;
 	int resumed = 0, rc, rounds = 0;
+	double load_at_start = -1;
 
 	memset(sum, 0, sizeof(*sum));
 	if (!r)
@@ -329,6 +377,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	r->ctx = ctx;
 	r->opt = o;
 	r->t0 = timing_now_s();
+	r->load_max = -1;
 	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
 		goto out;
 	if (o->quick)
@@ -359,12 +408,13 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		goto out;
 	}
 	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)hash_str(HASH_INIT, spec));
+	load_at_start = load_now(r);
 	hostinfo_machine(machine, sizeof(machine));
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
 					  ctx->platform->compiler, r->cflags, r->fingerprint,
 					  sweep_strategy_names[r->sweep.strategy], ctx->facts->governor,
-					  ctx->facts->thp, machine, ctx->facts->loadavg1, o->quick, o->fresh };
+					  ctx->facts->thp, machine, load_at_start, o->quick, o->fresh };
 
 		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, tune_msg(err))) != 0)
 			goto out;
@@ -386,7 +436,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	if (resumed && measured_before)
 		fprintf(stderr, "tune: resuming sweep '%s' on '%s' (%s): %zu trials already measured\n", r->sweep.name,
 			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
-	check_host_noise(r);
+	check_host_noise(r, load_at_start);
 	if (!(resumed && measured_before == r->plan.ntrials))
 		run_probe(r);
 	for (;;) {
@@ -402,6 +452,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		search_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
 		if ((rc = measure_trials(r, round, todo, title, err)) != 0)
 			break;
+		if (r->batches)
+			flush_held(r);
 		if ((st = search_state_json(&search)) != NULL) {
 			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, tune_msg(err));
 			free(st);
@@ -414,7 +466,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 			break;
 		}
 	}
-	if (!rc && search.budget_hit)
+	if (!rc && search.budget_hit && rounds)
 		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
 	if (!rc && r->sweep.record_optima)
 		rc = search_decide(r, err);
@@ -430,7 +482,11 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	if (!rounds && !r->failed)
 		fprintf(stderr, "tune: sweep '%s' on '%s' is already complete: %zu trials (use --fresh to measure "
 				"again)\n", r->sweep.name, ctx->platform->name, measured_before);
-	check_spread(r);
+	if (r->batches) {
+		flush_held(r);
+		check_spread(r);
+		check_load_during(r, load_at_start);
+	}
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		sum->measured += r->plan.trials[i].status == TRIAL_DONE;
 	sum->measured -= measured_before;
