@@ -64,6 +64,9 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
  * the last context decided, and per context a table and a lookup. */
 int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err);
 
+/* Per sweep of the current fingerprints: its measured runs, how many are
+ * flagged as outliers, and the trial with the most. */
+int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Each kernel's own overview, then per platform each kernel's own tables,

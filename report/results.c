@@ -26,6 +26,53 @@ static int warnings_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	return 0;
 }
 
+/* A sweep's runs and those flagged as outliers, a row each. */
+static int outliers_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	static const char *const head[] = { "Sweep", "Runs", "Flagged", "Share", "Trials with any",
+					    "Most in one trial" };
+	struct rdoc *d = arg;
+	size_t t = rdoc_table_for(d, "Outliers: measured runs of a modified z-score above 3.5, kept in the "
+				     "statistics (a median is robust to them)", 6, head);
+	long long runs = sqlite3_column_int64(q, 1), flagged = sqlite3_column_int64(q, 2);
+	char nruns[24], nflagged[24], share[24], trials[48], most[600] = "-", params[400];
+
+	(void)err;
+	snprintf(nruns, sizeof(nruns), "%lld", runs);
+	snprintf(nflagged, sizeof(nflagged), "%lld", flagged);
+	snprintf(share, sizeof(share), "%.0f%%", runs ? 100.0 * (double)flagged / (double)runs : 0.0);
+	snprintf(trials, sizeof(trials), "%lld of %lld", sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 4));
+	if (flagged) {
+		report_params_text(report_text(q, 6, "{}"), "", params, sizeof(params));
+		snprintf(most, sizeof(most), "%lld of %lld: %s %s %s", sqlite3_column_int64(q, 5),
+			 sqlite3_column_int64(q, 7), report_text(q, 8, ""), report_text(q, 9, "?"), params);
+	}
+	{
+		const char *row[] = { report_text(q, 0, ""), nruns, nflagged, share, trials, most };
+
+		rdoc_row(d, t, row);
+		rdoc_value(d, t, 4, json_pack("{s:I, s:I}", "with_outliers", (json_int_t)sqlite3_column_int64(q, 3),
+					      "trials", (json_int_t)sqlite3_column_int64(q, 4)));
+	}
+	return 0;
+}
+
+int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	/* Per trial its measured runs and outliers; then per sweep of the current
+	 * fingerprints the totals and the trial with the most (SQLite takes the
+	 * other columns of a max() from the row that has it). */
+	return report_each_row(db,
+			       "WITH per AS (SELECT t.sweep_id, t.params, t.kernel, count(*) AS n, sum(x.outlier) AS o"
+			       " FROM trials t JOIN samples x ON x.trial_id = t.id AND x.warmup = 0 GROUP BY t.id)"
+			       " SELECT s.name, sum(per.n), sum(per.o), sum(per.o > 0), count(*), max(per.o), per.params,"
+			       " per.n, per.kernel, json_extract(per.params, '$.variant') FROM sweeps s JOIN platforms p ON p.id = s.platform_id"
+			       " JOIN hosts h ON h.id = s.host_id JOIN current_fingerprints c ON c.platform = p.name AND"
+			       " c.host = h.hostname AND c.fingerprint = s.fingerprint JOIN per ON per.sweep_id = s.id"
+			       " WHERE (?1 IS NULL OR p.name = ?1) GROUP BY s.id ORDER BY s.id",
+			       platform, "outliers", outliers_row, d, err);
+}
+
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	return report_each_row(db,
@@ -48,7 +95,8 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 		for (size_t k = 0; !rc && kernel_reports[k]; k++)
 			if (kernel_reports[k]->tables)
 				rc = kernel_reports[k]->tables(d, db, platform, err);
-		if (!rc && (rc = report_kernels(d, db, platform, err)) == 0)
+		if (!rc && (rc = report_kernels(d, db, platform, err)) == 0 &&
+		    (rc = report_outliers(d, db, platform, err)) == 0)
 			rc = report_warnings(d, db, platform, err);
 	}
 	return rc;

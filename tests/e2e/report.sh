@@ -59,6 +59,10 @@ check "json: the coverage follows from the runs ($runs runs: $cov)" sh -c "{ [ '
 left=$(q "$db" "SELECT count(*) FROM json_tree(readfile('$TMP/r.json')) WHERE type = 'text' AND fullkey LIKE '%.rows[%' AND (atom GLOB '*[0-9]x' OR atom GLOB '*[0-9] \[*' OR atom GLOB '[0-9]*' AND atom NOT GLOB '*[^0-9.]*')")
 check "json: no number or interval left as text ($left)" test "$left" = 0
 check "unknown format" sh -c "'$tune' results --db '$db' --format xml 2>&1 | grep -q \"unknown format 'xml'\""
+# Outliers: per sweep, the flagged runs the database holds.
+"$tune" results --platform tiny --db "$db" --format json --table outliers > "$TMP/o.json"
+flagged=$(q "$db" "SELECT sum(json_extract(value, '\$[2]')) || ' ' || sum(json_extract(value, '\$[1]')) FROM json_each(readfile('$TMP/o.json'), '\$.sections[0].tables[0].rows')")
+check "outliers: the table counts every flagged run of the platform's sweeps ($flagged)" test "$flagged" = "$(q "$db" "SELECT sum(x.outlier) || ' ' || count(*) FROM samples x JOIN trials t ON t.id = x.trial_id JOIN sweeps s ON s.id = t.sweep_id JOIN platforms p ON p.id = s.platform_id WHERE p.name = 'tiny' AND x.warmup = 0")"
 # One table by name; one CSV file per table.
 ntab=$(q "$db" "SELECT sum(json_array_length(value, '\$.tables')) FROM json_each(readfile('$TMP/r.json'), '\$.sections')")
 "$tune" results --platform tiny --db "$db" --format json --table summary > "$TMP/s.json"
