@@ -86,10 +86,13 @@ done
 
 # The example production program.
 cp "$TMP/tuned_config.h" "$TMP/lookup_config.h"
-mkdir -p "$TMP/example" && cp examples/lookup/main.c examples/lookup/Makefile "$TMP/example/"
+mkdir -p "$TMP/example" && cp examples/lookup/*.c examples/lookup/*.h examples/lookup/Makefile "$TMP/example/"
 cp "$TMP/tuned_config.h" "$TMP/example/tuned_config.h"
 check "example builds" make -s -C "$TMP/example" CFLAGS="-O2 -I$src/kernels"
-check "example runs the tuned lookups" sh -c "'$TMP/example/lookup' 8 | grep -q 'checksum [0-9]* ok'"
+"$TMP/example/lookup" 4 > "$TMP/lookup.out"
+check "example times the tuned lookups against scalar, side by side ($(cat "$TMP/lookup.out"))" \
+	grep -Eq "^platform tiny: 4 MiB, [a-z-]+ g=[0-9]+ hint [a-z0-9]+: [0-9.]+ ns/lookup, scalar [0-9.]+ ns/lookup: [0-9.]+x \(median of 7 rounds, side by side\); checksum ok$" "$TMP/lookup.out"
+check "example uses the header's variant, g and hint for its size" test "$(grep -o '[a-z-]* g=[0-9]* hint [a-z0-9]*' "$TMP/lookup.out")" = "$(q "$db" "SELECT o.variant || ' g=' || o.group_size || ' hint ' || COALESCE(o.hint, 'none') FROM optima o WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.size_mb >= 4 ORDER BY o.size_mb LIMIT 1")"
 
 # --check: fresh, then stale by fingerprint, then stale by newer optima.
 out=$("$tune" export header --check "$TMP/tuned_config.h" --db "$db" 2>&1)
