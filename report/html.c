@@ -70,6 +70,7 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 		goto out;
 	}
 	strbuf_add(&title, "tune report:");
+	rc = report_headline(d, db, platforms, np, err);
 	for (size_t p = 0; p < np && !rc; p++) {
 		size_t nmade = 0, rows;
 		struct report_chart made[REPORT_MAX_CHARTS];

@@ -64,6 +64,11 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
  * the last context decided, and per context a table and a lookup. */
 int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err);
 
+/* headline.c: under its own heading, per kernel and context of the
+ * platforms (np 0: all), what to use, its interval, against the runner-up
+ * (tie, ahead, or the knee rule) and over the kernel's baseline
+ * (sweeps.baseline): what the results and the report open with. */
+int report_headline(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 /* Per sweep of the current fingerprints: its measured runs, how many are
  * flagged as outliers, and the trial with the most. */
 int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);

@@ -113,7 +113,9 @@ int report_print(sqlite3 *db, const char *const *platforms, size_t np, const str
 	*rows = 0;
 	if (!d)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	rc = report_all(d, db, platforms, np, err);
+	rc = report_headline(d, db, platforms, np, err);
+	if (!rc)
+		rc = report_all(d, db, platforms, np, err);
 	*rows = rdoc_rows(d);
 	if (!rc && *rows && how->table)
 		rc = rdoc_keep_tables(d, how->table, err);

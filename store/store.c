@@ -191,12 +191,12 @@ static int sweep_find_or_add(struct store *st, const struct store_sweep *s, long
 	}
 	rc = store_prepare(st, &q, msg,
 		     "INSERT INTO sweeps (name, platform_id, host_id, spec_hash, generation, quick, status, started,"
-		     " tune_version, compiler, cflags, governor, thp, loadavg, env_json, spec_json, fingerprint, strategy)"
-		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', " NOW ", ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
-		     " RETURNING id",
-		     "siisiisssssdssss", s->name, s->platform_id, s->host_id, s->spec_hash, gen + 1, (long long)s->quick,
+		     " tune_version, compiler, cflags, governor, thp, loadavg, env_json, spec_json, fingerprint, strategy,"
+		     " baseline) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', " NOW ", ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+		     " ?16, ?17) RETURNING id",
+		     "siisiisssssdsssss", s->name, s->platform_id, s->host_id, s->spec_hash, gen + 1, (long long)s->quick,
 		     s->tune_version, s->compiler, s->cflags, s->governor, s->thp, s->loadavg,
-		     s->env_json, s->spec_json, s->fingerprint, s->strategy);
+		     s->env_json, s->spec_json, s->fingerprint, s->strategy, s->baseline);
 	return rc ? rc : store_run(st, q, sweep_id, msg, "cannot record the sweep");
 }
 

@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -79,6 +79,7 @@ struct store_sweep {
 	long long platform_id, host_id;
 	const char *spec_hash, *spec_json, *env_json, *tune_version, *compiler, *cflags;
 	const char *fingerprint, *strategy;
+	const char *baseline;       /* the kernel's baseline variant */
 	const char *governor, *thp; /* the host's, as the sweep starts */
 	const char *holder;         /* this machine's name, in its claim on the sweep */
 	double loadavg;

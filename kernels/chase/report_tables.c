@@ -88,7 +88,8 @@ static void add_summary(struct rdoc *d, const struct chase_result *v, size_t n, 
 	static const char *const head[] = { "Working set", "Scalar", "Interleaved+prefetch", "Best g", "Hint",
 					    "Speedup" };
 	static const char *const units[] = { "MB", "ns/lookup", "ns/lookup", NULL, NULL, "x" };
-	size_t t = rdoc_table(d, "Summary: scalar vs best interleaved-prefetch (median ns/lookup)", 6, head);
+	size_t t = rdoc_table(d, "Summary: scalar vs best interleaved-prefetch (median ns/lookup; best is the fastest g "
+			       "measured, an optimum the knee: the smallest g within the tolerance of it)", 6, head);
 
 	rdoc_units(d, t, units);
 	for (size_t i = 0; i < ns; i++) {

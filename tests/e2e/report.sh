@@ -24,6 +24,7 @@ check "HTML inlines the four charts" test "$(grep -c '<svg' "$html")" -ge 4
 check "HTML has no external resources" test -z "$(grep -Eo '(src|href)="[a-z]+://' "$html")"
 check "HTML has the host facts" grep -q "cpu_model" "$html"
 check "HTML has the tables" grep -q "Variant isolation" "$html"
+check "HTML opens with the headline" grep -q "Headline: what to use, how sure, and how much it gains" "$html"
 check "HTML has the ipa and sched tables" sh -c "grep -q 'IPA optimum' '$html' && grep -q 'Inline against worker dispatch' '$html'"
 if command -v chromium > /dev/null; then
 	flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
@@ -32,6 +33,8 @@ if command -v chromium > /dev/null; then
 	# The four charts above, and a kernel's own chart of its metric against its list (ipa's threshold).
 	charts=$(grep -c '<figure class="chart">' "$html")
 	rendered=$(grep -o 'data-charts-rendered="[0-9]*"' <<< "$dom")
+	check "Chromium shows the headline first, a row per optimum" test "$(grep -o '<h[1-3][^>]*>[^<]*' <<< "$dom" | sed -n 's/.*>//p' | grep -m1 -v '^tune report')" = Headline
+	check "Chromium shows the headline's rows" test "$(grep -o '<tr>' <<< "$(sed -n '/Headline: what to use/,/<\/table>/p' <<< "$dom")" | wc -l)" -gt "$(q "$db" "SELECT count(*) FROM optima WHERE platform = 'tiny'")"
 	check "Chromium draws every chart ($charts, at least the four)" test "$charts" -ge 4 -a "$rendered" = "data-charts-rendered=\"$charts\""
 	# shellcheck disable=SC2086
 	timeout 120 chromium $flags --user-data-dir="$TMP/chrome2" --window-size=1200,1600 --screenshot="$TMP/shot.png" "file://$html" > /dev/null 2>&1
@@ -45,20 +48,32 @@ check "table format" sh -c "'$tune' results --platform tiny --db '$db' --format 
 check "md format" sh -c "'$tune' results --platform tiny --db '$db' --format md | grep -q '^| Working set | Scalar |'"
 check "csv format" sh -c "'$tune' results --platform tiny --db '$db' --format csv | grep -q '^platform,host,table,Working set'"
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/r.json"
-check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/r.json'), '\$.sections[0].host')")" = "2 $(hostname)"
+# The platform's first section (after the headline's).
+sec=$(q "$db" "SELECT min(key) FROM json_each(readfile('$TMP/r.json'), '\$.sections') WHERE json_extract(value, '\$.host') != ''")
+check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].host')")" = "2 $(hostname)"
 # Typed: numbers are numbers, intervals objects with their runs and coverage, units fields.
-jt() { q "$db" "SELECT group_concat(json_type(readfile('$TMP/r.json'), '\$.sections[0].tables[$1].' || value), ' ') FROM json_each('$2')"; }
+jt() { q "$db" "SELECT group_concat(json_type(readfile('$TMP/r.json'), '\$.sections[$sec].tables[$1].' || value), ' ') FROM json_each('$2')"; }
 check "json: the summary's cells are typed" test "$(jt 0 '["rows[0][0]","rows[0][1]","rows[0][3]","rows[0][4]","rows[0][5]"]')" = "integer real integer text real"
 check "json: the summary's units" test "$(jt 0 '["columns[1].unit","columns[5].unit"]')" = "text text"
-check "json: a working set is in MB" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[0].rows[0][0]') = MIN(size_mb) FROM trials WHERE kernel = 'chase'")" = 1
-opt=$(q "$db" "SELECT key FROM json_each(readfile('$TMP/r.json'), '\$.sections[0].tables') WHERE json_extract(value, '\$.title') LIKE 'Optima of chase:%'")
+check "json: a working set is in MB" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].tables[0].rows[0][0]') = MIN(size_mb) FROM trials WHERE kernel = 'chase'")" = 1
+opt=$(q "$db" "SELECT key FROM json_each(readfile('$TMP/r.json'), '\$.sections[$sec].tables') WHERE json_extract(value, '\$.title') LIKE 'Optima of chase:%'")
 check "json: an optimum's median is an interval with runs and coverage" test "$(jt "$opt" '["rows[0][5].median","rows[0][5].low","rows[0][5].high","rows[0][5].runs","rows[0][5].coverage","rows[0][6]"]')" = "real real real integer real object"
-runs=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[$opt].rows[0][5].runs')")
-cov=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].tables[$opt].rows[0][5].coverage')")
+runs=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].tables[$opt].rows[0][5].runs')")
+cov=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].tables[$opt].rows[0][5].coverage')")
 check "json: the coverage follows from the runs ($runs runs: $cov)" sh -c "{ [ '$runs' = 3 ] && [ '$cov' = 0.75 ]; } || { [ '$runs' = 5 ] && [ '$cov' = 0.9375 ]; } || { [ '$runs' -ge 6 ] && [ \"\$(awk 'BEGIN { print ($cov >= 0.95) }')\" = 1 ]; }"
 left=$(q "$db" "SELECT count(*) FROM json_tree(readfile('$TMP/r.json')) WHERE type = 'text' AND fullkey LIKE '%.rows[%' AND (atom GLOB '*[0-9]x' OR atom GLOB '*[0-9] \[*' OR atom GLOB '[0-9]*' AND atom NOT GLOB '*[^0-9.]*')")
 check "json: no number or interval left as text ($left)" test "$left" = 0
 check "unknown format" sh -c "'$tune' results --db '$db' --format xml 2>&1 | grep -q \"unknown format 'xml'\""
+# The headline: a row per optimum, typed.
+"$tune" results --platform tiny --db "$db" --format json --table headline > "$TMP/h.json"
+hq() { q "$db" "SELECT $1 FROM json_each(readfile('$TMP/h.json'), '\$.sections[0].tables[0].rows') $2"; }
+check "headline: opens the results" test "$("$tune" results --platform tiny --db "$db" | sed -n 1p)" = Headline
+check "headline: a row per optimum of the current fingerprints" test "$(hq 'count(*)' '')" = "$(q "$db" "SELECT count(*) FROM optima JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny'")"
+check "headline: each row says tie, ahead or knee against its runner-up" test "$(hq 'count(*)' "WHERE json_extract(value, '\$[6].verdict') IN ('tie', 'ahead', 'knee')")" = "$(hq 'count(*)' "WHERE json_type(value, '\$[6]') = 'object'")"
+check "headline: a knee is a better runner-up, a tie overlapping intervals" test "$(hq 'count(*)' "WHERE (json_extract(value, '\$[6].verdict') = 'knee') != (json_extract(value, '\$[6].median') < json_extract(value, '\$[5].median')) OR (json_extract(value, '\$[6].verdict') = 'tie') != (json_extract(value, '\$[6].median') >= json_extract(value, '\$[5].median') AND json_extract(value, '\$[6].low') <= json_extract(value, '\$[5].high'))")" = 0
+check "headline: the chase's gain over scalar, its interval around it" test "$(hq 'count(*)' "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[7].baseline') = 'scalar' AND json_extract(value, '\$[7].low') <= json_extract(value, '\$[7].ratio') AND json_extract(value, '\$[7].ratio') <= json_extract(value, '\$[7].high')")" = "$(hq 'count(*)' "WHERE json_extract(value, '\$[2]') = 'chase'")"
+ratio=$(hq "json_extract(value, '\$[7].ratio')" "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[3]') = 'size_mb=4'")
+check "headline: the gain is the baseline's best median over the optimum's ($ratio)" test "$(q "$db" "SELECT round((SELECT min(x.median) FROM trials t JOIN trial_summary x ON x.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE t.variant = 'scalar' AND t.size_mb = 4 AND s.id = o.sweep_id) / o.median, 3) = $ratio FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.size_mb = 4")" = 1
 # Outliers: per sweep, the flagged runs the database holds.
 "$tune" results --platform tiny --db "$db" --format json --table outliers > "$TMP/o.json"
 flagged=$(q "$db" "SELECT sum(json_extract(value, '\$[2]')) || ' ' || sum(json_extract(value, '\$[1]')) FROM json_each(readfile('$TMP/o.json'), '\$.sections[0].tables[0].rows')")
@@ -66,11 +81,11 @@ check "outliers: the table counts every flagged run of the platform's sweeps ($f
 # One table by name; one CSV file per table.
 ntab=$(q "$db" "SELECT sum(json_array_length(value, '\$.tables')) FROM json_each(readfile('$TMP/r.json'), '\$.sections')")
 "$tune" results --platform tiny --db "$db" --format json --table summary > "$TMP/s.json"
-check "--table summary: that table alone" test "$(q "$db" "SELECT json_array_length(readfile('$TMP/s.json'), '\$.sections[0].tables') || ' ' || json_extract(readfile('$TMP/s.json'), '\$.sections[0].tables[0].title')")" = "1 Summary: scalar vs best interleaved-prefetch (median ns/lookup)"
+check "--table summary: that table alone" test "$(q "$db" "SELECT json_array_length(readfile('$TMP/s.json'), '\$.sections[0].tables') || ' ' || json_extract(readfile('$TMP/s.json'), '\$.sections[0].tables[0].title')")" = "1 Summary: scalar vs best interleaved-prefetch (median ns/lookup; best is the fastest g measured, an optimum the knee: the smallest g within the tolerance of it)"
 check "--table makespan: the tables whose names start so" sh -c "'$tune' results --platform tiny --db '$db' --table makespan | grep -c '^Makespan in ms' | grep -qx 4"
 out=$("$tune" results --platform tiny --db "$db" --table summry 2>&1)
 rc=$?
-check "--table of no table: exit 2, naming the tables ($out)" bash -c "[ $rc = 2 ] && grep -q \"no table is named 'summry' (the tables: summary, variant-isolation\" <<< \"\$1\"" _ "$out"
+check "--table of no table: exit 2, naming the tables ($out)" bash -c "[ $rc = 2 ] && grep -q \"no table is named 'summry' (the tables: headline, summary, variant-isolation\" <<< \"\$1\"" _ "$out"
 "$tune" results --platform tiny --db "$db" --format csv -o "$TMP/csv dir" > "$TMP/csv.list"
 check "-o DIR: one CSV file per table ($ntab), each path listed" test "$(find "$TMP/csv dir" -name '*.csv' | wc -l) $(wc -l < "$TMP/csv.list")" = "$ntab $ntab"
 check "-o DIR: a table's file holds its rows under one header" test "$(head -1 "$TMP/csv dir/tiny-$(hostname)-summary.csv")" = "platform,host,Working set,Scalar,Interleaved+prefetch,Best g,Hint,Speedup"

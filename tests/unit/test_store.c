@@ -32,7 +32,7 @@ static int open_sweep(struct store *st, struct trials *tr, size_t n, long long *
 {
 	struct store_host h = { "testhost", "x86_64", "test cpu", "linux", "{}", 2, 2, 1 << 20, 1 << 30 };
 	struct store_platform p = { "testplat", "x86_64", "platforms/test.yaml", "cc", "-O2" };
-	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", "fp", "grid",
+	struct store_sweep ss = { "unit", 0, 0, "hash", "{}", "{}", "test", "cc", "-O2", "fp", "grid", "scalar",
 				  "performance", "never", "testhost", 0.5, 0, 0 };
 	char msg[STORE_MSG_MAX];
 	long long host_id, platform_id;

@@ -413,7 +413,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
 					  ctx->platform->compiler, r->cflags, r->fingerprint,
-					  sweep_strategy_names[r->sweep.strategy], ctx->facts->governor,
+					  sweep_strategy_names[r->sweep.strategy], r->kernel->baseline, ctx->facts->governor,
 					  ctx->facts->thp, machine, load_at_start, o->quick, o->fresh };
 
 		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, tune_msg(err))) != 0)

@@ -1,0 +1,190 @@
+/* The headline: per kernel and context of each platform and host, what to
+ * use, how sure that is (its interval, and against the runner-up: a tie, a
+ * lead, or the knee rule keeping a smaller setting within the tolerance)
+ * and how much better than the kernel's baseline it is, with an interval. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Columns of the query below. */
+enum {
+	H_PLATFORM, H_HOST, H_KERNEL, H_CONTEXT, H_VARIANT, H_PARAMS, H_MEDIAN, H_LOW, H_HIGH, H_RUNS, H_RUNNER,
+	H_OMIT, H_UNIT, H_BETTER, H_TOLERANCE, H_BASELINE, H_B_MEDIAN, H_B_LOW, H_B_HIGH
+};
+
+/* Four significant digits or more, never an exponent: 7.193, 46.27, 65440. */
+static const char *digits_for(double v)
+{
+	v = fabs(v);
+	return v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : "%.3f";
+}
+
+/* a is better than b on a metric where lower (or higher) is better. */
+static int better(double a, double b, int higher)
+{
+	return higher ? a > b : a < b;
+}
+
+/* "interleaved-prefetch hint=pldl1keep group_size=83": a variant and the
+ * parameters that tell it apart (not the context's, not the fixed ones). */
+static void setting(const char *variant, const char *params_json, const char *omit, char *out, size_t len)
+{
+	char params[400], skip[600];
+
+	snprintf(skip, sizeof(skip), "%s runs", omit);
+	report_params_text(params_json, skip, params, sizeof(params));
+	snprintf(out, len, "%s%s%s", variant, variant[0] && strcmp(params, "-") ? " " : "",
+		 strcmp(params, "-") || !variant[0] ? params : "");
+}
+
+/* Against the runner-up: which of a tie, a lead, or the knee rule. */
+static json_t *versus_runner(sqlite3_stmt *q, int higher, char *out, size_t len)
+{
+	json_t *ru = json_loads(report_text(q, H_RUNNER, "null"), JSON_DECODE_ANY, NULL), *v;
+	double m = sqlite3_column_double(q, H_MEDIAN), lo = sqlite3_column_double(q, H_LOW);
+	double hi = sqlite3_column_double(q, H_HIGH), rm, rlo, rhi, pct;
+	char label[500], *text;
+	const char *verdict;
+
+	if (!json_is_object(ru) || !json_is_number(json_object_get(ru, "median"))) {
+		json_decref(ru);
+		snprintf(out, len, "-");
+		return json_null();
+	}
+	rm = json_number_value(json_object_get(ru, "median"));
+	rlo = json_number_value(json_object_get(ru, "ci_low"));
+	rhi = json_number_value(json_object_get(ru, "ci_high"));
+	text = json_dumps(ru, JSON_COMPACT);
+	/* Older databases' runner-ups name no variant: their parameters say it. */
+	setting(json_string_value(json_object_get(ru, "variant")) ? json_string_value(json_object_get(ru, "variant")) :
+		"", text, report_text(q, H_OMIT, ""), label, sizeof(label));
+	free(text);
+	pct = m > 0 ? 100.0 * fabs(rm - m) / m : 0;
+	if (better(rm, m, higher)) {
+		/* The chosen one is not the fastest: the knee of a searched value. */
+		verdict = "knee";
+		snprintf(out, len, "knee: %s %.*f is %.1f%% better, within the %lld%% tolerance; the smaller setting is "
+			 "kept", label, rm >= 100 ? 0 : 2, rm, pct, sqlite3_column_int64(q, H_TOLERANCE));
+	} else if (rlo <= hi && lo <= rhi) {
+		verdict = "tie";
+		snprintf(out, len, "tie: %s %.*f is %.1f%% worse, intervals overlap", label, rm >= 100 ? 0 : 2, rm, pct);
+	} else {
+		verdict = "ahead";
+		snprintf(out, len, "ahead: %s %.*f is %.1f%% worse, intervals apart", label, rm >= 100 ? 0 : 2, rm, pct);
+	}
+	v = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "verdict", verdict, "runner_up", label, "median", rm, "low", rlo,
+		      "high", rhi, "difference_pct", round(pct * 10) / 10);
+	json_decref(ru);
+	return v;
+}
+
+/* Over the baseline: the ratio of medians, and the ratio of the intervals'
+ * far ends (the widest it can be, given both intervals). */
+static json_t *over_baseline(sqlite3_stmt *q, int higher, char *out, size_t len)
+{
+	double m = sqlite3_column_double(q, H_MEDIAN), lo = sqlite3_column_double(q, H_LOW);
+	double hi = sqlite3_column_double(q, H_HIGH), bm = sqlite3_column_double(q, H_B_MEDIAN);
+	double blo = sqlite3_column_double(q, H_B_LOW), bhi = sqlite3_column_double(q, H_B_HIGH), r, rlo, rhi;
+	const char *base = report_text(q, H_BASELINE, "");
+
+	if (!strcmp(base, report_text(q, H_VARIANT, ""))) {
+		snprintf(out, len, "- (the baseline, %s, is chosen)", base);
+		return json_null();
+	}
+	if (sqlite3_column_type(q, H_B_MEDIAN) == SQLITE_NULL || m <= 0 || lo <= 0 || bm <= 0 || blo <= 0) {
+		snprintf(out, len, "-");
+		return json_null();
+	}
+	r = higher ? m / bm : bm / m;
+	rlo = higher ? lo / bhi : blo / hi;
+	rhi = higher ? hi / blo : bhi / lo;
+	snprintf(out, len, "%.2fx [%.2f, %.2f] over %s", r, rlo, rhi, base);
+	return json_pack("{s:f, s:f, s:f, s:s}", "ratio", round(r * 1000) / 1000, "low", round(rlo * 1000) / 1000,
+			 "high", round(rhi * 1000) / 1000, "baseline", base);
+}
+
+struct headline {
+	struct rdoc *d;
+	size_t rows;
+};
+
+static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	static const char *const head[] = { "Platform", "Host", "Kernel", "Context", "Use", "Median [interval]",
+					    "Against the runner-up", "Over the baseline" };
+	struct headline *h = arg;
+	struct rdoc *d = h->d;
+	size_t t;
+	int higher = !strcmp(report_text(q, H_BETTER, "lower"), "higher");
+	char use[500], median[96], runner[700], gain[96];
+	const char *context = report_text(q, H_CONTEXT, "");
+	json_t *interval, *vr, *vb;
+
+	(void)err;
+	/* Its own heading, above every platform's tables. */
+	if (!h->rows++)
+		rdoc_section(d, "Headline", "", "", -1);
+	t = rdoc_table_for(d, "Headline: what to use, how sure, and how much it gains", 8, head);
+	setting(report_text(q, H_VARIANT, "?"), report_text(q, H_PARAMS, "{}"), report_text(q, H_OMIT, ""), use,
+		sizeof(use));
+	interval = report_interval(sqlite3_column_double(q, H_MEDIAN), sqlite3_column_double(q, H_LOW),
+				   sqlite3_column_double(q, H_HIGH), sqlite3_column_int64(q, H_RUNS),
+				   digits_for(sqlite3_column_double(q, H_MEDIAN)), median, sizeof(median));
+	vr = versus_runner(q, higher, runner, sizeof(runner));
+	vb = over_baseline(q, higher, gain, sizeof(gain));
+	{
+		const char *row[] = { report_text(q, H_PLATFORM, ""), report_text(q, H_HOST, ""),
+				      report_text(q, H_KERNEL, ""), context[0] ? context : "-", use, median, runner, gain };
+		const char *units[] = { NULL, NULL, NULL, NULL, NULL, report_text(q, H_UNIT, ""), NULL, NULL };
+
+		rdoc_row(d, t, row);
+		rdoc_units(d, t, units);
+		rdoc_value(d, t, 4, json_loads(report_text(q, H_PARAMS, "{}"), 0, NULL));
+		rdoc_value(d, t, 5, interval);
+		rdoc_value(d, t, 6, vr);
+		rdoc_value(d, t, 7, vb);
+	}
+	return 0;
+}
+
+/* SQL: the best trial of the baseline variant in optimum o's sweep s and
+ * context (an ORDER BY of a subquery cannot name the outer query's columns,
+ * so each direction has its own). */
+#define BASELINE_TRIAL(order) "(SELECT t.id FROM trials t JOIN trial_summary x ON x.trial_id = t.id WHERE" \
+	" t.sweep_id = o.sweep_id AND t.status = 'done' AND t.variant = s.baseline AND COALESCE(t.context, '') =" \
+	" o.context AND t.size_mb = o.size_mb AND COALESCE(t.speedup, 0) = o.speedup AND COALESCE(t.apps, 0) =" \
+	" o.apps ORDER BY x.median " order " LIMIT 1)"
+
+static int headline_of(struct headline *h, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	/* The baseline: the best trial of the baseline variant in the optimum's
+	 * sweep and context (size, speedup and apps too, for databases from
+	 * before contexts were recorded). */
+	return report_each_row(db,
+			       "SELECT o.platform, o.host, o.kernel, o.context, o.variant, o.params, o.median, o.ci_low,"
+			       " o.ci_high, o.runs, o.runner_up, " REPORT_SQL_OMIT("s", "o.context") ","
+			       " json_extract(s.spec_json, '$.metric.unit'), json_extract(s.spec_json, '$.metric.better'),"
+			       " COALESCE(json_extract(s.spec_json, '$.search.tolerance_pct'), 2), s.baseline,"
+			       " b.median, b.ci_low, b.ci_high"
+			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " JOIN sweeps s ON s.id = o.sweep_id"
+			       " LEFT JOIN trial_summary b ON b.trial_id = CASE json_extract(s.spec_json, '$.metric.better')"
+			       " WHEN 'higher' THEN " BASELINE_TRIAL("DESC") " ELSE " BASELINE_TRIAL("ASC") " END"
+			       " WHERE (?1 IS NULL OR o.platform = ?1)"
+			       " ORDER BY o.platform, o.host, o.kernel, o.id",
+			       platform, "the headline", headline_row, h, err);
+}
+
+int report_headline(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err)
+{
+	struct headline h = { d, 0 };
+	int rc = 0;
+
+	for (size_t p = 0; !rc && p < (np ? np : 1); p++)
+		rc = headline_of(&h, db, np ? platforms[p] : NULL, err);
+	return rc;
+}
+
