@@ -522,13 +522,29 @@ static void html_text(FILE *out, const char *s)
 	}
 }
 
+static json_t *cell_json(const char *text, const char *unit);
+
+/* A number, or a median with its interval, by the cell's typed value. */
+static int numeric_cell(const struct block *b, size_t r, size_t c)
+{
+	json_t *v = b->values[r * b->ncols + c], *own = NULL;
+	int n;
+
+	if (!v)
+		v = own = cell_json(cell(b, r, c), b->units ? b->units[c] : NULL);
+	n = json_is_number(v) || (json_is_object(v) && json_is_number(json_object_get(v, "median")));
+	json_decref(own);
+	return n;
+}
+
 static void render_html(const struct rdoc *d, const char *title, FILE *out)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", out);
 	html_text(out, title);
 	fputs("</title>\n<style>\nbody{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}\n"
 	      "table{border-collapse:collapse;margin:0.5rem 0 1.5rem}\nth,td{border:1px solid #ccc;padding:0.2rem 0.6rem;"
-	      "text-align:right}\nth{background:#f0f0f0}\ntd:first-child,th:first-child{text-align:left}\n"
+	      "text-align:left;vertical-align:top}\nth{background:#f0f0f0}\n"
+	      "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	      "figure{margin:1rem 0}\nfigure svg{max-width:100%;height:auto}\nh2{border-bottom:1px solid #ccc}\n"
 	      "</style></head><body>\n<h1>", out);
 	html_text(out, title);
@@ -555,7 +571,8 @@ static void render_html(const struct rdoc *d, const char *title, FILE *out)
 			for (size_t r = 0; r < b->nrows; r++) {
 				fputs("<tr>", out);
 				for (size_t c = 0; c < b->ncols; c++) {
-					fputs(r ? "<td>" : "<th>", out);
+					/* Numbers to the right, text to the left. */
+					fputs(!r ? "<th>" : numeric_cell(b, r, c) ? "<td class=\"n\">" : "<td>", out);
 					html_text(out, cell(b, r, c));
 					fputs(r ? "</td>" : "</th>", out);
 				}

@@ -25,6 +25,12 @@ check "HTML has no external resources" test -z "$(grep -Eo '(src|href)="[a-z]+:/
 check "HTML has the host facts" grep -q "cpu_model" "$html"
 check "HTML has the tables" grep -q "Variant isolation" "$html"
 check "HTML opens with the headline" grep -q "Headline: what to use, how sure, and how much it gains" "$html"
+check "HTML says when and by which tune it was made" grep -q "<td>Generated</td><td>20[0-9-]*T[0-9:]*Z</td>" "$html"
+check "HTML has the host facts as the newest sweep found them, in readable units" \
+	sh -c "grep -q '<h3>Host $(hostname), as sweep [a-z-]* found it at ' '$html' && grep -Eq '<td>memory_bytes</td><td>[0-9.]+ GiB</td>' '$html'"
+check "HTML lists the sweeps: quick or full, runs, load, warnings beside them" \
+	sh -c "grep -q '<h3>Sweeps: how each ran' '$html' && grep -q '<td>tiny</td><td>20[^<]*</td><td>[0-9]*s</td><td>full</td><td>done</td>' '$html'"
+check "HTML aligns text left and numbers right" sh -c "grep -q '<td>interleaved-prefetch</td>' '$html' && grep -q '<td class=\"n\">[0-9.]* \[' '$html'"
 check "HTML has the ipa and sched tables" sh -c "grep -q 'IPA optimum' '$html' && grep -q 'Inline against worker dispatch' '$html'"
 if command -v chromium > /dev/null; then
 	flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
@@ -33,7 +39,7 @@ if command -v chromium > /dev/null; then
 	# The four charts above, and a kernel's own chart of its metric against its list (ipa's threshold).
 	charts=$(grep -c '<figure class="chart">' "$html")
 	rendered=$(grep -o 'data-charts-rendered="[0-9]*"' <<< "$dom")
-	check "Chromium shows the headline first, a row per optimum" test "$(grep -o '<h[1-3][^>]*>[^<]*' <<< "$dom" | sed -n 's/.*>//p' | grep -m1 -v '^tune report')" = Headline
+	check "Chromium shows what made the page, then the headline" test "$(grep -o '<h2[^>]*>[^<]*' <<< "$dom" | sed -n 's/.*>//p' | head -2 | paste -sd,)" = "About this report,Headline"
 	check "Chromium shows the headline's rows" test "$(grep -o '<tr>' <<< "$(sed -n '/Headline: what to use/,/<\/table>/p' <<< "$dom")" | wc -l)" -gt "$(q "$db" "SELECT count(*) FROM optima WHERE platform = 'tiny'")"
 	check "Chromium draws every chart ($charts, at least the four)" test "$charts" -ge 4 -a "$rendered" = "data-charts-rendered=\"$charts\""
 	# shellcheck disable=SC2086
