@@ -8,9 +8,46 @@
 #include "../../tuner/base/strbuf.h"
 #include "report.h"
 
+/* The chosen g of each working set (interleaved-prefetch optima). */
+struct chosen {
+	long long size_mb[64], g[64];
+	size_t n;
+};
+
+static int chosen_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct chosen *c = arg;
+
+	(void)err;
+	if (c->n < 64) {
+		c->size_mb[c->n] = sqlite3_column_int64(q, 0);
+		c->g[c->n++] = sqlite3_column_int64(q, 1);
+	}
+	return 0;
+}
+
+/* The last-level cache of the platform's host as its newest sweep found it, in MB; 0 when unknown. */
+static double llc_mb(sqlite3 *db, const char *platform)
+{
+	sqlite3_stmt *q = NULL;
+	double mb = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT json_extract(s.env_json, '$.llc_bytes') FROM sweeps s JOIN platforms p ON"
+				   " p.id = s.platform_id WHERE p.name = ?1 ORDER BY s.id DESC LIMIT 1", -1, &q,
+				   NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			mb = sqlite3_column_double(q, 0) / (1024.0 * 1024.0);
+	}
+	sqlite3_finalize(q);
+	return mb;
+}
+
 int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 			struct tune_error *err)
 {
+	struct chosen chosen = { .n = 0 };
+	double llc = llc_mb(db, platform);
 	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
 	struct chase_results rs = { NULL, 0 };
 	struct chase_result *v;
@@ -48,15 +85,23 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
-	fprintf(f, "# size_mb Mlookups_per_s low high (best configuration of each variant)\n");
+	fprintf(f, "# size_mb Mlookups_per_s low high (best configuration of each variant); a blank line breaks\n"
+		   "# the line where sizes between were not measured\n");
 	for (int k = 0; k < 4; k++) {
+		long long last = 0;
+
 		fprintf(f, "\"%s\"\n", variants[k]);
 		for (size_t i = 0; i < ns; i++) {
 			const struct chase_result *p = chase_report_best(v, n, variants[k], sizes[i], -1);
 
-			if (p)
-				fprintf(f, "%lld %.4f %.4f %.4f\n", sizes[i], 1e3 / p->median, 1e3 / p->ci_high,
-					1e3 / p->ci_low);
+			if (!p)
+				continue;
+			/* More than twice the last size: sizes between were never measured. */
+			if (last && sizes[i] > 2 * last)
+				fputc('\n', f);
+			fprintf(f, "%lld %.4f %.4f %.4f\n", sizes[i], 1e3 / p->median, 1e3 / p->ci_high,
+				1e3 / p->ci_low);
+			last = sizes[i];
 		}
 		fprintf(f, "\n\n");
 	}
@@ -65,8 +110,15 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 	strbuf_add(&body, "  set title 'Throughput against working set (' . ARG2 . '), best g per variant, median "
 			  "intervals' noenhanced\n"
 			  "  set logscale x 2\n  set xlabel 'working set (MB)'\n  set ylabel 'million lookups per second'\n"
-			  "  plot for [i=0:3] datafile index i using 1:2:3:4 with yerrorlines title columnheader(1)\n"
-			  "  unset logscale x");
+			  "  set yrange [0:*]\n  set bars 2\n  set offsets graph 0.04, graph 0.04, 0, 0\n");
+	/* The last-level cache: beyond it, every lookup goes to memory. A number
+	 * this process computed, not text from the database. */
+	if (llc > 0)
+		strbuf_addf(&body, "  set arrow 1 from %.3f, graph 0 to %.3f, graph 1 nohead dt 2 lc rgb 'gray40'\n"
+			    "  set label 1 'last-level cache (%.0f MiB)' at %.3f, graph 0.95 left offset 0.5,0 "
+			    "textcolor rgb 'gray30'\n", llc, llc, llc, llc);
+	strbuf_add(&body, "  plot for [i=0:3] datafile index i using 1:2:3:4 with yerrorlines lw 2 title columnheader(1)\n"
+			  "  unset arrow 1\n  unset label 1\n  unset logscale x\n  set yrange [*:*]");
 	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
 	report_chart_made(made, charts, "throughput_vs_size",
@@ -78,7 +130,12 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
-	fprintf(f, "# g speedup low high (interleaved-prefetch over scalar, best hint)\n");
+	if ((rc = report_each_row(db, "SELECT o.size_mb, o.group_size FROM optima o JOIN current_fingerprints USING"
+				  " (platform, host, fingerprint) WHERE o.platform = ?1 AND o.kernel = 'chase' AND"
+				  " o.variant = 'interleaved-prefetch' ORDER BY o.size_mb", platform, "optima", chosen_row,
+				  &chosen, err)) != 0)
+		goto out;
+	fprintf(f, "# g speedup low high (interleaved-prefetch over scalar, best hint); the last block: the chosen g\n");
 	for (size_t i = 0; i < ns; i++) {
 		const struct chase_result *s = chase_report_best(v, n, "scalar", sizes[i], -1);
 		long long last = -1;
@@ -97,15 +154,29 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 		}
 		fprintf(f, "\n\n");
 	}
+	/* The chosen g of each size, where the optimum is, at its speedup. */
+	fprintf(f, "\"chosen g\"\n");
+	for (size_t c = 0; c < chosen.n; c++) {
+		const struct chase_result *s = chase_report_best(v, n, "scalar", chosen.size_mb[c], -1);
+		const struct chase_result *p = chase_report_best(v, n, "interleaved-prefetch", chosen.size_mb[c],
+								 chosen.g[c]);
+
+		if (s && p)
+			fprintf(f, "%lld %.4f\n", chosen.g[c], s->median / p->median);
+	}
+	fprintf(f, "\n\n");
 	fclose(f);
 	f = NULL;
 	strbuf_release(&body);
 	strbuf_addf(&body, "  set title 'Speedup of interleaved-prefetch over scalar (' . ARG2 . '), median intervals' "
 		    "noenhanced\n"
 		    "  set logscale x 2\n  set xlabel 'group size g'\n  set ylabel 'speedup over scalar'\n"
-		    "  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title columnheader(1)\n"
-		    "  unset logscale x",
-		    ns ? ns - 1 : 0);
+		    "  set yrange [0:*]\n  set bars 2\n"
+		    "  set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
+		    "  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines lw 2 title columnheader(1), "
+		    "datafile index %zu using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title columnheader(1)\n"
+		    "  unset arrow 1\n  unset logscale x\n  set yrange [*:*]",
+		    ns ? ns - 1 : 0, ns);
 	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
 	report_chart_made(made, charts, "speedup_vs_groupsize",

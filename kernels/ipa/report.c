@@ -228,41 +228,95 @@ static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struc
 		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
-	/* One host: the newest (the tables show every host). */
+	/* One host: the newest (the tables show every host). In microseconds:
+	 * block 0 the searched thresholds, 1 always block and 2 always poll
+	 * across the x range (median, interval), 3 the chosen T and 4 the
+	 * wake-up cost as vertical segments over the y range. Each is drawn
+	 * with a title in the key, so no label lies on a line. */
 	escape_file_name(v[n - 1].host, host, sizeof(host));
-	fprintf(f, "# threshold_us ns_per_call low high (host %s)\n", host);
-	for (size_t i = 0; i < v[n - 1].npoints; i++) {
-		const struct point *p = &v[n - 1].points[i];
+	{
+		const struct ipa_sweep *w = &v[n - 1];
+		double xlo = 0, xhi = 0, ylo = 0, yhi = 0;
+		int have[5] = { 0 };
 
-		if (p->threshold_ns > 0 && p->threshold_ns != LLONG_MAX)
-			fprintf(f, "%.3f %.2f %.2f %.2f\n", (double)p->threshold_ns / 1000.0, p->median, p->ci_low,
-				p->ci_high);
-	}
-	fclose(f);
-	strbuf_add(&body, "  set title 'IPA: wall time per call against the polling threshold (' . ARG2 . ', host ' . "
-			  "ARG3 . '), median intervals' noenhanced\n  set logscale x 10\n  set xlabel 'threshold T (us): poll "
-			  "below, block above'\n  set ylabel 'ns per call'\n  unset arrow\n");
-	if (v[n - 1].chosen && v[n - 1].chosen_ns > 0 && v[n - 1].chosen_ns != LLONG_MAX)
-		strbuf_addf(&body,
-					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead lc rgb "
-					 "'#2ca02c'\n  set label 'chosen T' at first %.3f, graph 0.95 offset 0.5,0\n",
-					 v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0, v[n - 1].chosen_ns / 1000.0);
-	if (v[n - 1].wakeup_cross_ns > 0)
-		strbuf_addf(&body,
-					 "  set arrow from first %.3f, graph 0 to first %.3f, graph 1 nohead dt 3 lc rgb "
-					 "'#9467bd'\n  set label 'wake-up cost' at first %.3f, graph 0.88 offset 0.5,0\n",
-					 v[n - 1].wakeup_cross_ns / 1000.0, v[n - 1].wakeup_cross_ns / 1000.0,
-					 v[n - 1].wakeup_cross_ns / 1000.0);
-	strbuf_add(&body, "  plot datafile using 1:2:3:4 with yerrorlines title 'ipa (T)'");
-	/* The fixed policies as horizontal lines, inside the autoscaled range. */
-	for (size_t i = 0; i < v[n - 1].npoints; i++) {
-		const struct point *p = &v[n - 1].points[i];
+		for (size_t i = 0; i < w->npoints; i++) {
+			const struct point *p = &w->points[i];
+			double t = (double)p->threshold_ns / 1000.0;
 
-		if (p->threshold_ns == 0 || p->threshold_ns == LLONG_MAX)
-			strbuf_addf(&body, ", %.2f dt 2 lc rgb '%s' title '%s'", p->median, p->threshold_ns ? "#1f77b4" : "#d62728",
-						 p->threshold_ns ? "always poll" : "always block");
+			if (p->threshold_ns > 0 && p->threshold_ns != LLONG_MAX) {
+				xlo = xlo == 0 || t < xlo ? t : xlo;
+				xhi = t > xhi ? t : xhi;
+			}
+			ylo = ylo == 0 || p->ci_low < ylo ? p->ci_low : ylo;
+			yhi = p->ci_high > yhi ? p->ci_high : yhi;
+		}
+		if (w->wakeup_cross_ns > 0) {
+			xlo = xlo == 0 || w->wakeup_cross_ns / 1000.0 < xlo ? w->wakeup_cross_ns / 1000.0 : xlo;
+			xhi = w->wakeup_cross_ns / 1000.0 > xhi ? w->wakeup_cross_ns / 1000.0 : xhi;
+		}
+		if (xlo <= 0)
+			xlo = xhi = 1;
+		xlo /= 2, xhi *= 2;
+		ylo = ylo / 1000.0 * 0.9, yhi = yhi / 1000.0 * 1.1;
+		fprintf(f, "# threshold_us us_per_call low high (host %s)\n\"ipa (T)\"\n", host);
+		for (size_t i = 0; i < w->npoints; i++) {
+			const struct point *p = &w->points[i];
+
+			if (p->threshold_ns > 0 && p->threshold_ns != LLONG_MAX) {
+				fprintf(f, "%.3f %.4f %.4f %.4f\n", (double)p->threshold_ns / 1000.0, p->median / 1000.0,
+					p->ci_low / 1000.0, p->ci_high / 1000.0);
+				have[0] = 1;
+			}
+		}
+		for (int k = 1; k <= 2; k++) {
+			fprintf(f, "\n\n\"%s\"\n", k == 1 ? "always block" : "always poll");
+			for (size_t i = 0; i < w->npoints; i++) {
+				const struct point *p = &w->points[i];
+
+				if ((k == 1 && p->threshold_ns == 0) || (k == 2 && p->threshold_ns == LLONG_MAX)) {
+					for (int e = 0; e < 2; e++)
+						fprintf(f, "%.3f %.4f %.4f %.4f\n", e ? xhi : xlo, p->median / 1000.0,
+							p->ci_low / 1000.0, p->ci_high / 1000.0);
+					have[k] = 1;
+					break;
+				}
+			}
+		}
+		fprintf(f, "\n\n\"chosen T\"\n");
+		if (w->chosen && w->chosen_ns > 0 && w->chosen_ns != LLONG_MAX) {
+			fprintf(f, "%.3f %.4f\n%.3f %.4f\n", w->chosen_ns / 1000.0, ylo, w->chosen_ns / 1000.0, yhi);
+			have[3] = 1;
+		}
+		fprintf(f, "\n\n\"wake-up cost across CPUs\"\n");
+		if (w->wakeup_cross_ns > 0) {
+			fprintf(f, "%.3f %.4f\n%.3f %.4f\n", w->wakeup_cross_ns / 1000.0, ylo, w->wakeup_cross_ns / 1000.0,
+				yhi);
+			have[4] = 1;
+		}
+		fclose(f);
+		strbuf_addf(&body, "  set title 'IPA: time per call against the polling threshold (' . ARG2 . ', ' . ARG3 . ')' "
+			    "noenhanced\n  set key below maxrows 2\n  set logscale x 10\n  set xlabel 'threshold T (us): "
+			    "poll below, block above'\n  set ylabel 'us per call'\n  set xrange [%.4f:%.4f]\n"
+			    "  set yrange [%.4f:%.4f]\n  set bars 2\n  set style fill transparent solid 0.15 noborder\n"
+			    "  plot NaN notitle", xlo, xhi, ylo, yhi);
+		if (have[1])
+			strbuf_add(&body, ", datafile index 1 using 1:3:4 with filledcurves lc rgb '#d62728' notitle, "
+					  "datafile index 1 using 1:2 with lines dt 2 lw 2 lc rgb '#d62728' "
+					  "title 'always block (interval shaded)'");
+		if (have[2])
+			strbuf_add(&body, ", datafile index 2 using 1:3:4 with filledcurves lc rgb '#1f77b4' notitle, "
+					  "datafile index 2 using 1:2 with lines dt 2 lw 2 lc rgb '#1f77b4' "
+					  "title 'always poll (interval shaded)'");
+		if (have[0])
+			strbuf_add(&body, ", datafile index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#9400d3' "
+					  "title 'ipa, threshold T'");
+		if (have[3])
+			strbuf_add(&body, ", datafile index 3 using 1:2 with lines lw 2 lc rgb '#2ca02c' title 'chosen T'");
+		if (have[4])
+			strbuf_add(&body, ", datafile index 4 using 1:2 with lines dt 3 lw 2 lc rgb '#8c564b' "
+					  "title 'wake-up cost across CPUs'");
+		strbuf_add(&body, "\n  unset logscale x\n  set xrange [*:*]\n  set yrange [*:*]\n  set key outside right top");
 	}
-	strbuf_add(&body, "\n  unset logscale x\n  unset arrow\n  unset label");
 	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
 	report_chart_made(made, charts, "ipa_wall_vs_threshold",

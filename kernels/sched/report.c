@@ -311,8 +311,8 @@ static int tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 	return rc;
 }
 
-/* Makespan against apps, a line per policy (inline dispatch), a panel per
- * speedup: the paper's Fig. 10. */
+/* Makespan against apps, a line per policy and dispatch, a panel per
+ * speedup on one scale: the paper's Fig. 10. */
 static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 		       struct tune_error *err)
 {
@@ -320,6 +320,7 @@ static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struc
 	struct sched_sweep *v = NULL;
 	size_t n = 0, ns, na;
 	long long speedups[8], apps[64];
+	double ymax = 0;
 	char path[4200], name[200], host[300];
 	struct strbuf body = STRBUF_INIT;
 	FILE *f;
@@ -334,30 +335,42 @@ static int draw_charts(sqlite3 *db, const char *platform, const char *dir, struc
 		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
-	/* Blocks of speedup s and policy k at index s * 5 + k. */
+	/* Blocks of speedup s, dispatch d (inline, worker) and policy k at
+	 * index (s * 2 + d) * 5 + k; one y range for every panel, so that the
+	 * speedups compare at a glance. */
 	escape_file_name(v[n - 1].host, host, sizeof(host));
-	fprintf(f, "# apps makespan_ms low high (inline dispatch; host %s)\n", host);
+	fprintf(f, "# apps makespan_ms low high (host %s)\n", host);
 	for (size_t s = 0; s < ns; s++)
-		for (int k = 0; k < 5; k++) {
-			fprintf(f, "\"%s\"\n", policies[k]);
-			for (size_t a = 0; a < na; a++) {
-				const struct point *p = point_at(&v[n - 1], policies[k], "inline",
-										       speedups[s], apps[a]);
+		for (int d = 0; d < 2; d++)
+			for (int k = 0; k < 5; k++) {
+				fprintf(f, "\"%s %s\"\n", policies[k], d ? "worker" : "inline");
+				for (size_t a = 0; a < na; a++) {
+					const struct point *p = point_at(&v[n - 1], policies[k], d ? "worker" : "inline",
+									 speedups[s], apps[a]);
 
-				if (p)
-					fprintf(f, "%lld %.4f %.4f %.4f\n", apps[a], p->makespan_ms, p->ci_low_ms,
-						p->ci_high_ms);
+					if (p) {
+						fprintf(f, "%lld %.4f %.4f %.4f\n", apps[a], p->makespan_ms, p->ci_low_ms,
+							p->ci_high_ms);
+						ymax = p->ci_high_ms > ymax ? p->ci_high_ms : ymax;
+					}
+				}
+				fprintf(f, "\n\n");
 			}
-			fprintf(f, "\n\n");
-		}
 	fclose(f);
 	strbuf_addf(&body, "  set multiplot layout 1,%zu title 'Makespan against apps per scheduling policy (' . ARG2 . "
-		    "', inline dispatch), median intervals' noenhanced\n  set xlabel 'apps'\n"
-		    "  set ylabel 'makespan (ms)'\n  set key inside top left\n", ns ? ns : 1);
-	for (size_t s = 0; s < ns; s++)
-		strbuf_addf(&body, "  set title 'accelerator %lldx faster'\n  plot for [k=0:4] datafile index %zu + k "
-			    "using 1:2:3:4 with yerrorlines title columnheader(1)\n", speedups[s], s * 5);
-	strbuf_add(&body, "  unset multiplot");
+		    "'): inline dispatch solid, worker dashed; median intervals' noenhanced\n  set xlabel 'apps'\n"
+		    "  set ylabel 'makespan (ms)'\n  set yrange [0:%.4f]\n  set bars 2\n  set key inside top left\n",
+		    ns ? ns : 1, ymax > 0 ? ymax * 1.05 : 1.0);
+	for (size_t s = 0; s < ns; s++) {
+		strbuf_addf(&body, "  set title 'accelerator %lldx faster'\n  plot for [k=0:4] datafile index %zu + k using "
+			    "1:2:3:4 with yerrorlines lw 2 lt k + 1 title columnheader(1), for [k=0:4] datafile index %zu + k "
+			    "using 1:2:3:4 with yerrorlines lw 2 dt 2 lt k + 1 %s\n",
+			    speedups[s], s * 10, s * 10 + 5, "notitle");
+		/* The key once: the first panel's. */
+		if (!s)
+			strbuf_add(&body, "  unset key\n");
+	}
+	strbuf_add(&body, "  unset multiplot\n  set key outside right top\n  set yrange [*:*]");
 	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
 	report_chart_made(made, charts, "sched_makespan_vs_apps",

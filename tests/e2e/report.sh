@@ -19,6 +19,15 @@ for chart in throughput_vs_size speedup_vs_groupsize ipa_wall_vs_threshold sched
 	check "$chart.png is a PNG" test "$(head -c 8 "$TMP/report/tiny-$chart.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 	check "$chart.svg is an SVG" grep -q '<svg' "$TMP/report/tiny-$chart.svg"
 done
+# What each chart marks, read from the data and scripts gnuplot drew them from.
+check "throughput: the last-level cache marked" grep -q "last-level cache" "$TMP/report/tiny-throughput_vs_size.gp"
+check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
+	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,\$p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
+check "ipa: in microseconds, always block and always poll with their intervals" \
+	sh -c "grep -q \"set ylabel 'us per call'\" '$TMP/report/tiny-ipa_wall_vs_threshold.gp' && grep -q '^\"always block\"' '$TMP/report/tiny-ipa_wall_vs_threshold.dat' && grep -q 'filledcurves' '$TMP/report/tiny-ipa_wall_vs_threshold.gp'"
+check "ipa: no label drawn on the plot (each line is in the key)" test "$(grep -c 'set label' "$TMP/report/tiny-ipa_wall_vs_threshold.gp")" = 0
+check "sched: worker dispatch drawn, one y range for every panel" \
+	sh -c "grep -A1 '^\"co worker\"' '$TMP/report/tiny-sched_makespan_vs_apps.dat' | grep -q '^[0-9]' && [ \"\$(grep -c 'set yrange \[0:' '$TMP/report/tiny-sched_makespan_vs_apps.gp')\" = 1 ]"
 html=$TMP/report/report.html
 check "HTML inlines the four charts" test "$(grep -c '<svg' "$html")" -ge 4
 check "HTML has no external resources" test -z "$(grep -Eo '(src|href)="[a-z]+://' "$html")"
