@@ -122,8 +122,8 @@ static int kernel_chart(const char *platform, const char *dir, const char *kerne
 	 * data file's header line, never the script's text. */
 	strbuf_addf(&body, "  set title 'Metric against the list parameter (' . ARG2 . ', host ' . ARG3 . '), median "
 		    "intervals' noenhanced\n  set logscale x 2\n  set xlabel 'list parameter'\n  set ylabel 'metric'\n"
-		    "  set key noenhanced\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines title "
-		    "columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);
+		    "  set key noenhanced\n  set bars 2\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with "
+		    "yerrorlines lw 2 title columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);
 	rc = report_plot(dir, name, platform, host, &body, err);
 	strbuf_release(&body);
 	snprintf(caption, sizeof(caption), "Kernel %s: its metric (%s) against %s, a line per context, variant and "

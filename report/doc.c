@@ -1,38 +1,14 @@
 /* A report as data: sections, tables and (for HTML) figures, rendered as an
  * aligned text table, Markdown, CSV, JSON or HTML from the same blocks. */
-#include <ctype.h>
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tuner/base/strbuf.h"
 #include "../tuner/base/version.h"
-#include "../tuner/config/config.h"
+#include "doc_internal.h"
 #include "escape.h"
-#include "report.h"
-
-enum block_kind { BLOCK_SECTION, BLOCK_TABLE, BLOCK_FIGURE };
-
-struct block {
-	int kind;
-	char *title;                   /* table title, figure caption */
-	char platform[64], host[256], fingerprint[32];
-	long long depth;               /* section: < 0 when not a results section */
-	size_t ncols, nrows;           /* table: nrows includes the header row */
-	char **cells;
-	json_t **values;               /* per cell, its typed value for JSON; NULL: read from its text */
-	char **units;                  /* per column, its unit for JSON; NULL: none */
-	char *html;                    /* figure: inline SVG */
-};
-
-struct rdoc {
-	struct block *v;
-	size_t n;
-	int oom;
-};
 
 struct rdoc *rdoc_new(void)
 {
@@ -155,46 +131,7 @@ size_t rdoc_rows(const struct rdoc *d)
 	return n;
 }
 
-static void block_free(struct block *b);
-
-void rdoc_free(struct rdoc *d)
-{
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->n; i++)
-		block_free(&d->v[i]);
-	free(d->v);
-	free(d);
-}
-
-/* A table's name: its title up to the first ':' or '(', lower-case words
- * joined by '-' ("Summary: scalar vs ..." is "summary"). */
-static void table_name(const char *title, char *out, size_t len)
-{
-	size_t n = 0;
-	int gap = 0;
-
-	for (const char *p = title; *p && *p != ':' && *p != '(' && n + 2 < len; p++) {
-		if (isalnum((unsigned char)*p)) {
-			if (gap && n)
-				out[n++] = '-';
-			out[n++] = (char)tolower((unsigned char)*p);
-			gap = 0;
-		} else {
-			gap = 1;
-		}
-	}
-	out[n] = 0;
-}
-
-static int name_matches(const char *name, const char *want)
-{
-	size_t n = strlen(want);
-
-	return !strncmp(name, want, n) && (!name[n] || name[n] == '-');
-}
-
-static void block_free(struct block *b)
+void rdoc_block_free(struct block *b)
 {
 	for (size_t k = 0; k < b->nrows * b->ncols; k++) {
 		free(b->cells[k]);
@@ -209,52 +146,17 @@ static void block_free(struct block *b)
 	free(b->html);
 }
 
-int rdoc_keep_tables(struct rdoc *d, const char *want, struct tune_error *err)
+void rdoc_free(struct rdoc *d)
 {
-	struct strbuf names = STRBUF_INIT;
-	size_t kept = 0, out = 0;
-	char name[128];
-
+	if (!d)
+		return;
 	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].kind == BLOCK_TABLE) {
-			table_name(d->v[i].title, name, sizeof(name));
-			if (name_matches(name, want))
-				kept++;
-			else if (!strstr(strbuf_str(&names), name))
-				strbuf_addf(&names, "%s%s", names.len ? ", " : "", name);
-		}
-	if (!kept) {
-		int rc = tune_fail(err, TUNE_ERR_USAGE, "results: no table is named '%s' (the tables: %s)", want,
-				   names.len ? strbuf_str(&names) : "none");
-
-		strbuf_release(&names);
-		return rc;
-	}
-	strbuf_release(&names);
-	/* The tables asked for, and each section that still heads one. */
-	for (size_t i = 0; i < d->n; i++) {
-		struct block *b = &d->v[i];
-		int keep = b->kind == BLOCK_SECTION;
-
-		if (b->kind == BLOCK_TABLE) {
-			table_name(b->title, name, sizeof(name));
-			keep = name_matches(name, want);
-		}
-		if (keep)
-			d->v[out++] = *b;
-		else
-			block_free(b);
-	}
-	d->n = out;
-	out = 0;
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].kind != BLOCK_SECTION || (i + 1 < d->n && d->v[i + 1].kind != BLOCK_SECTION))
-			d->v[out++] = d->v[i];
-	d->n = out;
-	return 0;
+		rdoc_block_free(&d->v[i]);
+	free(d->v);
+	free(d);
 }
 
-static const char *cell(const struct block *b, size_t r, size_t c)
+const char *rdoc_cell(const struct block *b, size_t r, size_t c)
 {
 	return b->cells[r * b->ncols + c];
 }
@@ -286,13 +188,13 @@ static void render_text(const struct rdoc *d, FILE *out)
 			continue;
 		for (size_t r = 0; r < b->nrows; r++)
 			for (size_t c = 0; c < b->ncols && c < 32; c++)
-				if (strlen(cell(b, r, c)) > w[c])
-					w[c] = strlen(cell(b, r, c));
+				if (strlen(rdoc_cell(b, r, c)) > w[c])
+					w[c] = strlen(rdoc_cell(b, r, c));
 		fprintf(out, "\n%s\n\n", b->title);
 		for (size_t r = 0; r < b->nrows; r++) {
 			for (size_t c = 0; c < b->ncols && c < 32; c++)
 				fprintf(out, c + 1 < b->ncols ? "%-*s  " : "%-*s", c + 1 < b->ncols ? (int)w[c] : 0,
-					cell(b, r, c));
+					rdoc_cell(b, r, c));
 			fputc('\n', out);
 		}
 	}
@@ -315,7 +217,7 @@ static void render_md(const struct rdoc *d, FILE *out)
 		for (size_t r = 0; r < b->nrows; r++) {
 			for (size_t c = 0; c < b->ncols; c++) {
 				fputs("| ", out);
-				for (const char *p = cell(b, r, c); *p; p++)
+				for (const char *p = rdoc_cell(b, r, c); *p; p++)
 					fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, out);
 				fputc(' ', out);
 			}
@@ -331,12 +233,12 @@ static void render_md(const struct rdoc *d, FILE *out)
 
 /* A table's rows as CSV, each led by its platform and host (and, when
  * title, the table's title). */
-static void csv_table(const struct block *sec, const struct block *b, int title, FILE *out)
+void rdoc_csv_table(const struct block *sec, const struct block *b, int title, FILE *out)
 {
 	fputs(title ? "platform,host,table" : "platform,host", out);
 	for (size_t c = 0; c < b->ncols; c++) {
 		fputc(',', out);
-		escape_csv_field(out, cell(b, 0, c));
+		escape_csv_field(out, rdoc_cell(b, 0, c));
 	}
 	fputc('\n', out);
 	for (size_t r = 1; r < b->nrows; r++) {
@@ -349,7 +251,7 @@ static void csv_table(const struct block *sec, const struct block *b, int title,
 		}
 		for (size_t c = 0; c < b->ncols; c++) {
 			fputc(',', out);
-			escape_csv_field(out, cell(b, r, c));
+			escape_csv_field(out, rdoc_cell(b, r, c));
 		}
 		fputc('\n', out);
 	}
@@ -367,71 +269,9 @@ static void render_csv(const struct rdoc *d, FILE *out)
 			sec = b;
 		if (b->kind != BLOCK_TABLE)
 			continue;
-		csv_table(sec, b, 1, out);
+		rdoc_csv_table(sec, b, 1, out);
 		fputc('\n', out);
 	}
-}
-
-static int taken(char *const *names, size_t n, const char *name)
-{
-	for (size_t k = 0; k < n; k++)
-		if (!strcmp(names[k], name))
-			return 1;
-	return 0;
-}
-
-int rdoc_csv_files(const struct rdoc *d, const char *dir, FILE *list, struct tune_error *err)
-{
-	const struct block *sec = NULL;
-	char **made = NULL;
-	size_t nmade = 0;
-	int rc = 0;
-
-	if (d->oom)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory building the report");
-	if (paths_mkdirs(dir) != 0)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "results: cannot create '%s': %s", dir, strerror(errno));
-	for (size_t i = 0; !rc && i < d->n; i++) {
-		const struct block *b = &d->v[i];
-		char name[128], platform[96], host[96], file[400], path[4096];
-		unsigned again = 1;
-		char **grown;
-		FILE *f;
-
-		if (b->kind == BLOCK_SECTION)
-			sec = b;
-		if (b->kind != BLOCK_TABLE)
-			continue;
-		/* PLATFORM-HOST-TABLE.csv; names are data, escaped as file names. */
-		table_name(b->title, name, sizeof(name));
-		escape_file_name(sec && sec->platform[0] ? sec->platform : "all", platform, sizeof(platform));
-		escape_file_name(sec && sec->host[0] ? sec->host : "all", host, sizeof(host));
-		snprintf(file, sizeof(file), "%s-%s-%s.csv", platform, host, name);
-		while (taken(made, nmade, file))
-			snprintf(file, sizeof(file), "%s-%s-%s-%u.csv", platform, host, name, ++again);
-		grown = realloc(made, (nmade + 1) * sizeof(*made));
-		if (!grown || !(grown[nmade] = strdup(file))) {
-			made = grown ? grown : made;
-			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-			break;
-		}
-		made = grown;
-		nmade++;
-		snprintf(path, sizeof(path), "%s/%s", dir, file);
-		if (!(f = fopen(path, "w"))) {
-			rc = tune_fail(err, TUNE_ERR_SYSTEM, "results: cannot write '%s': %s", path, strerror(errno));
-			break;
-		}
-		csv_table(sec, b, 0, f);
-		if (fclose(f) != 0)
-			rc = tune_fail(err, TUNE_ERR_SYSTEM, "results: cannot write '%s': %s", path, strerror(errno));
-		else if (list)
-			fprintf(list, "%s\n", path);
-	}
-	for (size_t k = 0; k < nmade; k++)
-		free(made[k]);
-	free(made);
-	return rc;
 }
 
 /* A cell's value for JSON when its table gave none: what its text says,
@@ -482,7 +322,7 @@ static int render_json(const struct rdoc *d, FILE *out)
 			json_t *cols = json_array(), *rows = json_array();
 
 			for (size_t c = 0; c < b->ncols; c++) {
-				json_t *col = json_pack("{s:s}", "name", cell(b, 0, c));
+				json_t *col = json_pack("{s:s}", "name", rdoc_cell(b, 0, c));
 
 				if (b->units && b->units[c])
 					json_object_set_new(col, "unit", json_string(b->units[c]));
@@ -495,7 +335,7 @@ static int render_json(const struct rdoc *d, FILE *out)
 					json_t *v = b->values[r * b->ncols + c];
 
 					json_array_append_new(row, v ? json_incref(v)
-								     : cell_json(cell(b, r, c), b->units ? b->units[c] : NULL));
+								     : cell_json(rdoc_cell(b, r, c), b->units ? b->units[c] : NULL));
 				}
 				json_array_append_new(rows, row);
 			}
@@ -531,7 +371,7 @@ static int numeric_cell(const struct block *b, size_t r, size_t c)
 	int n;
 
 	if (!v)
-		v = own = cell_json(cell(b, r, c), b->units ? b->units[c] : NULL);
+		v = own = cell_json(rdoc_cell(b, r, c), b->units ? b->units[c] : NULL);
 	n = json_is_number(v) || (json_is_object(v) && json_is_number(json_object_get(v, "median")));
 	json_decref(own);
 	return n;
@@ -573,7 +413,7 @@ static void render_html(const struct rdoc *d, const char *title, FILE *out)
 				for (size_t c = 0; c < b->ncols; c++) {
 					/* Numbers to the right, text to the left. */
 					fputs(!r ? "<th>" : numeric_cell(b, r, c) ? "<td class=\"n\">" : "<td>", out);
-					html_text(out, cell(b, r, c));
+					html_text(out, rdoc_cell(b, r, c));
 					fputs(r ? "</td>" : "</th>", out);
 				}
 				fputs("</tr>\n", out);

@@ -33,11 +33,13 @@ static int better(double a, double b, int higher)
 static void setting(const char *variant, const char *params_json, const char *omit, char *out, size_t len)
 {
 	char params[400], skip[600];
+	int none;
 
 	snprintf(skip, sizeof(skip), "%s runs", omit);
 	report_params_text(params_json, skip, params, sizeof(params));
-	snprintf(out, len, "%s%s%s", variant, variant[0] && strcmp(params, "-") ? " " : "",
-		 strcmp(params, "-") || !variant[0] ? params : "");
+	none = !strcmp(params, "-");
+
+	snprintf(out, len, "%s%s%s", variant, variant[0] && !none ? " " : "", !none || !variant[0] ? params : "");
 }
 
 /* Against the runner-up: which of a tie, a lead, or the knee rule. */

@@ -48,6 +48,14 @@ struct cmd_entry {
 	const char *example;              /* a command line that works from the source tree */
 };
 
+/* tune's exit codes and what each means, ended by a NULL meaning (cmd_help.c):
+ * `tune help exit-codes` and the man page. */
+struct cmd_exit_code {
+	int code;
+	const char *meaning;
+};
+extern const struct cmd_exit_code tune_exit_codes[];
+
 /* The subcommands, sorted by name, and `tune --platform P` itself (named
  * "tune"); commands.c. */
 extern const struct cmd_entry tune_commands[];
@@ -59,11 +67,13 @@ const struct cmd_entry *cmd_find(const char *name);
 void cmd_print_help(FILE *out, const struct cmd_entry *c);
 
 int cmd_agent(int argc, char **argv, struct tune_error *err);
+int cmd_completion(int argc, char **argv, struct tune_error *err);
 int cmd_export(int argc, char **argv, struct tune_error *err);
 int cmd_facts(int argc, char **argv, struct tune_error *err);
 int cmd_help(int argc, char **argv, struct tune_error *err);
 int cmd_hosts(int argc, char **argv, struct tune_error *err);
 int cmd_kernels(int argc, char **argv, struct tune_error *err);
+int cmd_man(int argc, char **argv, struct tune_error *err);
 int cmd_report(int argc, char **argv, struct tune_error *err);
 int cmd_results(int argc, char **argv, struct tune_error *err);
 int cmd_run(int argc, char **argv, struct tune_error *err);

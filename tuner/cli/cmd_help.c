@@ -5,21 +5,27 @@
 #include "../config/config.h"
 #include "cli.h"
 
+const struct cmd_exit_code tune_exit_codes[] = {
+	{ 0, "success" },
+	{ 1, "the sweep finished but some trials failed (reasons are shown and stored)" },
+	{ 2, "usage error: unknown command or option, missing argument" },
+	{ 3, "invalid platform, sweep or kernel file (manifest, views), or a platform this host cannot run" },
+	{ 4, "database error: cannot open, read or write the database, or its schema is newer" },
+	{ 5, "a tool is missing or failed: the platform's compiler, or gnuplot for reports" },
+	{ 6, "system error: out of memory, cannot start a process" },
+	{ 7, "export header --check: the header is stale (other fingerprint, or newer optima)" },
+	{ 8, "a remote host stopped answering: its trials stay pending; run again to resume" },
+	{ 9, "another tune is measuring the same sweep into the database: wait for it, or use --db" },
+	{ 10, "nothing recorded for what was asked (results, report, export of a platform not tuned yet)" },
+	{ 130, "interrupted (Ctrl-C, SIGTERM): what was measured is kept; run again to resume" },
+	{ -1, NULL },
+};
+
 static void exit_codes(void)
 {
-	printf("exit codes:\n"
-	       "  0    success\n"
-	       "  1    the sweep finished but some trials failed (reasons are shown and stored)\n"
-	       "  2    usage error: unknown command or option, missing argument\n"
-	       "  3    invalid platform, sweep or kernel file (manifest, views), or a platform this host cannot run\n"
-	       "  4    database error: cannot open, read or write the database, or its schema is newer\n"
-	       "  5    a tool is missing or failed: the platform's compiler, or gnuplot for reports\n"
-	       "  6    system error: out of memory, cannot start a process\n"
-	       "  7    export header --check: the header is stale (other fingerprint, or newer optima)\n"
-	       "  8    a remote host stopped answering: its trials stay pending; run again to resume\n"
-	       "  9    another tune is measuring the same sweep into the database: wait for it, or use --db\n"
-	       "  10   nothing recorded for what was asked (results, report, export of a platform not tuned yet)\n"
-	       "  130  interrupted (Ctrl-C, SIGTERM): what was measured is kept; run again to resume\n");
+	printf("exit codes:\n");
+	for (const struct cmd_exit_code *e = tune_exit_codes; e->meaning; e++)
+		printf("  %-4d %s\n", e->code, e->meaning);
 }
 
 int cmd_help(int argc, char **argv, struct tune_error *err)
@@ -30,7 +36,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		printf("usage: tune --platform P [options]   %s\n"
 		       "       tune <command> [options]\n\ncommands:\n", tune_main_command.summary);
 		for (const struct cmd_entry *c = tune_commands; c->name; c++)
-			printf("  %-9s %s\n", c->name, c->summary);
+			printf("  %-11s %s\n", c->name, c->summary);
 		printf("\nhelp topics: platform, sweep, kernel, exit-codes; tune <command> --help for its options\n"
 		       "database: --db F, else $TUNE_DB, else ./tune.db\n");
 		return 0;
