@@ -21,22 +21,8 @@ check "a pipe: a round's total is timestamped and named" grep -Eq "^$stamp decid
 check "a pipe: no terminal control codes" test "$(grep -c $'\033' "$TMP/pipe.err")" = 0
 
 # A terminal, 60 columns wide, and one batch that takes more than a second.
-cat > "$TMP/long.yaml" << 'YAML'
-name: long
-kernel: chase
-params:
-  variant: [scalar]
-  size_mb: [64]
-  depth: 12
-  queries: 2000000
-runs: 5
-warmup: 1
-seed: 3
-timeout_s: 300
-final_top: 0
-YAML
 if command -v script > /dev/null; then
-	script -qfec "stty cols 60; '$tune' run '$TMP/long.yaml' --platform $plat --db '$TMP/t.db' > /dev/null" "$TMP/tty.log" > /dev/null
+	script -qfec "stty cols 60; '$tune' run tests/data/sweeps/long.yaml --platform $plat --db '$TMP/t.db' > /dev/null" "$TMP/tty.log" > /dev/null
 	check "a terminal: the run exits 0" test $? = 0
 	tr '\r' '\n' < "$TMP/tty.log" | grep -a $'^\033\\[K' | sed $'s/^\033\\[K//' > "$TMP/draws"
 	check "a terminal: the line is drawn with a bar, count, time and ETA" grep -Eq '^long \[[.#]{10}\] 0/1 0%  0s, ETA --  chase' "$TMP/draws"
