@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../tuner/base/strbuf.h"
 #include "../../tuner/config/config.h"
 #include "../check.h"
 
@@ -15,10 +16,12 @@
  * (field 7) and the CPU last run on (field 37) as given. */
 static void stat_line(char *out, size_t len, const char *comm, char state, unsigned long flags, int cpu)
 {
-	size_t n = (size_t)snprintf(out, len, "77 (%s) %c", comm, state);
+	size_t used = 0;
 
-	for (int field = 2; field <= 52 && n < len; field++)
-		n += (size_t)snprintf(out + n, len - n, " %ld", field == 7 ? (long)flags : field == 37 ? cpu : 0L);
+	out[0] = '\0';
+	str_appendf(out, len, &used, "77 (%s) %c", comm, state);
+	for (int field = 2; field <= 52; field++)
+		str_appendf(out, len, &used, " %ld", field == 7 ? (long)flags : field == 37 ? cpu : 0L);
 }
 
 int main(void)
