@@ -2,11 +2,11 @@
  * facts, the charts (inline SVG) and every table. */
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../tuner/base/duration.h"
 #include "../tuner/base/strbuf.h"
 #include "../tuner/base/version.h"
 #include "../tuner/config/config.h"
@@ -104,12 +104,8 @@ static int sweeps_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	(void)err;
 	if (sqlite3_column_type(q, 2) == SQLITE_NULL)
 		snprintf(took, sizeof(took), "-");
-	else if (s >= 3600)
-		snprintf(took, sizeof(took), "%.0fh%02.0fm", floor(s / 3600), floor(fmod(s, 3600) / 60));
-	else if (s >= 60)
-		snprintf(took, sizeof(took), "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
 	else
-		snprintf(took, sizeof(took), "%.0fs", s);
+		duration_format(s, took, sizeof(took));
 	snprintf(runs, sizeof(runs), "%lld + %lld", sqlite3_column_int64(q, 7), sqlite3_column_int64(q, 8));
 	snprintf(trials, sizeof(trials), "%lld", sqlite3_column_int64(q, 9));
 	if (sqlite3_column_type(q, 11) == SQLITE_NULL)

@@ -42,9 +42,6 @@ void progress_end(struct progress *p, size_t trials, double cost, const char *la
  * every progress_init() has one, also when the round stops early. */
 void progress_finish(struct progress *p);
 
-/* "1h02m", "3m05s", "12s" */
-void progress_format_duration(double s, char *out, size_t len);
-
 /* record.c: trials as the store's rows. */
 /* The row t is stored as (its strings borrowed from t). */
 void measure_trial_row(const struct trial *t, struct store_trial *row);

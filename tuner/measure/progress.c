@@ -10,21 +10,10 @@
 #include <unistd.h>
 
 #include "../../kernels/common/timing.h"
+#include "../base/duration.h"
 #include "measure.h"
 
 #define REDRAW_S 1
-
-void progress_format_duration(double s, char *out, size_t len)
-{
-	long t = (long)(s + 0.5);
-
-	if (t >= 3600)
-		snprintf(out, len, "%ldh%02ldm", t / 3600, (t / 60) % 60);
-	else if (t >= 60)
-		snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
-	else
-		snprintf(out, len, "%lds", t);
-}
 
 static int plain_only;
 
@@ -44,7 +33,7 @@ static void eta(const struct progress *p, double now, char *out, size_t len)
 		return;
 	}
 	left = (p->t_end - p->t0) * (p->cost_total - p->cost_done) / p->cost_done - (now - p->t_end);
-	progress_format_duration(left > 0 ? left : 0, out, len);
+	duration_format(left > 0 ? left : 0, out, len);
 }
 
 static size_t terminal_width(void)
@@ -67,7 +56,7 @@ static void draw(const struct progress *p)
 	for (size_t i = 0; i < 10; i++)
 		bar[i] = i < filled ? '#' : '.';
 	bar[10] = '\0';
-	progress_format_duration(now - p->t0, el, sizeof(el));
+	duration_format(now - p->t0, el, sizeof(el));
 	eta(p, now, e, sizeof(e));
 	snprintf(line, sizeof(line), "%s [%s] %zu/%zu %.0f%%  %s, ETA %s  %s", p->title, bar, p->done, p->total,
 		 100 * frac, el, e, p->label);
@@ -177,7 +166,7 @@ void progress_finish(struct progress *p)
 
 	stop_ticker(p);
 	if (p->done) {
-		progress_format_duration(timing_now_s() - p->t0, d, sizeof(d));
+		duration_format(timing_now_s() - p->t0, d, sizeof(d));
 		fprintf(stderr, "%s%s: %zu trial%s in %s\n", stamp(p, at, sizeof(at)), p->title, p->done,
 			p->done == 1 ? "" : "s", d);
 	}
