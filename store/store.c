@@ -238,7 +238,8 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
 		     " group_size, hugepages, seed, runs, warmup, params, context) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
 		     " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
-		rc = store_prepare(st, &sel, msg, "SELECT id, status FROM trials WHERE sweep_id = ?1 AND trial_key = ?2", "");
+		rc = store_prepare(st, &sel, msg, "SELECT id, status, COALESCE(batch, 0) FROM trials WHERE sweep_id = ?1 AND"
+				     " trial_key = ?2", "");
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct store_trial *t = &trials[i];
 		const char *status;
@@ -254,6 +255,7 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
 		step = sqlite3_step(sel);
 		if (step == SQLITE_DONE && !insert) {
 			t->id = 0;
+			t->batch = 0;
 			t->status = STORE_PENDING;
 			continue;
 		}
@@ -262,6 +264,7 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
 			break;
 		}
 		t->id = sqlite3_column_int64(sel, 0);
+		t->batch = sqlite3_column_int64(sel, 2);
 		status = (const char *)sqlite3_column_text(sel, 1);
 		t->status = !strcmp(status, "done") ? STORE_DONE : !strcmp(status, "failed") ? STORE_FAILED : STORE_PENDING;
 	}
@@ -272,6 +275,16 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
 		return rc;
 	}
 	return store_exec(st, "COMMIT", msg, "cannot commit the trials");
+}
+
+int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *phase, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_prepare(st, &q, msg,
+			       "DELETE FROM trials WHERE sweep_id = ?1 AND phase = ?2 AND status = 'pending' AND NOT EXISTS"
+			       " (SELECT 1 FROM samples s WHERE s.trial_id = trials.id)", "is", sweep_id, phase);
+
+	return rc ? rc : store_run(st, q, NULL, msg, "cannot drop the trials an interrupted run left unmeasured");
 }
 
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, char *msg)
@@ -306,8 +319,8 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 			     meta->measure_ns, meta->sweep_id, meta->loadavg);
 	if (!rc)
 		rc = store_prepare(st, &upd, msg,
-			     "UPDATE trials SET status = ?1, reason = ?2, build_id = ?3, cpu = ?4, finished = " NOW
-			     " WHERE id = ?5", "");
+			     "UPDATE trials SET status = ?1, reason = ?2, build_id = ?3, cpu = ?4, batch = ?6, finished = "
+			     NOW " WHERE id = ?5", "");
 	for (size_t i = 0; !rc && i < nsamples; i++) {
 		const struct store_sample *s = &samples[i];
 		int keep = 0;
@@ -324,9 +337,9 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 	for (size_t j = 0; !rc && j < nouts; j++) {
 		const struct store_outcome *o = &outs[j];
 
-		if (step_with(upd, "ssnni", o->ok ? "done" : "failed", o->ok ? NULL : o->reason,
+		if (step_with(upd, "ssnnii", o->ok ? "done" : "failed", o->ok ? NULL : o->reason,
 			      o->build_id ? o->build_id : STORE_NULL, o->cpu >= 0 ? (long long)o->cpu : STORE_NULL,
-			      o->trial_id) != 0) {
+			      o->trial_id, outs[0].trial_id) != 0) {
 			rc = store_db_fail(st, msg, "cannot record a trial's status");
 			break;
 		}

@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -108,11 +108,15 @@ struct store_trial {
 	long long size_mb, depth, queries, group_size, hugepages, seed, runs, warmup;
 	long long id; /* out: its row, or 0 when not stored */
 	int status;   /* out: enum store_trial_status */
+	long long batch; /* out: the first trial of the process that measured it, 0: none recorded */
 };
 /* Adds the trials (those already there are kept; with insert 0, none) and
  * reads back the ids and statuses of those stored. */
 int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial *trials, size_t n, int insert,
 		       char *msg);
+/* Drops the sweep's trials of a phase still pending (stored, never measured):
+ * those an interrupted run had picked, which the next may not pick again. */
+int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *phase, char *msg);
 /* Appends a line to the sweep's warnings. */
 int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, char *msg);
 /* The search state saved last, or NULL; the caller frees it. */
@@ -160,7 +164,8 @@ struct store_batch_meta {
 };
 
 /* Records a batch in one transaction: the samples of trials that succeeded
- * and the status of every trial in outs. */
+ * and the status of every trial in outs, all marked as measured by one
+ * process (their batch: outs[0]'s trial). */
 int store_record_batch(struct store *st, struct store_outcome *outs, size_t nouts,
 		       const struct store_sample *samples, size_t nsamples, const struct store_batch_meta *meta,
 		       char *msg);

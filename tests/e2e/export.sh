@@ -17,6 +17,9 @@ check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1")) (rc $rc)" test $rc = 0
 search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status = 'done'")
 check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
 check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
+check "anchors: measured again beside later rounds" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'anchor' AND status = 'done'")" -ge 1
+check "anchors: each in a batch with new search trials" test "$(q "$db" "SELECT count(*) FROM trials a WHERE a.phase = 'anchor' AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.batch = a.batch AND t.phase = 'search')")" = 0
+check "every measured trial names its batch" test "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done' AND batch IS NULL")" = 0
 check "search state saved" test "$(q "$db" "SELECT json_extract(search_state, '\$.strategy') FROM sweeps")" = adaptive
 check "one optimum for 4 MB" test "$(q "$db" "SELECT count(*) FROM optima WHERE size_mb = 4 AND platform = 'tiny'")" = 1
 check "optimum has an interval around its median" test "$(q "$db" "SELECT ci_low <= median AND median <= ci_high FROM optima")" = 1
@@ -116,7 +119,8 @@ check "a file that is no header is refused" test $? = 2
 check "json exits 0" test $? = 0
 check "json is valid, versioned, names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/optima.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/optima.json'), '\$.platforms[0].host')")" = "1 $(hostname)"
 
-# An interrupted adaptive search resumes from its state to an optimum.
+# An interrupted adaptive search resumes from its state to an optimum (an
+# anchor it stored but never measured is dropped, not left pending).
 db=$TMP/resume.db
 for i in 1 2 3; do
 	"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2>&1 &
@@ -126,6 +130,11 @@ for i in 1 2 3; do
 	wait $pid 2>/dev/null
 	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
 done
+# As a kill between storing a round and measuring it leaves one:
+q "$db" "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, phase, size_mb, depth, queries, group_size,
+	hugepages, seed, runs, warmup, params, context) SELECT sweep_id, trial_key || '/anchor999', kernel, variant, hint,
+	'anchor', size_mb, depth, queries, group_size, hugepages, seed, runs, warmup, params, context FROM trials
+	WHERE phase = 'search' LIMIT 1"
 "$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err9"
 rc=$?
 check "resumed adaptive sweep exits 0 ($(tail -1 "$TMP/err9")) (rc $rc)" test $rc = 0

@@ -14,6 +14,16 @@ pass=0 fail=0
 # check DESCRIPTION COMMAND...: counts a pass when COMMAND succeeds.
 check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi; }
 q() { sqlite3 "$1" "$2"; }
+# finals_missing DB KERNEL: how many search trials of KERNEL whose interval
+# reaches within 2% of their context's best median were not measured again
+# in the final (without anchors, a grid's scores are its medians).
+finals_missing() {
+	q "$1" "SELECT count(*) FROM trials t JOIN trial_summary m ON m.trial_id = t.id WHERE t.kernel = '$2'
+		AND t.phase = 'search' AND m.ci_low <= 1.02 * (SELECT min(m2.median) FROM trials t2 JOIN trial_summary m2
+		ON m2.trial_id = t2.id WHERE t2.sweep_id = t.sweep_id AND t2.phase = 'search' AND t2.context = t.context)
+		AND NOT EXISTS (SELECT 1 FROM trials f WHERE f.sweep_id = t.sweep_id AND f.trial_key = t.trial_key || '/final'
+		AND f.status = 'done')"
+}
 # tiny_platform NAME: the lines of a platform like tests/data/platforms/tiny.yaml
 # named NAME, without sweeps; callers add where it runs (hosts, executor).
 tiny_platform() {

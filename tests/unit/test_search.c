@@ -1,7 +1,9 @@
 /* The search strategies on synthetic measurements (no kernel runs): grid
  * proposes everything once; random a repeatable sample within budget;
  * adaptive finds the knee of a latency curve with a fraction of the grid,
- * races away a clearly worse context, and resumes from its saved state. */
+ * races away a clearly worse context, finds the knee while the machine
+ * drifts between rounds (through its anchors), and resumes from its saved
+ * state. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,22 +62,103 @@ static void setup(struct platform *p, struct sweep *s, int strategy, size_t nhin
 	unlink(path);
 }
 
-/* Runs the search to its end; returns the number of trials measured. */
+static long long last_id;
+
+/* Measures a round as the sweep does: each context's trials (and anchors) in
+ * one process, numbered as stored, with the machine drift times slower. */
+static void fake_round(struct trial **ts, size_t n, double sat_a, double sat_b, double scale_b, double drift)
+{
+	const struct trial *first = NULL;
+	long long batch = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		struct trial *t = ts[k];
+		int second = t->hint == CHASE_HINT_PLDL1STRM;
+
+		if (!first || !plan_same_process(t, first)) {
+			first = t;
+			batch = last_id + 1;
+		}
+		t->id = ++last_id;
+		t->batch = batch;
+		fake_measure(t, second ? sat_b : sat_a, (second ? scale_b : 1.0) * drift);
+	}
+}
+
+static struct trial **room(const struct plan *pl)
+{
+	return malloc((pl->ntrials + SEARCH_ANCHORS * pl->nbatches) * sizeof(struct trial *));
+}
+
+/* Runs the search to its end; returns the number of plan trials measured. */
 static size_t run_search(struct search *se, struct plan *pl, double sat_a, double sat_b, double scale_b)
 {
-	size_t *idx = malloc(pl->ntrials * sizeof(*idx)), total = 0, n;
+	struct trial **ts = room(pl);
+	size_t total = 0, n;
 
-	while ((n = search_next(se, idx, pl->ntrials)) > 0) {
-		for (size_t k = 0; k < n; k++) {
-			struct trial *t = &pl->trials[idx[k]];
-			int second = t->hint == CHASE_HINT_PLDL1STRM;
-
-			fake_measure(t, second ? sat_b : sat_a, second ? scale_b : 1.0);
-		}
-		total += n;
+	while ((n = search_next(se, ts, pl->ntrials)) > 0) {
+		fake_round(ts, n, sat_a, sat_b, scale_b, 1.0);
+		for (size_t k = 0; k < n; k++)
+			total += ts[k]->phase == PHASE_SEARCH;
 	}
-	free(idx);
+	free(ts);
 	return total;
+}
+
+/* The knee one context's adaptive search settles on while the machine
+ * drifts (round r runs drift[r] times slower; the last entry holds on):
+ * the smallest g whose score is within 2% of the best. anchored 0 leaves
+ * the anchors unmeasured, so that medians of different batches are compared
+ * as they stand. */
+static long long drifting_knee(const struct platform *p, const struct sweep *s, const double *drift, size_t ndrift,
+			       int anchored, double sat)
+{
+	struct plan pl = { 0 };
+	struct search se;
+	struct tune_error err;
+	struct trial **ts;
+	size_t n, round = 0, best;
+	long long knee = 0;
+
+	if (plan_build(p, s, &pl, &err) != 0 || search_init(&se, s, &pl, NULL, &err) != 0)
+		return -1;
+	ts = room(&pl);
+	while ((n = search_next(&se, ts, pl.ntrials)) > 0) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (anchored || ts[i]->phase != PHASE_ANCHOR)
+				ts[k++] = ts[i];
+		fake_round(ts, k, sat, sat, 1, drift[round < ndrift ? round : ndrift - 1]);
+		round++;
+	}
+	search_score(&se);
+	best = search_best_in(&se, 1);
+	for (size_t i = pl.batches[1].first; best != (size_t)-1 && i < pl.batches[1].first + pl.batches[1].count; i++)
+		if (pl.trials[i].stats.n && pl.trials[i].score <= pl.trials[best].score * 1.02 &&
+		    (!knee || pl.trials[i].group_size < knee))
+			knee = pl.trials[i].group_size;
+	free(ts);
+	search_free(&se);
+	plan_free(&pl);
+	return knee;
+}
+
+/* The true plateau of the curve: g within 2% of its best. */
+static void plateau(double sat, long long *lo, long long *hi)
+{
+	double best = curve(1, sat, 1);
+
+	for (long long g = 1; g <= 1024; g++)
+		if (curve(g, sat, 1) < best)
+			best = curve(g, sat, 1);
+	*lo = *hi = 0;
+	for (long long g = 1; g <= 1024; g++)
+		if (curve(g, sat, 1) <= best * 1.02) {
+			if (!*lo)
+				*lo = g;
+			*hi = g;
+		}
 }
 
 int main(void)
@@ -102,7 +185,8 @@ int main(void)
 	s.max_trials = 3;
 	CHECK(plan_build(&p, &s, &pl, &err) == 0, "plan: %s", err.msg);
 	{
-		size_t a[8], b[8], na, nb;
+		struct trial *a[8], *b[8];
+		size_t na, nb;
 
 		search_init(&se, &s, &pl, NULL, &err);
 		na = search_next(&se, a, 8);
@@ -111,7 +195,7 @@ int main(void)
 		nb = search_next(&se, b, 8);
 		search_free(&se);
 		CHECK(na == 3 && nb == 3, "random within budget: %zu %zu", na, nb);
-		CHECK(!memcmp(a, b, na * sizeof(*a)), "random is repeatable");
+		CHECK(!memcmp(a, b, na * sizeof(struct trial *)), "random is repeatable");
 	}
 	plan_free(&pl);
 
@@ -145,24 +229,34 @@ int main(void)
 	for (size_t i = 0; i < pl.ntrials; i++)
 		memset(&pl.trials[i].stats, 0, sizeof(pl.trials[i].stats));
 	{
-		size_t *a = malloc(pl.ntrials * sizeof(*a)), *b = malloc(pl.ntrials * sizeof(*b)), na, nb;
+		struct trial **a = room(&pl), **b = room(&pl);
+		size_t na, nb, same = 0;
 		struct search live, resumed;
 		char *state;
 
 		search_init(&live, &s, &pl, NULL, &err);
 		na = search_next(&live, a, pl.ntrials);
-		for (size_t k = 0; k < na; k++)
-			fake_measure(&pl.trials[a[k]], 20, 1);
+		fake_round(a, na, 20, 20, 1, 1.0);
 		na = search_next(&live, a, pl.ntrials); /* into refinement */
-		for (size_t k = 0; k < na; k++)
-			fake_measure(&pl.trials[a[k]], 20, 1);
+		fake_round(a, na, 20, 20, 1, 1.0);
 		state = search_state_json(&live);
-		CHECK(state && strstr(state, "\"refine\""), "state: %s", state ? state : "(null)");
+		CHECK(state && strstr(state, "\"refine\"") && strstr(state, "\"anchors\":[") &&
+		      !strstr(state, "\"anchors\":[]"), "state: %s", state ? state : "(null)");
 		CHECK(search_init(&resumed, &s, &pl, state, &err) == 0, "restore: %s", err.msg);
+		CHECK(resumed.nanchors == live.nanchors, "anchors restored: %zu of %zu", resumed.nanchors, live.nanchors);
+		/* The store gives a resumed search its anchors' measurements back. */
+		for (size_t k = 0; k < resumed.nanchors && k < live.nanchors; k++) {
+			CHECK(!strcmp(resumed.anchors[k]->key, live.anchors[k]->key), "anchor %zu: %s, live %s", k,
+			      resumed.anchors[k]->key, live.anchors[k]->key);
+			resumed.anchors[k]->stats = live.anchors[k]->stats;
+			resumed.anchors[k]->batch = live.anchors[k]->batch;
+		}
 		na = search_next(&live, a, pl.ntrials);
 		nb = search_next(&resumed, b, pl.ntrials);
-		CHECK(na == nb && na > 0 && !memcmp(a, b, na * sizeof(*a)), "same next round after resume (%zu, %zu)",
-		      na, nb);
+		for (size_t k = 0; k < na && k < nb; k++)
+			same += !strcmp(a[k]->key, b[k]->key);
+		CHECK(na == nb && na > 0 && same == na, "same next round after resume (%zu, %zu, %zu alike)", na, nb,
+		      same);
 		search_free(&resumed);
 		CHECK(search_init(&resumed, &s, &pl, "{\"contexts\":[]}", &err) == TUNE_ERR_STORE,
 		      "a state of another plan is refused");
@@ -171,6 +265,38 @@ int main(void)
 		free(b);
 		search_free(&live);
 		search_free(&resumed);
+	}
+	/* Drift: slow and fast spells between rounds. Anchored, the search finds
+	 * the knee every time; comparing medians of different batches misses it
+	 * (the drift really fools it, so this check can fail), once below the
+	 * plateau altogether. */
+	{
+		static const double patterns[][6] = {
+			{ 1.15, 1.0, 1.0, 1.0, 1.0, 1.0 }, { 1.3, 1.0, 1.0, 1.0, 1.0, 1.0 }, { 1.0, 0.8, 1.0, 1.0, 1.0, 1.0 },
+			{ 1.0, 1.2, 0.9, 1.1, 1.0, 1.0 }, { 1.25, 1.0, 0.9, 1.1, 1.0, 1.0 },
+		};
+		size_t cases = 0, anchored_ok = 0, crossed_off = 0, crossed_out = 0;
+
+		setup(&p, &s, STRATEGY_ADAPTIVE, 1);
+		for (size_t k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++)
+			for (int step = 0; step < 6; step++) {
+				double sat = 24 * pow(1.5, step);
+				long long lo, hi, with = drifting_knee(&p, &s, patterns[k], 6, 1, sat),
+						  without = drifting_knee(&p, &s, patterns[k], 6, 0, sat);
+
+				plateau(sat, &lo, &hi);
+				cases++;
+				anchored_ok += with >= lo && (double)with <= 1.05 * (double)lo;
+				CHECK(with >= lo && (double)with <= 1.05 * (double)lo,
+				      "drift pattern %zu, saturation %.0f: knee %lld, true %lld (plateau to %lld)", k, sat,
+				      with, lo, hi);
+				crossed_off += without < lo || (double)without > 1.05 * (double)lo;
+				crossed_out += without < lo || without > hi;
+			}
+		printf("drifting: anchored found the knee in %zu of %zu, cross-batch missed it in %zu (%zu outside the "
+		       "plateau)\n", anchored_ok, cases, crossed_off, crossed_out);
+		CHECK(crossed_off >= cases / 2 && crossed_out >= 1, "cross-batch comparison missed the knee in only %zu of "
+		      "%zu, outside the plateau %zu: the drift does not test anything", crossed_off, cases, crossed_out);
 	}
 	/* Budget: max_trials caps the search. */
 	for (size_t i = 0; i < pl.ntrials; i++)

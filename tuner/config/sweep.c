@@ -53,7 +53,7 @@ const struct conf_key sweep_keys[] = {
 	{ "g_min", CONF_INT, S(g_min), 1, 1 << 20, NULL, NULL, 0, "adaptive: the smallest value of the list parameter (default 1; within its range)" },
 	{ "g_max", CONF_INT, S(g_max), 1, 1 << 20, NULL, NULL, 0, "adaptive: the largest (default 1024; within its range)" },
 	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
-	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured interleaved before an optimum is recorded (default 3)" },
+	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured side by side, with every other whose interval reaches the plateau (16 at most), before an optimum is recorded (default 3)" },
 	{ "record_optima", CONF_BOOL, S(record_optima), 0, 0, NULL, NULL, 0, "decide and record optima (default true)" },
 	{ "quick", CONF_SECTION, S(quick), 0, 0, NULL, quick_keys, 0, "overrides applied by --quick" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },

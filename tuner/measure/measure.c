@@ -281,8 +281,10 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		r->load_max = g.load;
 	for (size_t i = 0; i < n; i++) {
 		todo[i]->status = reason ? TRIAL_FAILED : TRIAL_DONE;
-		if (!reason)
+		if (!reason) {
 			todo[i]->stats = stats[i];
+			todo[i]->batch = todo[0]->id;
+		}
 	}
 	if (reason)
 		r->failed += n;

@@ -16,7 +16,7 @@ void measure_trial_row(const struct trial *t, struct store_trial *row)
 		.kernel = t->kernel_name,
 		.variant = t->variant_name,
 		.hint = manifest_column_choice(t, COLUMN_HINT),
-		.phase = t->phase == PHASE_FINAL ? "final" : "search",
+		.phase = trial_phase_names[t->phase],
 		.params = t->params,
 		.context = t->context,
 		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
@@ -45,6 +45,7 @@ int measure_store_trials(struct store *st, long long sweep_id, struct trial *con
 	rc = store_sweep_trials(st, sweep_id, rows, n, insert, tune_msg(err));
 	for (size_t i = 0; !rc && i < n; i++) {
 		trials[i]->id = rows[i].id;
+		trials[i]->batch = rows[i].batch;
 		trials[i]->status = rows[i].status == STORE_DONE     ? TRIAL_DONE
 				    : rows[i].status == STORE_FAILED ? TRIAL_FAILED
 								     : TRIAL_PENDING;

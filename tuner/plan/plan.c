@@ -5,6 +5,8 @@
 #include "../base/strbuf.h"
 #include "plan.h"
 
+const char *const trial_phase_names[] = { "search", "final", "anchor", NULL };
+
 int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t)
 {
 	if (pl->ntrials == *cap) {
@@ -18,6 +20,18 @@ int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t)
 	}
 	pl->trials[pl->ntrials++] = *t;
 	return 0;
+}
+
+void plan_copy_trial(const struct trial *src, int phase, const char *suffix, struct trial *out)
+{
+	*out = *src;
+	out->id = 0;
+	out->batch = 0;
+	out->status = TRIAL_PENDING;
+	out->phase = phase;
+	memset(&out->stats, 0, sizeof(out->stats));
+	out->score = out->score_low = out->score_high = 0;
+	snprintf(out->key, sizeof(out->key), "%.300s/%s", src->key, suffix);
 }
 
 int plan_add_batch(struct plan *pl, size_t first, size_t count)
@@ -66,7 +80,16 @@ void plan_trial_label(const struct trial *t, char *out, size_t len)
 
 void plan_batch_label(struct trial *const *todo, size_t n, char *out, size_t len)
 {
-	manifest_label(todo[0], todo[n ? n - 1 : 0], out, len);
+	size_t lo = 0, hi = 0;
+
+	/* A round lists its anchors last and a final in a random order. */
+	for (size_t i = 1; i < n; i++) {
+		if (plan_trial_point(todo[i]) < plan_trial_point(todo[lo]))
+			lo = i;
+		if (plan_trial_point(todo[i]) > plan_trial_point(todo[hi]))
+			hi = i;
+	}
+	manifest_label(todo[lo], todo[hi], out, len);
 }
 
 long long plan_trial_point(const struct trial *t)

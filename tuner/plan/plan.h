@@ -26,7 +26,11 @@
 enum trial_status { TRIAL_PENDING, TRIAL_DONE, TRIAL_FAILED };
 /* Search trials are what a strategy measures; final ones re-measure its top
  * candidates side by side before an optimum is recorded. */
-enum trial_phase { PHASE_SEARCH, PHASE_FINAL };
+/* A search's trial, the final re-measure of a candidate, or an anchor: a
+ * measured trial measured again beside a later batch, so that the later
+ * batch can be compared with the earlier one. */
+enum trial_phase { PHASE_SEARCH, PHASE_FINAL, PHASE_ANCHOR };
+extern const char *const trial_phase_names[];
 
 struct trial {
 	long long id;       /* row in the store, 0 until stored */
@@ -47,6 +51,10 @@ struct trial {
 	char key[320];      /* identifies the trial within its sweep; a manifest kernel's: variant/name=value/... */
 	int status;         /* enum trial_status */
 	struct stats stats; /* of its measured runs, once done (n == 0 before) */
+	long long batch;    /* the id of the first trial of the process that measured it; 0: unknown */
+	/* Its median as if measured beside the search's first batch of its
+	 * context (search.c), its interval likewise; the median when not searched. */
+	double score, score_low, score_high;
 };
 
 struct batch {
@@ -69,6 +77,9 @@ void plan_free(struct plan *plan);
  * [first, first+count); -1 when out of memory. For the planners. */
 int plan_add_trial(struct plan *pl, size_t *cap, const struct trial *t);
 int plan_add_batch(struct plan *pl, size_t first, size_t count);
+/* A trial to measure again: src's parameters under key "<src key>/suffix",
+ * in the given phase, not yet stored or measured. */
+void plan_copy_trial(const struct trial *src, int phase, const char *suffix, struct trial *out);
 
 /* Estimated cost of measuring trials (of one context, in one kernel process)
  * for the ETA: operations (links followed, calls, tasks, a manifest

@@ -1,6 +1,8 @@
-/* Deciding: for each context (a working set, a sched point) the top
- * candidates and the knee re-measured side by side in a random order, then
- * the optimum recorded with its runner-up. */
+/* Deciding: for each context (a working set, a sched point) every candidate
+ * that may be in the plateau (the top ones, the knee, and any whose interval
+ * reaches within tolerance of the best score) re-measured side by side in a
+ * random order, then the optimum chosen from that measurement alone and
+ * recorded with its runner-up. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +15,14 @@
 #include "../run/run.h"
 #include "search.h"
 
-static int by_median(const void *x, const void *y)
+/* Candidates re-measured for one decision at most. */
+#define FINAL_MAX 16
+
+static int by_score(const void *x, const void *y)
 {
 	const struct trial *a = *(struct trial *const *)x, *b = *(struct trial *const *)y;
 
-	return (a->stats.median > b->stats.median) - (a->stats.median < b->stats.median);
+	return (a->score > b->score) - (a->score < b->score);
 }
 
 static const char *size_class(const struct platform *p, long long size_mb)
@@ -44,9 +49,9 @@ static struct trial *knee_of(const struct kernel_manifest *m, struct trial **can
 		return k;
 	for (size_t i = 0; i < n; i++)
 		if (plan_same_process(cand[i], best) &&
-		    !manifest_better(m, best->stats.median, m->metric.better == BETTER_HIGHER
-				     ? cand[i]->stats.median / (1.0 - tolerance)
-				     : cand[i]->stats.median / (1.0 + tolerance)) &&
+		    !manifest_better(m, best->score, m->metric.better == BETTER_HIGHER
+				     ? cand[i]->score / (1.0 - tolerance)
+				     : cand[i]->score / (1.0 + tolerance)) &&
 		    plan_trial_point(cand[i]) < plan_trial_point(k))
 			k = cand[i];
 	return k;
@@ -114,7 +119,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 /* cand[0..n) best first by m's metric. */
 static void rank(const struct kernel_manifest *m, struct trial **cand, size_t n)
 {
-	qsort(cand, n, sizeof(struct trial *), by_median);
+	qsort(cand, n, sizeof(struct trial *), by_score);
 	if (m->metric.better == BETTER_HIGHER)
 		for (size_t i = 0; i < n / 2; i++) {
 			struct trial *t = cand[i];
@@ -124,13 +129,44 @@ static void rank(const struct kernel_manifest *m, struct trial **cand, size_t n)
 		}
 }
 
-/* For each working set: re-measure the top candidates side by side in a
+/* Whether c's interval reaches the plateau: within tolerance of best's score. */
+static int reaches_plateau(const struct kernel_manifest *m, const struct trial *c, const struct trial *best,
+			   double tolerance)
+{
+	if (m->metric.better == BETTER_HIGHER)
+		return c->score_high >= best->score * (1.0 - tolerance);
+	return c->score_low <= best->score * (1.0 + tolerance);
+}
+
+/* Who is measured again for a decision, cand[0..n) ranked: the top final_top,
+ * the knee, then every other whose interval reaches the plateau, best first,
+ * up to FINAL_MAX. Returns how many, in fin. */
+static size_t finalists(const struct sweep_run *r, struct trial **cand, size_t n, struct trial *knee,
+			struct trial **fin)
+{
+	size_t nf = 0;
+
+	for (size_t k = 0; k < n && nf < (size_t)r->sweep.final_top; k++)
+		fin[nf++] = cand[k];
+	for (size_t k = 0; k <= n && nf < FINAL_MAX; k++) {
+		struct trial *c = k == 0 ? knee : cand[k - 1];
+		int in = 0;
+
+		for (size_t j = 0; j < nf; j++)
+			in |= fin[j] == c;
+		if (!in && (c == knee || reaches_plateau(r->kernel, c, cand[0], r->sweep.tolerance)))
+			fin[nf++] = c;
+	}
+	return nf;
+}
+
+/* For each working set: re-measure its candidates side by side in a
  * random order, then record the optimum (the knee of the best context). */
 int search_decide(struct sweep_run *r, struct tune_error *err)
 {
 	const struct sweep *sw = &r->sweep;
 	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
-	struct trial *finals = calloc((size_t)sw->final_top + 2, sizeof(*finals));
+	struct trial *finals = calloc(FINAL_MAX, sizeof(*finals));
 	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
 	char final_title[400], what[200];
 	int rc = 0;
@@ -143,7 +179,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
 		const struct trial *first = &r->plan.trials[i];
 		size_t n = 0, nf = 0, measured = 0;
-		struct trial *best, *knee, *runner = NULL, *fin[18];
+		struct trial *best, *knee, *runner = NULL, *fin[FINAL_MAX];
 		int seen = 0;
 
 		for (size_t j = 0; j < i; j++)
@@ -159,18 +195,9 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 		rank(r->kernel, cand, n);
 		knee = knee_of(r->kernel, cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
-			/* The top candidates and the knee, each once. */
-			for (size_t k = 0; k < n && nf < (size_t)sw->final_top; k++)
-				fin[nf++] = cand[k];
-			if (knee != cand[0] && (nf < 2 || knee != fin[1]) && (nf < 3 || knee != fin[2]))
-				fin[nf++] = knee;
+			nf = finalists(r, cand, n, knee, fin);
 			for (size_t k = 0; k < nf; k++) {
-				finals[k] = *fin[k];
-				finals[k].id = 0;
-				finals[k].status = TRIAL_PENDING;
-				finals[k].phase = PHASE_FINAL;
-				memset(&finals[k].stats, 0, sizeof(finals[k].stats));
-				snprintf(finals[k].key, sizeof(finals[k].key), "%.300s/final", fin[k]->key);
+				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];
 			}
 			/* A random order, kept together by context so each is one process. */
@@ -182,7 +209,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 				fin[j] = t;
 			}
 			{
-				struct trial *grouped[18] = { NULL };
+				struct trial *grouped[FINAL_MAX] = { NULL };
 				size_t g = 0;
 
 				for (size_t a = 0; a < nf; a++) {
@@ -203,10 +230,15 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 			search_round_title(r, what, final_title, sizeof(final_title));
 			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
 				break;
+			/* Measured together: their medians are their scores. */
 			n = 0;
 			for (size_t k = 0; k < nf; k++)
-				if (fin[k]->stats.n)
+				if (fin[k]->stats.n) {
+					fin[k]->score = fin[k]->stats.median;
+					fin[k]->score_low = fin[k]->stats.ci_low;
+					fin[k]->score_high = fin[k]->stats.ci_high;
 					cand[n++] = fin[k];
+				}
 			if (!n)
 				continue;
 			rank(r->kernel, cand, n);

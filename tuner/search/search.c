@@ -1,5 +1,6 @@
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ size_t search_best_in(const struct search *s, size_t b)
 	size_t best = (size_t)-1;
 
 	for (size_t i = bt->first; i < bt->first + bt->count; i++)
-		if (measured(s, i) && (best == (size_t)-1 || s->plan->trials[i].stats.median < s->plan->trials[best].stats.median))
+		if (measured(s, i) && (best == (size_t)-1 || s->plan->trials[i].score < s->plan->trials[best].score))
 			best = i;
 	return best;
 }
@@ -140,7 +141,7 @@ refined:
 		case SEARCH_KNEE: {
 			/* Bisect between the largest g over tolerance and the smallest
 			 * within it, below the best. */
-			double limit = s->plan->trials[best].stats.median * (1.0 + sw->tolerance);
+			double limit = s->plan->trials[best].score * (1.0 + sw->tolerance);
 			long long over = 0, within = gb;
 
 			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
@@ -148,13 +149,13 @@ refined:
 
 				if (!measured(s, i) || g > gb)
 					continue;
-				if (s->plan->trials[i].stats.median > limit && g > over)
+				if (s->plan->trials[i].score > limit && g > over)
 					over = g;
 			}
 			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
 				long long g = s->plan->trials[i].group_size;
 
-				if (measured(s, i) && g > over && g <= gb && s->plan->trials[i].stats.median <= limit && g < within)
+				if (measured(s, i) && g > over && g <= gb && s->plan->trials[i].score <= limit && g < within)
 					within = g;
 			}
 			c->lo = over;
@@ -200,17 +201,83 @@ static void race(struct search *s)
 	}
 }
 
-size_t search_next(struct search *s, size_t *out, size_t max)
+/* Adds an anchor of plan trial src to the round; NULL when out of memory. */
+static struct trial *add_anchor(struct search *s, size_t src)
 {
-	struct proposals p = { out, 0, max };
-	const struct plan *pl = s->plan;
+	struct trial *a;
+	char suffix[32];
+
+	if (s->nanchors == s->anchors_cap) {
+		size_t cap = s->anchors_cap ? 2 * s->anchors_cap : 16;
+		struct trial **na = realloc(s->anchors, cap * sizeof(struct trial *));
+		size_t *no;
+
+		if (!na)
+			return NULL;
+		s->anchors = na;
+		if (!(no = realloc(s->anchor_of, cap * sizeof(*no))))
+			return NULL;
+		s->anchor_of = no;
+		s->anchors_cap = cap;
+	}
+	if (!(a = malloc(sizeof(*a))))
+		return NULL;
+	/* Numbered in the order made: the same keys again on resume. */
+	snprintf(suffix, sizeof(suffix), "anchor%zu", s->nanchors + 1);
+	plan_copy_trial(&s->plan->trials[src], PHASE_ANCHOR, suffix, a);
+	s->anchors[s->nanchors] = a;
+	s->anchor_of[s->nanchors++] = src;
+	return a;
+}
+
+/* The batch (context) of plan trial i. */
+static size_t batch_of(const struct plan *pl, size_t i)
+{
+	size_t b = 0;
+
+	while (b + 1 < pl->nbatches && i >= pl->batches[b + 1].first)
+		b++;
+	return b;
+}
+
+/* The anchors of context b's round: its best so far and, bisecting towards
+ * the knee, the smallest g within tolerance; each measured, none proposed. */
+static size_t anchors_for(struct search *s, size_t b, struct trial **out)
+{
+	size_t src[SEARCH_ANCHORS], n = 0, k = 0;
+	size_t best = search_best_in(s, b);
+
+	if (best == (size_t)-1)
+		return 0;
+	src[n++] = best;
+	if (s->ctx[b].phase == SEARCH_KNEE && s->ctx[b].hi > 0) {
+		size_t knee = at_g(s, b, s->ctx[b].hi);
+
+		if (knee != (size_t)-1 && knee != best && measured(s, knee))
+			src[n++] = knee;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((out[k] = add_anchor(s, src[i])) != NULL)
+			k++;
+	return k;
+}
+
+size_t search_next(struct search *s, struct trial **out, size_t max)
+{
+	size_t *idx = calloc(max ? max : 1, sizeof(*idx)), n = 0;
+	struct proposals p = { idx, 0, max };
+	struct plan *pl = s->plan;
 	long long budget = s->sweep->max_trials;
 
+	if (!idx)
+		return 0;
+	search_score(s);
 	s->used = 0;
 	for (size_t i = 0; i < pl->ntrials; i++)
 		s->used += measured(s, i);
 	if (budget > 0 && (long long)s->used >= budget) {
 		s->budget_hit = 1;
+		free(idx);
 		return 0;
 	}
 	if (budget > 0 && (long long)(budget - (long long)s->used) < (long long)p.max)
@@ -249,19 +316,28 @@ size_t search_next(struct search *s, size_t *out, size_t max)
 		break;
 	}
 	for (size_t k = 0; k < p.n; k++)
-		s->tried[out[k]] = 1;
+		s->tried[idx[k]] = 1;
 	/* Plan order keeps each context's trials together, as batches. */
 	for (size_t a = 1; a < p.n; a++)
-		for (size_t k = a; k > 0 && out[k - 1] > out[k]; k--) {
-			size_t t = out[k];
+		for (size_t k = a; k > 0 && idx[k - 1] > idx[k]; k--) {
+			size_t t = idx[k];
 
-			out[k] = out[k - 1];
-			out[k - 1] = t;
+			idx[k] = idx[k - 1];
+			idx[k - 1] = t;
 		}
-	return p.n;
+	for (size_t k = 0; k < p.n; k++) {
+		size_t b = batch_of(pl, idx[k]);
+
+		out[n++] = &pl->trials[idx[k]];
+		/* After a context's last trial of the round, its anchors. */
+		if (s->strategy == STRATEGY_ADAPTIVE && (k + 1 == p.n || batch_of(pl, idx[k + 1]) != b))
+			n += anchors_for(s, b, out + n);
+	}
+	free(idx);
+	return n;
 }
 
-int search_init(struct search *s, const struct sweep *sw, const struct plan *plan, const char *state,
+int search_init(struct search *s, const struct sweep *sw, struct plan *plan, const char *state,
 		struct tune_error *err)
 {
 	memset(s, 0, sizeof(*s));
@@ -295,6 +371,16 @@ int search_init(struct search *s, const struct sweep *sw, const struct plan *pla
 			s->ctx[b].lo = json_integer_value(json_object_get(c, "lo"));
 			s->ctx[b].hi = json_integer_value(json_object_get(c, "hi"));
 		}
+		for (size_t k = 0; k < json_array_size(json_object_get(o, "anchors")); k++) {
+			json_int_t src = json_integer_value(json_array_get(json_object_get(o, "anchors"), k));
+
+			if (src < 0 || (size_t)src >= plan->ntrials || !add_anchor(s, (size_t)src)) {
+				json_decref(o);
+				search_free(s);
+				return tune_fail(err, TUNE_ERR_STORE, "the saved search state of sweep '%s' names "
+						 "an anchor outside its plan (run it with --fresh)", sw->name);
+			}
+		}
 		json_decref(o);
 	}
 	return 0;
@@ -302,15 +388,17 @@ int search_init(struct search *s, const struct sweep *sw, const struct plan *pla
 
 char *search_state_json(const struct search *s)
 {
-	json_t *ctxs = json_array();
+	json_t *ctxs = json_array(), *anchors = json_array();
 	json_t *o;
 	char *out;
 
 	for (size_t b = 0; b < s->plan->nbatches; b++)
 		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I}", "phase", phase_names[s->ctx[b].phase], "lo",
 						      (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi));
-	o = json_pack("{s:s, s:o, s:I, s:b}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
-		      "measured", (json_int_t)s->used, "budget_hit", s->budget_hit);
+	for (size_t k = 0; k < s->nanchors; k++)
+		json_array_append_new(anchors, json_integer((json_int_t)s->anchor_of[k]));
+	o = json_pack("{s:s, s:o, s:o, s:I, s:b}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
+		      "anchors", anchors, "measured", (json_int_t)s->used, "budget_hit", s->budget_hit);
 	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return out;
@@ -318,8 +406,15 @@ char *search_state_json(const struct search *s)
 
 void search_free(struct search *s)
 {
+	for (size_t k = 0; k < s->nanchors; k++)
+		free(s->anchors[k]);
+	free(s->anchors);
+	free(s->anchor_of);
 	free(s->tried);
 	free(s->ctx);
+	s->anchors = NULL;
+	s->anchor_of = NULL;
+	s->nanchors = s->anchors_cap = 0;
 	s->tried = NULL;
 	s->ctx = NULL;
 }

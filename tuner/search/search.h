@@ -24,9 +24,15 @@
  * to g_max, refinement inside the best bracket, then bisection towards the
  * knee (the smallest g within tolerance of the best, since a smaller g pollutes
  * the cache less), racing away contexts whose best is clearly worse than the
- * best of their working set. Rounds are pure functions of what has been
- * measured and of the state, which search_state_json() saves for resume. */
+ * best of their working set. Every round after a context's first carries
+ * anchors: the incumbent (and the knee candidate) measured again in the same
+ * process, so that the search compares scores (score.c), never medians of
+ * different batches. Rounds are pure functions of what has been measured and
+ * of the state, which search_state_json() saves for resume. */
 enum search_phase { SEARCH_PROBE, SEARCH_REFINE, SEARCH_KNEE, SEARCH_DONE, SEARCH_DROPPED };
+
+/* Anchors a context's round carries at most: the incumbent and the knee. */
+#define SEARCH_ANCHORS 2
 
 struct search_ctx {
 	int phase;      /* enum search_phase */
@@ -36,28 +42,38 @@ struct search_ctx {
 struct search {
 	int strategy;           /* enum sweep_strategy */
 	const struct sweep *sweep;
-	const struct plan *plan;
+	struct plan *plan;
 	unsigned char *tried;   /* per trial: proposed in this process */
 	struct search_ctx *ctx; /* per batch of the plan */
 	size_t used;            /* search trials measured, for max_trials */
 	int budget_hit;
+	struct trial **anchors; /* plan trials measured again beside a later round */
+	size_t *anchor_of;      /* the plan trial each anchor measures again */
+	size_t nanchors, anchors_cap;
 };
 
-/* state may be NULL (a new search) or what search_state_json() saved. A
- * trial counts as measured when its stats.n > 0. */
-int search_init(struct search *s, const struct sweep *sw, const struct plan *plan, const char *state,
+/* state may be NULL (a new search) or what search_state_json() saved; its
+ * anchors are made again, not yet read from the store. A trial counts as
+ * measured when its stats.n > 0. */
+int search_init(struct search *s, const struct sweep *sw, struct plan *plan, const char *state,
 		struct tune_error *err);
 void search_free(struct search *s);
 
-/* Fills out with up to max trial indices to measure next (pending ones, in
- * plan order); returns how many; 0 when the search is over. */
-size_t search_next(struct search *s, size_t *out, size_t max);
+/* Fills out with up to max trials of the plan to measure next, in plan
+ * order, each context's anchors after its trials; out has room for max +
+ * SEARCH_ANCHORS * plan->nbatches. Returns how many; 0 when the search is
+ * over. */
+size_t search_next(struct search *s, struct trial **out, size_t max);
 
 /* The state to save; the caller frees it. */
 char *search_state_json(const struct search *s);
 
-/* The measured trial of batch b with the lowest median, or (size_t)-1. */
+/* The measured trial of batch b with the best score, or (size_t)-1. */
 size_t search_best_in(const struct search *s, size_t b);
+
+/* score.c: sets every measured trial's score (struct trial) from its batch
+ * and the anchors measured with it. */
+void search_score(struct search *s);
 
 /* sweep_run.c: one sweep end to end, and decide.c: its optima. */
 struct search_summary {

@@ -367,7 +367,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	char *spec = NULL, *env = NULL, *state = NULL, hash[17], machine[STORE_HOLDER_MAX];
 	struct search search = { 0 };
 	struct trial **all = NULL, **round = NULL;
-	size_t *idx = NULL, measured_before = 0;
+	size_t measured_before = 0;
 	int resumed = 0, rc, rounds = 0;
 	double load_at_start = -1;
 
@@ -401,9 +401,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	spec = spec_json(r);
 	env = env_json(r);
 	all = calloc(r->plan.ntrials, sizeof(struct trial *));
-	round = calloc(r->plan.ntrials, sizeof(struct trial *));
-	idx = calloc(r->plan.ntrials, sizeof(*idx));
-	if (!spec || !env || !all || !round || !idx) {
+	round = calloc(r->plan.ntrials + SEARCH_ANCHORS * r->plan.nbatches, sizeof(struct trial *));
+	if (!spec || !env || !all || !round) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		goto out;
 	}
@@ -431,7 +430,11 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		measured_before += r->plan.trials[i].status == TRIAL_DONE;
 	sum->trials = r->plan.ntrials;
 	sum->already_done = measured_before;
-	if ((rc = search_init(&search, &r->sweep, &r->plan, state, err)) != 0)
+	/* Anchors an interrupted run stored but never measured are picked anew. */
+	if ((rc = search_init(&search, &r->sweep, &r->plan, state, err)) != 0 ||
+	    (rc = store_sweep_drop_pending(ctx->store, r->sweep_id, trial_phase_names[PHASE_ANCHOR], tune_msg(err))) != 0 ||
+	    (rc = measure_store_trials(ctx->store, r->sweep_id, search.anchors, search.nanchors, 0, err)) != 0 ||
+	    (rc = measure_trial_stats(ctx->store, search.anchors, search.nanchors, err)) != 0)
 		goto out;
 	if (resumed && measured_before)
 		fprintf(stderr, "tune: resuming sweep '%s' on '%s' (%s): %zu trials already measured\n", r->sweep.name,
@@ -440,13 +443,18 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	if (!(resumed && measured_before == r->plan.ntrials))
 		run_probe(r);
 	for (;;) {
-		size_t n = search_next(&search, idx, r->plan.ntrials), todo = 0;
+		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24], *st;
 
-		if (!n)
+		if (!todo)
 			break;
-		for (size_t k = 0; k < n; k++)
-			round[todo++] = &r->plan.trials[idx[k]];
+		/* An anchor a run stopped before saving its state measured is read back. */
+		for (size_t k = 0; k < todo && !rc; k++)
+			if (round[k]->phase == PHASE_ANCHOR &&
+			    !(rc = measure_store_trials(ctx->store, r->sweep_id, &round[k], 1, 1, err)))
+				rc = measure_trial_stats(ctx->store, &round[k], 1, err);
+		if (rc)
+			break;
 		rounds++;
 		snprintf(round_name, sizeof(round_name), "round %d", rounds);
 		search_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
@@ -468,8 +476,10 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	}
 	if (!rc && search.budget_hit && rounds)
 		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
-	if (!rc && r->sweep.record_optima)
+	if (!rc && r->sweep.record_optima) {
+		search_score(&search);
 		rc = search_decide(r, err);
+	}
 	if (rc == TUNE_ERR_INTERRUPTED) {
 		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");
 		tune_fail(err, TUNE_ERR_INTERRUPTED, "interrupted: sweep '%s' stopped; what was measured is kept, "
@@ -505,7 +515,6 @@ out:
 	free(state);
 	free(all);
 	free(round);
-	free(idx);
 	plan_free(&r->plan);
 	sweep_free(&r->sweep);
 	free(r);
