@@ -1,7 +1,9 @@
 /* The headline: per kernel and context of each platform and host, what to
  * use, how sure that is (its interval, and against the runner-up: a tie, a
- * lead, or the knee rule keeping a smaller setting within the tolerance)
- * and how much better than the kernel's baseline it is, with an interval. */
+ * lead, or the knee rule keeping a smaller setting within the tolerance),
+ * how much better than the kernel's baseline it is, with an interval, and
+ * how far from the host's limit (a kernel's probe, its manifest's
+ * metric.limit) it stands. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +14,8 @@
 /* Columns of the query below. */
 enum {
 	H_PLATFORM, H_HOST, H_KERNEL, H_CONTEXT, H_VARIANT, H_PARAMS, H_MEDIAN, H_LOW, H_HIGH, H_RUNS, H_RUNNER,
-	H_OMIT, H_UNIT, H_BETTER, H_TOLERANCE, H_BASELINE, H_B_MEDIAN, H_B_LOW, H_B_HIGH
+	H_OMIT, H_UNIT, H_BETTER, H_TOLERANCE, H_BASELINE, H_B_MEDIAN, H_B_LOW, H_B_HIGH, H_L_STEP, H_L_TIMES,
+	H_L_APPLIES, H_L_SIZE
 };
 
 /* Four significant digits or more, never an exponent: 7.193, 46.27, 65440. */
@@ -108,6 +111,32 @@ static json_t *over_baseline(sqlite3_stmt *q, int higher, char *out, size_t len)
 			 "high", round(rhi * 1000) / 1000, "baseline", base);
 }
 
+/* Against the host's limit: how many times the limit the optimum is (1.00x:
+ * at the limit; the limit itself is measured apart, by the probe). A limit
+ * measured on a working set holds for that size and larger ones only: a
+ * smaller one misses the TLB and the caches less. */
+static json_t *against_limit(sqlite3_stmt *q, int higher, char *out, size_t len)
+{
+	double m = sqlite3_column_double(q, H_MEDIAN), step = sqlite3_column_double(q, H_L_STEP);
+	double times = sqlite3_column_double(q, H_L_TIMES), limit = step * times, r;
+
+	if (sqlite3_column_type(q, H_L_STEP) == SQLITE_NULL || step <= 0 || m <= 0) {
+		snprintf(out, len, "-");
+		return json_null();
+	}
+	if (!sqlite3_column_int(q, H_L_APPLIES)) {
+		snprintf(out, len, "- (the limit holds from %lld MiB)", sqlite3_column_int64(q, H_L_SIZE));
+		return json_null();
+	}
+	r = higher ? limit / m : m / limit;
+	if (times != 1)
+		snprintf(out, len, "%.2fx of the limit %.*f (%.3g x %.0f)", r, limit >= 100 ? 1 : 2, limit, step, times);
+	else
+		snprintf(out, len, "%.2fx of the limit %.*f", r, limit >= 100 ? 1 : 2, limit);
+	return json_pack("{s:f, s:f, s:f, s:f}", "ratio", round(r * 1000) / 1000, "limit", round(limit * 1000) / 1000,
+			 "per_step", step, "times", times);
+}
+
 struct headline {
 	struct rdoc *d;
 	size_t rows;
@@ -116,20 +145,20 @@ struct headline {
 static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
 	static const char *const head[] = { "Platform", "Host", "Kernel", "Context", "Use", "Median [interval]",
-					    "Against the runner-up", "Over the baseline" };
+					    "Against the runner-up", "Over the baseline", "Against the host's limit" };
 	struct headline *h = arg;
 	struct rdoc *d = h->d;
 	size_t t;
 	int higher = !strcmp(report_text(q, H_BETTER, "lower"), "higher");
-	char use[500], median[96], runner[700], gain[96];
+	char use[500], median[96], runner[700], gain[96], limit[120];
 	const char *context = report_text(q, H_CONTEXT, "");
-	json_t *interval, *vr, *vb;
+	json_t *interval, *vr, *vb, *vl;
 
 	(void)err;
 	/* Its own heading, above every platform's tables. */
 	if (!h->rows++)
 		rdoc_section(d, "Headline", "", "", -1);
-	t = rdoc_table_for(d, "Headline: what to use, how sure, and how much it gains", 8, head);
+	t = rdoc_table_for(d, "Headline: what to use, how sure, how much it gains, how near the limit", 9, head);
 	setting(report_text(q, H_VARIANT, "?"), report_text(q, H_PARAMS, "{}"), report_text(q, H_OMIT, ""), use,
 		sizeof(use));
 	interval = report_interval(sqlite3_column_double(q, H_MEDIAN), sqlite3_column_double(q, H_LOW),
@@ -137,10 +166,12 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 				   digits_for(sqlite3_column_double(q, H_MEDIAN)), median, sizeof(median));
 	vr = versus_runner(q, higher, runner, sizeof(runner));
 	vb = over_baseline(q, higher, gain, sizeof(gain));
+	vl = against_limit(q, higher, limit, sizeof(limit));
 	{
 		const char *row[] = { report_text(q, H_PLATFORM, ""), report_text(q, H_HOST, ""),
-				      report_text(q, H_KERNEL, ""), context[0] ? context : "-", use, median, runner, gain };
-		const char *units[] = { NULL, NULL, NULL, NULL, NULL, report_text(q, H_UNIT, ""), NULL, NULL };
+				      report_text(q, H_KERNEL, ""), context[0] ? context : "-", use, median, runner, gain,
+				      limit };
+		const char *units[] = { NULL, NULL, NULL, NULL, NULL, report_text(q, H_UNIT, ""), NULL, NULL, NULL };
 
 		rdoc_row(d, t, row);
 		rdoc_units(d, t, units);
@@ -148,6 +179,7 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		rdoc_value(d, t, 5, interval);
 		rdoc_value(d, t, 6, vr);
 		rdoc_value(d, t, 7, vb);
+		rdoc_value(d, t, 8, vl);
 	}
 	return 0;
 }
@@ -170,7 +202,14 @@ static int headline_of(struct headline *h, sqlite3 *db, const char *platform, st
 			       " o.ci_high, o.runs, o.runner_up, " REPORT_SQL_OMIT("s", "o.context") ","
 			       " json_extract(s.spec_json, '$.metric.unit'), json_extract(s.spec_json, '$.metric.better'),"
 			       " COALESCE(json_extract(s.spec_json, '$.search.tolerance_pct'), 2), s.baseline,"
-			       " b.median, b.ci_low, b.ci_high"
+			       " b.median, b.ci_low, b.ci_high,"
+			       " (SELECT hp.value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = o.kernel"
+			       " AND hp.probe = json_extract(s.spec_json, '$.metric.limit.probe')"
+			       " AND hp.field = json_extract(s.spec_json, '$.metric.limit.field')),"
+			       " COALESCE(json_extract(o.params, '$.' || json_extract(s.spec_json, '$.metric.limit.times')), 1),"
+			       " json_extract(s.spec_json, '$.metric.limit.size_mb') IS NULL"
+			       " OR o.size_mb >= json_extract(s.spec_json, '$.metric.limit.size_mb'),"
+			       " json_extract(s.spec_json, '$.metric.limit.size_mb')"
 			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN sweeps s ON s.id = o.sweep_id"
 			       " LEFT JOIN trial_summary b ON b.trial_id = CASE json_extract(s.spec_json, '$.metric.better')"

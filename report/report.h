@@ -67,11 +67,14 @@ int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct t
 /* headline.c: under its own heading, per kernel and context of the
  * platforms (np 0: all), what to use, its interval, against the runner-up
  * (tie, ahead, or the knee rule) and over the kernel's baseline
- * (sweeps.baseline): what the results and the report open with. */
+ * (sweeps.baseline), and against the host's limit (metric.limit of the
+ * manifest, from its probe): what the results and the report open with. */
 int report_headline(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 /* Per sweep of the current fingerprints: its measured runs, how many are
  * flagged as outliers, and the trial with the most. */
 int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* What the kernels' probes measured of the platform's hosts (host_probes). */
+int report_probes(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Each kernel's own overview, then per platform each kernel's own tables,

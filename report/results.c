@@ -73,6 +73,41 @@ int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 			       platform, "outliers", outliers_row, d, err);
 }
 
+/* What the kernels' probes measured of a host, a row per field. */
+static int probes_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	static const char *const head[] = { "Host", "Kernel", "Probe", "Field", "Value", "Measured" };
+	struct rdoc *d = arg;
+	size_t t = rdoc_table_for(d, "Probes: what each kernel's probe (its manifest's probe:) measured of the "
+				     "host", 6, head);
+	char value[48];
+
+	(void)err;
+	snprintf(value, sizeof(value), "%.4g", sqlite3_column_double(q, 4));
+	{
+		const char *row[] = { report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 2, ""),
+				      report_text(q, 3, ""), value, report_text(q, 5, "") };
+		const char *units[] = { NULL, NULL, NULL, NULL, strstr(report_text(q, 3, ""), "_ns") ? "ns" : NULL,
+					NULL };
+
+		rdoc_row(d, t, row);
+		rdoc_units(d, t, units);
+		rdoc_value(d, t, 4, json_real(sqlite3_column_double(q, 4)));
+	}
+	return 0;
+}
+
+int report_probes(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	/* The hosts a platform's current results were measured on. */
+	return report_each_row(db,
+			       "SELECT h.hostname, hp.kernel, hp.probe, hp.field, hp.value, hp.measured FROM host_probes hp"
+			       " JOIN hosts h ON h.id = hp.host_id WHERE h.hostname IN (SELECT c.host FROM"
+			       " current_fingerprints c WHERE ?1 IS NULL OR c.platform = ?1)"
+			       " ORDER BY h.hostname, hp.kernel, hp.probe, hp.field",
+			       platform, "probes", probes_row, d, err);
+}
+
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	return report_each_row(db,
@@ -96,7 +131,7 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 			if (kernel_reports[k]->tables)
 				rc = kernel_reports[k]->tables(d, db, platform, err);
 		if (!rc && (rc = report_kernels(d, db, platform, err)) == 0 &&
-		    (rc = report_outliers(d, db, platform, err)) == 0)
+		    (rc = report_outliers(d, db, platform, err)) == 0 && (rc = report_probes(d, db, platform, err)) == 0)
 			rc = report_warnings(d, db, platform, err);
 	}
 	return rc;

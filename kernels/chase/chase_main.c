@@ -15,6 +15,7 @@
 #include "../common/pin.h"
 #include "../common/timing.h"
 #include "chase.h"
+#include "limits.h"
 
 #ifndef CHASE_VARIANT
 #define CHASE_VARIANT CHASE_VARIANT_INTERLEAVED_PREFETCH
@@ -29,7 +30,7 @@
 
 struct chase_options {
 	uint64_t size_mb, depth, queries, runs, warmup, seed, cpu;
-	int hugepages;
+	int hugepages, limits;
 	struct flag_list groups;
 };
 
@@ -45,6 +46,7 @@ static void chase_options_init(struct chase_options *o, struct flag_spec *specs)
 		{ "cpu", FLAG_U64, &o->cpu, 0, CPU_SETSIZE - 1, "CPU to pin to (default: not pinned)", NULL },
 		{ "hugepages", FLAG_BOOL, &o->hugepages, 0, 1, "ask for transparent huge pages (madvise)", NULL },
 		{ "group-size", FLAG_U64_LIST, &o->groups, 1, CHASE_MAX_GROUP, "lookups in flight (interleaved variants)", NULL },
+		{ "limits", FLAG_BOOL, &o->limits, 0, 1, "measure this host's limits on the working set instead: one dependent hop and the prefetched ceiling per line (limits.h)", NULL },
 		{ NULL, FLAG_U64, NULL, 0, 0, NULL, NULL },
 	};
 
@@ -63,7 +65,7 @@ static void chase_options_init(struct chase_options *o, struct flag_spec *specs)
 
 int main(int argc, char **argv)
 {
-	struct flag_spec specs[10];
+	struct flag_spec specs[11];
 	struct chase_options o;
 	struct chase_graph graph = { 0 };
 	struct chase_slot *slots = NULL;
@@ -92,6 +94,22 @@ int main(int argc, char **argv)
 	if (chase_graph_alloc(&graph, o.size_mb << 20, o.hugepages) != 0) {
 		fprintf(stderr, "chase: cannot map %" PRIu64 " MiB: %s (use a smaller --size-mb)\n",
 			o.size_mb, strerror(errno));
+		goto out;
+	}
+	if (o.limits) {
+		struct chase_limits l = { 0 };
+		uint64_t sink = 0;
+
+		if (chase_limits_measure(&graph, o.seed, &l, &sink) != 0) {
+			fprintf(stderr, "chase: out of memory\n");
+			goto out;
+		}
+		printf("{\"kernel\":\"chase\",\"probe\":\"limits\",\"size_mb\":%" PRIu64 ",\"hugepages\":%s,\"lines\":%zu"
+		       ",\"hop_ns\":%.3f,\"line_ns\":%.3f,\"ahead\":%u,\"sink\":%u,\"cpu\":%d}\n", o.size_mb,
+		       o.hugepages ? "true" : "false", l.lines, l.hop_ns, l.line_ns, l.ahead,
+		       (unsigned)(sink & 0xffff), /* what was read, cut to fit any JSON reader's integers */
+		       pin_current_cpu());
+		rc = 0;
 		goto out;
 	}
 	slots = calloc(CHASE_MAX_GROUP, sizeof(*slots));

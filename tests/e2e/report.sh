@@ -33,7 +33,7 @@ check "HTML inlines the four charts" test "$(grep -c '<svg' "$html")" -ge 4
 check "HTML has no external resources" test -z "$(grep -Eo '(src|href)="[a-z]+://' "$html")"
 check "HTML has the host facts" grep -q "cpu_model" "$html"
 check "HTML has the tables" grep -q "Variant isolation" "$html"
-check "HTML opens with the headline" grep -q "Headline: what to use, how sure, and how much it gains" "$html"
+check "HTML opens with the headline" grep -q "Headline: what to use, how sure, how much it gains, how near the limit" "$html"
 check "HTML says when and by which tune it was made" grep -q "<td>Generated</td><td>20[0-9-]*T[0-9:]*Z</td>" "$html"
 check "HTML has the host facts as the newest sweep found them, in readable units" \
 	sh -c "grep -q '<h3>Host $(hostname), as sweep [a-z-]* found it at ' '$html' && grep -Eq '<td>memory_bytes</td><td>[0-9.]+ GiB</td>' '$html'"
@@ -89,6 +89,17 @@ check "headline: a knee is a better runner-up, a tie overlapping intervals" test
 check "headline: the chase's gain over scalar, its interval around it" test "$(hq 'count(*)' "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[7].baseline') = 'scalar' AND json_extract(value, '\$[7].low') <= json_extract(value, '\$[7].ratio') AND json_extract(value, '\$[7].ratio') <= json_extract(value, '\$[7].high')")" = "$(hq 'count(*)' "WHERE json_extract(value, '\$[2]') = 'chase'")"
 ratio=$(hq "json_extract(value, '\$[7].ratio')" "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[3]') = 'size_mb=4'")
 check "headline: the gain is the baseline's best median over the optimum's ($ratio)" test "$(q "$db" "SELECT round((SELECT min(x.median) FROM trials t JOIN trial_summary x ON x.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE t.variant = 'scalar' AND t.size_mb = 4 AND s.id = o.sweep_id) / o.median, 3) = $ratio FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.size_mb = 4")" = 1
+check "headline: below the probe's working set, no limit (4 MB)" test "$(hq "json_type(value, '\$[8]')" "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[3]') = 'size_mb=4'")" = null
+# The host's limits: chase's probe (one dependent hop, the prefetched ceiling
+# per line over 512 MiB) stored with the host, and an optimum past the caches
+# set against depth x the ceiling; a sweep of 1 and 4 MB is not.
+printf 'name: past-caches\nkernel: chase\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [512]\n  hint: [pldl1keep]\n  group_size: [16, 32]\n  queries: [20000]\nruns: 3\nwarmup: 1\nfinal_top: 1\n' > "$TMP/past.yaml"
+"$tune" run "$TMP/past.yaml" --platform $plat --db "$TMP/limit.db" > /dev/null 2> "$TMP/past.err"
+check "limits: hop and ceiling stored with the host ($(grep probe "$TMP/past.err"))" test "$(q "$TMP/limit.db" "SELECT count(*) FROM host_probes WHERE kernel = 'chase' AND probe = 'limits' AND field IN ('hop_ns', 'line_ns') AND value > 0")" = 2
+"$tune" results --platform tiny --db "$TMP/limit.db" --format json --table headline > "$TMP/hl.json"
+lim=$(q "$TMP/limit.db" "SELECT json_extract(value, '\$[8].ratio') || ' ' || json_extract(value, '\$[8].limit') FROM json_each(readfile('$TMP/hl.json'), '\$.sections[0].tables[0].rows')")
+check "limits: the optimum at 512 MB against 12 x the ceiling per line ($lim)" test "$(q "$TMP/limit.db" "SELECT abs(o.median / (12 * p.value) - ${lim% *}) < 0.001 AND abs(12 * p.value - ${lim#* }) < 0.001 FROM optima o, host_probes p WHERE p.field = 'line_ns'")" = 1
+check "limits: the probes table shows them" sh -c "'$tune' results --platform tiny --db '$TMP/limit.db' --table probes | grep -q 'chase .*limits .*line_ns'"
 # Outliers: per sweep, the flagged runs the database holds.
 "$tune" results --platform tiny --db "$db" --format json --table outliers > "$TMP/o.json"
 flagged=$(q "$db" "SELECT sum(json_extract(value, '\$[2]')) || ' ' || sum(json_extract(value, '\$[1]')) FROM json_each(readfile('$TMP/o.json'), '\$.sections[0].tables[0].rows')")

@@ -9,7 +9,47 @@
 #include <stdlib.h>
 
 #include "../../kernels/chase/chase.h"
+#include "../../kernels/chase/limits.h"
 #include "../check.h"
+
+/* The limits probe uses one line of each block, all of them in one cycle,
+ * and says which lead was fastest. */
+static void test_limits(uint64_t bytes)
+{
+	struct chase_graph g = { 0 };
+	struct chase_limits l = { 0 };
+	uint64_t sink = 0;
+	size_t used = 0, first = 0, n = 0, blocks_ok = 1;
+	const struct chase_node *p;
+
+	if (chase_graph_alloc(&g, bytes, 0) != 0) {
+		CHECK(0, "cannot map %llu bytes", (unsigned long long)bytes);
+		return;
+	}
+	CHECK(chase_limits_measure(&g, 42, &l, &sink) == 0, "limits of %llu bytes", (unsigned long long)bytes);
+	for (size_t b = 0; b * CHASE_LIMITS_BLOCK < g.count; b++) {
+		size_t in_block = 0;
+
+		for (size_t i = b * CHASE_LIMITS_BLOCK; i < (b + 1) * CHASE_LIMITS_BLOCK && i < g.count; i++)
+			if (g.nodes[i].next) {
+				in_block++;
+				first = i;
+			}
+		used += in_block;
+		blocks_ok &= in_block == 1 || (b + 1) * CHASE_LIMITS_BLOCK > g.count;
+	}
+	p = &g.nodes[first];
+	do {
+		p = p->next;
+		n++;
+	} while (p != &g.nodes[first] && n <= used);
+	CHECK(blocks_ok && used == l.lines && n == used, "%llu bytes: %zu lines used, %zu in the cycle, probe says %zu",
+	      (unsigned long long)bytes, used, n, l.lines);
+	CHECK(l.hop_ns > 0 && l.line_ns > 0 && (l.ahead == 8 || l.ahead == 16 || l.ahead == 32 || l.ahead == 64 ||
+						l.ahead == 128),
+	      "%llu bytes: hop %g ns, line %g ns, ahead %u", (unsigned long long)bytes, l.hop_ns, l.line_ns, l.ahead);
+	chase_graph_free(&g);
+}
 
 static size_t cycle_length(const struct chase_graph *g)
 {
@@ -69,6 +109,8 @@ int main(void)
 			chase_graph_free(&g);
 		}
 	}
+	test_limits(1u << 20);
+	test_limits((3u << 20) + 320); /* a last block not whole */
 	/* The checksum depends on the queries: a constant would pass the above. */
 	CHECK(sums_differ, "checksums differ between query sets");
 	free(slots);

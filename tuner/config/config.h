@@ -319,7 +319,8 @@ enum param_type { PARAM_INT, PARAM_CHOICE, PARAM_BOOL, PARAM_DURATION };
 /* fixed: one value per sweep; context: each value decided apart (a working
  * set); searched: tuned, one kernel process per value; list: tuned, every
  * value measured interleaved in one kernel process. */
-enum param_role { ROLE_FIXED, ROLE_CONTEXT, ROLE_SEARCHED, ROLE_LIST };
+/* probe: set by the kernel's probe run only, never part of a trial. */
+enum param_role { ROLE_FIXED, ROLE_CONTEXT, ROLE_SEARCHED, ROLE_LIST, ROLE_PROBE };
 enum metric_better { BETTER_LOWER, BETTER_HIGHER };
 
 extern const char *const param_type_names[];
@@ -379,6 +380,8 @@ struct kernel_metric {
 	struct conf_strs per;       /* fields the value is divided by (a run's wall time per call) */
 	char *total;                /* the field holding a run's whole time in ns, or NULL */
 	char *rate;                 /* the field holding its operations per second, or NULL: 1e9 / the metric */
+	char *limit;                /* a field of the probe: the best the metric can be on the host, or NULL */
+	char *limit_times;          /* a parameter the limit is multiplied by (chase's depth), or NULL */
 };
 
 struct kernel_manifest {

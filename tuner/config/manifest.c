@@ -13,7 +13,7 @@
 #include "config.h"
 
 const char *const param_type_names[] = { "int", "choice", "bool", "duration", NULL };
-const char *const param_role_names[] = { "fixed", "context", "searched", "list", NULL };
+const char *const param_role_names[] = { "fixed", "context", "searched", "list", "probe", NULL };
 const char *const param_knee_names[] = { "smallest", "none", NULL };
 const char *const metric_better_names[] = { "lower", "higher", NULL };
 const char *const param_column_names[] = { "none", "size_mb", "group_size", "hint", "hugepages", "depth", "queries", NULL };
@@ -30,7 +30,7 @@ static const struct conf_key param_keys[] = {
 	{ "default", CONF_STRING, P(def), 0, 0, NULL, NULL, 0, "the value when a sweep gives none (default: min, the first choice, off)" },
 	{ "define", CONF_STRING, P(define), 0, 0, NULL, NULL, 0, "compile time: passed as -D<define>=<value> (a choice as its index)" },
 	{ "flag", CONF_STRING, P(flag), 0, 0, NULL, NULL, 0, "run time: passed as <flag> <value>; a list's values joined by commas" },
-	{ "role", CONF_ENUM, P(role), 0, 0, param_role_names, NULL, 0, "fixed (default), context (decided apart), searched, or list (searched in one process)" },
+	{ "role", CONF_ENUM, P(role), 0, 0, param_role_names, NULL, 0, "fixed (default), context (decided apart), searched, list (searched in one process), or probe (set by the probe run only)" },
 	{ "variants", CONF_STRING_LIST, P(variants), 0, 0, NULL, NULL, CONF_NAME, "the variants it applies to (default all)" },
 	{ "knee", CONF_ENUM, P(knee), 0, 0, param_knee_names, NULL, 0, "a numeric list: smallest (default; the smallest value within tolerance of the best is chosen) or none (the fastest is)" },
 	{ "memory_mb", CONF_BOOL, P(memory_mb), 0, 0, NULL, NULL, 0, "int: the value is memory in MiB the kernel takes; values over half the host's are skipped (and refused by agents)" },
@@ -51,6 +51,8 @@ static const struct conf_key metric_keys[] = {
 	{ "per", CONF_STRING_LIST, T(per), 0, 0, NULL, NULL, CONF_NAME, "fields the value is divided by, e.g. [apps, calls]" },
 	{ "total", CONF_STRING, T(total), 0, 0, NULL, NULL, CONF_NAME, "the field holding a run's whole time in ns, stored with the sample" },
 	{ "rate", CONF_STRING, T(rate), 0, 0, NULL, NULL, CONF_NAME, "the field holding operations per second (default: 1e9 / the metric)" },
+	{ "limit", CONF_STRING, T(limit), 0, 0, NULL, NULL, CONF_NAME, "a field of the probe: the best the metric can be on the host, which results set each optimum against" },
+	{ "limit_times", CONF_STRING, T(limit_times), 0, 0, NULL, NULL, CONF_NAME, "a parameter the limit is multiplied by (the probe measures one step of it)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef T
@@ -289,6 +291,9 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 	if (p->role == ROLE_LIST && !p->flag)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': a list is measured in one process, so it "
 				    "needs a 'flag', not a 'define'", p->name);
+	if (p->role == ROLE_PROBE && !p->flag)
+		return conf_fail_at(err, m->path, p->at, "parameter '%s': the probe runs the sweep's build, so a probe "
+				    "parameter needs a 'flag', not a 'define'", p->name);
 	if (p->role == ROLE_LIST && p->type != PARAM_INT && p->type != PARAM_DURATION && p->type != PARAM_CHOICE)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': a list is an int, duration or choice", p->name);
 	if ((p->type == PARAM_INT || p->type == PARAM_DURATION) && (p->min > p->max || (!p->min && !p->max)))
@@ -366,6 +371,12 @@ static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
 			return conf_fail_at(err, m->path, e->values[0].at, "key 'probe.params': parameter '%s': %s",
 					    e->name, why);
 	}
+	if (m->metric.limit && (!m->probe.name || !listed(&m->probe.fields, m->metric.limit)))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'metric.limit': '%s' is not one of the probe's fields "
+				 "(list it in probe.fields, or remove the limit)", m->path, m->metric.limit);
+	if (m->metric.limit_times && !manifest_param(m, m->metric.limit_times))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'metric.limit_times': '%s' is not a parameter of the "
+				 "kernel", m->path, m->metric.limit_times);
 	return 0;
 }
 

@@ -84,6 +84,10 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 			return conf_fail_at(err, s->path, e->at, "key 'params': kernel '%s' has no parameter '%s' (it has:"
 					    "%s, and variant)", m->name, e->name, known);
 		}
+		if (p && p->role == ROLE_PROBE)
+			return conf_fail_at(err, s->path, e->at, "key 'params': '%s' of kernel '%s' is set by its probe run "
+					    "only, never by a sweep (remove it; its role in %s is probe)", e->name, m->name,
+					    m->path);
 		if (p && e->n > 1 && p->role == ROLE_FIXED)
 			return conf_fail_at(err, s->path, e->at, "key 'params': '%s' is a fixed parameter of kernel '%s': "
 					    "give one value (its role in %s is fixed)", e->name, m->name, m->path);

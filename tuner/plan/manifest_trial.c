@@ -96,7 +96,7 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 		const struct kernel_param *p = param_at(m, i);
 		char text[64];
 
-		if (!manifest_param_applies(m, p, (size_t)t->variant)) {
+		if (!manifest_param_applies(m, p, (size_t)t->variant) || p->role == ROLE_PROBE) {
 			t->values[i] = PLAN_NA;
 			continue;
 		}

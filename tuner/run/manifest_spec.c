@@ -154,6 +154,9 @@ int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct m
 		t.values[i] = PLAN_NA;
 		if (p == list || !manifest_param_applies(m, p, (size_t)v))
 			continue;
+		/* A probe's parameter is given by the probe run alone. */
+		if (!x && p->role == ROLE_PROBE)
+			continue;
 		if (!x)
 			return fail(why, whylen, "field 'params': parameter '%s' is missing", p->name);
 		if (value_of(p, x, &t.values[i], why, whylen) != 0)

@@ -66,6 +66,27 @@ static json_t *ints_json(const struct conf_ints *l)
 	return a;
 }
 
+/* Where the results find the kernel's limit: the probe's field, the
+ * parameter it is multiplied by, and the working set the probe measured
+ * (MiB), below which it is no limit. */
+static json_t *limit_json(const struct kernel_manifest *m)
+{
+	json_t *o = json_pack("{s:s, s:s}", "probe", m->probe.name, "field", m->metric.limit);
+
+	if (m->metric.limit_times)
+		json_object_set_new(o, "times", json_string(m->metric.limit_times));
+	for (size_t i = 0; i < m->probe.params.n; i++) {
+		const struct kernel_param *p = manifest_param(m, m->probe.params.v[i].name);
+		long long v;
+		char why[256];
+
+		if (p && p->memory_mb &&
+		    manifest_param_value(p, m->probe.params.v[i].values[0].text, &v, why, sizeof(why)) == 0)
+			json_object_set_new(o, "size_mb", json_integer(v));
+	}
+	return o;
+}
+
 /* The sweep as planned: what makes two runs the same sweep. */
 static char *spec_json(const struct sweep_run *r)
 {
@@ -102,6 +123,8 @@ static char *spec_json(const struct sweep_run *r)
 		json_object_set_new(o, "metric", json_pack("{s:s, s:s, s:s}", "field", mt->field, "unit",
 							   mt->unit ? mt->unit : "", "better",
 							   metric_better_names[mt->better]));
+		if (mt->limit)
+			json_object_set_new(json_object_get(o, "metric"), "limit", limit_json(s->manifest));
 		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
@@ -255,8 +278,9 @@ static int probe_trial(const struct kernel_manifest *m, const struct trial *firs
 
 /* The kernel's probe, before it measures: what it says of this host is
  * stored with the host (ipa's wake-up cost, which `tune results` sets
- * against the chosen threshold). A failure only warns. */
-static void run_probe(struct sweep_run *r)
+ * against the chosen threshold). A failure only warns, but a host that
+ * stopped answering or an interrupt stops the sweep (0 or that error). */
+static int run_probe(struct sweep_run *r, struct tune_error *out)
 {
 	const struct kernel_manifest *m = r->kernel;
 	struct trial t, *todo[1] = { &t };
@@ -268,16 +292,21 @@ static void run_probe(struct sweep_run *r)
 	json_t *o = NULL;
 	char said[512];
 	size_t used = 0;
+	int rc;
 
 	if (!m->probe.name || !r->plan.ntrials || probe_trial(m, &r->plan.trials[0], &t) != 0 || !(bin = exec_get_build(r, &t)) || bin->rc)
-		return;
-	if (exec_execute(r, bin, &job, &res, &reason, &err) != 0) {
+		return 0;
+	if ((rc = exec_execute(r, bin, &job, &res, &reason, &err)) != 0) {
+		if (rc == TUNE_ERR_HOST || rc == TUNE_ERR_INTERRUPTED) {
+			*out = err;
+			return rc;
+		}
 		warn(r, "cannot run probe '%s': %s", m->probe.name, err.msg);
-		return;
+		return 0;
 	}
 	if (reason) {
 		warn(r, "cannot run probe '%s': %s", m->probe.name, reason);
-		return;
+		return 0;
 	}
 	if (res.exited && res.status == 0)
 		o = json_loads(res.out, JSON_DISABLE_EOF_CHECK, NULL);
@@ -295,13 +324,14 @@ static void run_probe(struct sweep_run *r)
 			fprintf(stderr, "tune: %s\n", err.msg);
 			break;
 		}
-		str_appendf(said, sizeof(said), &used, "%s %s %.0f", i ? "," : "", m->probe.fields.v[i], v);
+		str_appendf(said, sizeof(said), &used, "%s %s %.4g", i ? "," : "", m->probe.fields.v[i], v);
 	}
 	if (used)
 		fprintf(stderr, "tune: probe '%s' of kernel %s on '%s':%s\n", m->probe.name, m->name,
 			r->ctx->facts->hostname, said);
 	json_decref(o);
 	run_result_free(&res);
+	return 0;
 }
 
 /* A parameter given as auto (a manifest's auto_from: kernel.param) takes
@@ -441,8 +471,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
 	check_host_noise(r, load_at_start);
 	if (!(resumed && measured_before == r->plan.ntrials))
-		run_probe(r);
-	for (;;) {
+		rc = run_probe(r, err);
+	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24], *st;
 
