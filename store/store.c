@@ -471,6 +471,26 @@ int store_sweep_save_state(struct store *st, long long sweep_id, const char *sta
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot save the search state");
 }
 
+int store_recorded_trial(struct store *st, const char *sweep, const char *params, long long *trial_id,
+			 long long *batch, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int step, rc = store_prepare(st, &q, msg,
+				     "SELECT t.id, COALESCE(t.batch, 0) FROM trials t JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = ?1 AND"
+				     " t.params = ?2 AND t.phase = 'search' AND t.status = 'done' ORDER BY s.id DESC, t.id DESC"
+				     " LIMIT 1", "ss", sweep, params);
+
+	*trial_id = *batch = 0;
+	if (rc)
+		return rc;
+	if ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		*trial_id = sqlite3_column_int64(q, 0);
+		*batch = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the recorded trials");
+}
+
 int store_trial_values(struct store *st, long long trial_id, double **v, size_t *n, size_t *cap, char *msg)
 {
 	sqlite3_stmt *q = NULL;

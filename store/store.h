@@ -125,6 +125,11 @@ int store_sweep_save_state(struct store *st, long long sweep_id, const char *sta
 /* The metric of a trial's measured (not warm-up) runs, in *v (grown with
  * realloc, *cap its room; the caller frees it), *n of them. */
 int store_trial_values(struct store *st, long long trial_id, double **v, size_t *n, size_t *cap, char *msg);
+/* The newest measured search trial of a sweep named sweep whose parameters
+ * (trials.params) are params, and its batch, for a replay; *trial_id 0 when
+ * none. */
+int store_recorded_trial(struct store *st, const char *sweep, const char *params, long long *trial_id,
+			 long long *batch, char *msg);
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, char *msg);
 
 struct store_sample {

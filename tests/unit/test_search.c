@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../../kernels/chase/chase.h"
+#include "../../kernels/common/rng.h"
 #include "../../tuner/search/search.h"
 #include "../check.h"
 
@@ -307,6 +308,48 @@ int main(void)
 	CHECK(n == 10 && se.budget_hit, "budget: %zu trials, hit %d", n, se.budget_hit);
 	search_free(&se);
 	plan_free(&pl);
+	/* Replay: the search and the decision against a record of every g (a
+	 * curve with 1% noise per run), under a 10% drift per process: the
+	 * adaptive search lands in the plateau nearly always, at a fraction of
+	 * the grid's measuring time; the record's plateau is the curve's. */
+	{
+		struct replay_record rec = { 0 };
+		struct replay_options ro = { 20, 0.10 };
+		struct replay_result res;
+		struct rng r = { 7 };
+
+		setup(&p, &s, STRATEGY_ADAPTIVE, 1);
+		CHECK(plan_build(&p, &s, &pl, &err) == 0, "plan: %s", err.msg);
+		rec.ntrials = pl.ntrials;
+		rec.rec = calloc(pl.ntrials, sizeof(*rec.rec));
+		for (size_t i = 0; i < pl.ntrials; i++) {
+			struct replay_recorded *x = &rec.rec[i];
+			struct stats st;
+
+			x->n = 9;
+			x->v = malloc(x->n * sizeof(double));
+			for (size_t k = 0; k < x->n; k++)
+				x->v[k] = curve(pl.trials[i].group_size, 48, pl.trials[i].variant ? 1 : 8) *
+					  (1 + 0.01 * ((double)rng_below(&r, 2001) / 1000.0 - 1.0));
+			stats_compute(x->v, x->n, &st, NULL);
+			x->median = st.median;
+		}
+		CHECK(search_replay(&s, &pl, &rec, &ro, &res, &err) == 0, "replay: %s", err.msg);
+		printf("replay: adaptive in the plateau %zu of %zu, %.1f search trials, %.1f anchors, %.1f finals, "
+		       "%.1f%% of the grid's time, choices %lld..%lld\n", res.hits, res.decisions, res.trials, res.anchors,
+		       res.finals, 100 * res.time_share, res.chosen_min, res.chosen_max);
+		CHECK(res.decisions == 20 && res.hits >= 18, "adaptive replayed: %zu of %zu in the plateau", res.hits,
+		      res.decisions);
+		CHECK(res.trials < 100 && res.time_share < 0.2, "adaptive: %.1f trials, %.3f of the grid's time", res.trials,
+		      res.time_share);
+		s.strategy = STRATEGY_GRID;
+		CHECK(search_replay(&s, &pl, &rec, &ro, &res, &err) == 0 && res.trials == (double)pl.ntrials,
+		      "grid replayed: %.1f trials of %zu", res.trials, pl.ntrials);
+		for (size_t i = 0; i < pl.ntrials; i++)
+			free(rec.rec[i].v);
+		free(rec.rec);
+		plan_free(&pl);
+	}
 	sweep_free(&s);
 	return check_done("test_search");
 }

@@ -74,6 +74,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err);
 int cmd_hosts(int argc, char **argv, struct tune_error *err);
 int cmd_kernels(int argc, char **argv, struct tune_error *err);
 int cmd_man(int argc, char **argv, struct tune_error *err);
+int cmd_replay(int argc, char **argv, struct tune_error *err);
 int cmd_report(int argc, char **argv, struct tune_error *err);
 int cmd_results(int argc, char **argv, struct tune_error *err);
 int cmd_run(int argc, char **argv, struct tune_error *err);
@@ -110,6 +111,9 @@ struct cmd_options {
 	int format;      /* enum report_format, from --format */
 	/* tune agent's */
 	const char *listen, *token_file, *tls_cert, *tls_key, *name, *max_timeout;
+	/* tune replay's */
+	const char *from, *bridge, *seeds, *drift, *strategies;
+	int serve;
 	char **args; /* what is left: positional arguments */
 	int nargs;
 };

@@ -170,6 +170,12 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 'k': o->tls_key = optarg; break;
 		case 'n': o->name = optarg; break;
 		case 'm': o->max_timeout = optarg; break;
+		case 'r': o->from = optarg; break;
+		case 'B': o->bridge = optarg; break;
+		case 'V': o->serve = 1; break;
+		case 's': o->seeds = optarg; break;
+		case 'x': o->drift = optarg; break;
+		case 'S': o->strategies = optarg; break;
 		case 'p':
 			if (o->nplatforms == ((op->flags & CMD_OPT_REPEAT) ? CMD_MAX_PLATFORMS : 1))
 				return tune_fail(err, TUNE_ERR_USAGE, "%sat most %d --platform option%s", prefix,

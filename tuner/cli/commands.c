@@ -24,6 +24,20 @@ static const struct cmd_option hosts_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_REQUIRE_TLS, CMD_OPT_END,
 };
 static const struct cmd_option kernels_options[] = { CMD_OPT_KERNELS_DIR, CMD_OPT_END };
+static const struct cmd_option replay_options[] = {
+	{ "from", 'r', "SWEEP", CMD_OPT_REQUIRED, "the recorded sweep whose runs are replayed: its name in the database "
+	  "(a grid over the points the search may ask for, several runs each)" },
+	{ "bridge", 'B', "SWEEP", 0, "a recorded sweep that measured points of each of --from's kernel processes in one "
+	  "process: each of those is scaled to it, so that the record reads as measured side by side" },
+	{ "seeds", 's', "N", 0, "replays per strategy, 1..100000 (default 100)" },
+	{ "drift", 'x', "PCT", 0, "the drift's step from one kernel process to the next, in %, 0..100 (default 10)" },
+	{ "strategies", 'S', "LIST", 0, "comma-separated, of grid, random, adaptive (default all three; random gets "
+	  "the adaptive search's number of trials unless the sweep sets max_trials)" },
+	{ "serve", 'V', NULL, 0, "be the replay's objective for another optimizer instead: answer 'seed N', "
+	  "'measure G' and 'judge G' lines on standard input (bench/replay_tpe.py)" },
+	CMD_OPT_PLATFORM(0, "the platform the sweep is planned for (default local)"), CMD_OPT_KERNELS_DIR, CMD_OPT_DB,
+	CMD_OPT_END,
+};
 static const struct cmd_option report_options[] = {
 	CMD_OPT_PLATFORMS(CMD_OPT_REQUIRED), CMD_OPT_OUTPUT("DIR", "the folder to write (default tune-report)"),
 	CMD_OPT_DB, CMD_OPT_END,
@@ -66,6 +80,10 @@ const struct cmd_entry tune_commands[] = {
 	  "tune kernels --kernels-dir examples" },
 	{ "man", cmd_man, "", no_options, "print tune's manual page (roff), made from the same tables as the help",
 	  "tune man > tune.1 && man -l tune.1" },
+	{ "replay", cmd_replay, "SWEEP", replay_options,
+	  "prove a search on recorded runs: each strategy of SWEEP replayed over many seeds against a recorded grid, "
+	  "with drift; how often it lands in the plateau, at what cost",
+	  "tune replay sweeps/chase-tune.yaml --from bench-grid --seeds 200" },
 	{ "report", cmd_report, "", report_options,
 	  "charts (PNG, SVG) and a self-contained HTML report in a folder",
 	  "tune report --platform local -o tune-report" },

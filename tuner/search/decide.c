@@ -15,16 +15,6 @@
 #include "../run/run.h"
 #include "search.h"
 
-/* Candidates re-measured for one decision at most. */
-#define FINAL_MAX 16
-
-static int by_score(const void *x, const void *y)
-{
-	const struct trial *a = *(struct trial *const *)x, *b = *(struct trial *const *)y;
-
-	return (a->score > b->score) - (a->score < b->score);
-}
-
 static const char *size_class(const struct platform *p, long long size_mb)
 {
 	long long kb = size_mb * 1024;
@@ -34,27 +24,6 @@ static const char *size_class(const struct platform *p, long long size_mb)
 	if (p->llc_kb > 0 && kb <= 2 * p->llc_kb)
 		return "llc";
 	return "dram";
-}
-
-/* The knee: the smallest list value (chase's g) of best's process within
- * tolerance of best, among cand, unless the manifest says the list has
- * none (ipa's T): then, as without a numeric list, the fastest is chosen. */
-static struct trial *knee_of(const struct kernel_manifest *m, struct trial **cand, size_t n, const struct trial *best,
-			     double tolerance)
-{
-	const struct kernel_param *list = manifest_list_param(m);
-	struct trial *k = (struct trial *)best;
-
-	if (!list || list->type == PARAM_CHOICE || list->knee == KNEE_NONE || plan_trial_point(best) == PLAN_NA)
-		return k;
-	for (size_t i = 0; i < n; i++)
-		if (plan_same_process(cand[i], best) &&
-		    !manifest_better(m, best->score, m->metric.better == BETTER_HIGHER
-				     ? cand[i]->score / (1.0 - tolerance)
-				     : cand[i]->score / (1.0 + tolerance)) &&
-		    plan_trial_point(cand[i]) < plan_trial_point(k))
-			k = cand[i];
-	return k;
 }
 
 /* Records the optimum of a decision: its context, every parameter of the
@@ -116,57 +85,13 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	return rc;
 }
 
-/* cand[0..n) best first by m's metric. */
-static void rank(const struct kernel_manifest *m, struct trial **cand, size_t n)
-{
-	qsort(cand, n, sizeof(struct trial *), by_score);
-	if (m->metric.better == BETTER_HIGHER)
-		for (size_t i = 0; i < n / 2; i++) {
-			struct trial *t = cand[i];
-
-			cand[i] = cand[n - 1 - i];
-			cand[n - 1 - i] = t;
-		}
-}
-
-/* Whether c's interval reaches the plateau: within tolerance of best's score. */
-static int reaches_plateau(const struct kernel_manifest *m, const struct trial *c, const struct trial *best,
-			   double tolerance)
-{
-	if (m->metric.better == BETTER_HIGHER)
-		return c->score_high >= best->score * (1.0 - tolerance);
-	return c->score_low <= best->score * (1.0 + tolerance);
-}
-
-/* Who is measured again for a decision, cand[0..n) ranked: the top final_top,
- * the knee, then every other whose interval reaches the plateau, best first,
- * up to FINAL_MAX. Returns how many, in fin. */
-static size_t finalists(const struct sweep_run *r, struct trial **cand, size_t n, struct trial *knee,
-			struct trial **fin)
-{
-	size_t nf = 0;
-
-	for (size_t k = 0; k < n && nf < (size_t)r->sweep.final_top; k++)
-		fin[nf++] = cand[k];
-	for (size_t k = 0; k <= n && nf < FINAL_MAX; k++) {
-		struct trial *c = k == 0 ? knee : cand[k - 1];
-		int in = 0;
-
-		for (size_t j = 0; j < nf; j++)
-			in |= fin[j] == c;
-		if (!in && (c == knee || reaches_plateau(r->kernel, c, cand[0], r->sweep.tolerance)))
-			fin[nf++] = c;
-	}
-	return nf;
-}
-
 /* For each working set: re-measure its candidates side by side in a
  * random order, then record the optimum (the knee of the best context). */
 int search_decide(struct sweep_run *r, struct tune_error *err)
 {
 	const struct sweep *sw = &r->sweep;
 	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
-	struct trial *finals = calloc(FINAL_MAX, sizeof(*finals));
+	struct trial *finals = calloc(SEARCH_FINAL_MAX, sizeof(*finals));
 	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
 	char final_title[400], what[200];
 	int rc = 0;
@@ -179,7 +104,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
 		const struct trial *first = &r->plan.trials[i];
 		size_t n = 0, nf = 0, measured = 0;
-		struct trial *best, *knee, *runner = NULL, *fin[FINAL_MAX];
+		struct trial *best, *knee, *runner = NULL, *fin[SEARCH_FINAL_MAX];
 		int seen = 0;
 
 		for (size_t j = 0; j < i; j++)
@@ -192,10 +117,10 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 		measured = n;
 		if (!n)
 			continue;
-		rank(r->kernel, cand, n);
-		knee = knee_of(r->kernel, cand, n, cand[0], sw->tolerance);
+		search_rank(r->kernel, cand, n);
+		knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
-			nf = finalists(r, cand, n, knee, fin);
+			nf = search_finalists(r->kernel, sw, cand, n, knee, fin);
 			for (size_t k = 0; k < nf; k++) {
 				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];
@@ -208,21 +133,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 				fin[k - 1] = fin[j];
 				fin[j] = t;
 			}
-			{
-				struct trial *grouped[FINAL_MAX] = { NULL };
-				size_t g = 0;
-
-				for (size_t a = 0; a < nf; a++) {
-					int emitted = 0;
-
-					for (size_t b = 0; b < a; b++)
-						emitted |= plan_same_process(fin[b], fin[a]);
-					for (size_t b = a; b < nf && !emitted; b++)
-						if (plan_same_process(fin[b], fin[a]))
-							grouped[g++] = fin[b];
-				}
-				memcpy(fin, grouped, nf * sizeof(struct trial *));
-			}
+			search_group_by_process(fin, nf);
 			if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
 			    (rc = measure_trial_stats(r->ctx->store, fin, nf, err)) != 0)
 				break;
@@ -241,8 +152,8 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 				}
 			if (!n)
 				continue;
-			rank(r->kernel, cand, n);
-			knee = knee_of(r->kernel, cand, n, cand[0], sw->tolerance);
+			search_rank(r->kernel, cand, n);
+			knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
 		}
 		best = cand[0];
 		for (size_t k = 0; k < n; k++)

@@ -7,6 +7,7 @@
 #define TUNER_SEARCH_STAGE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../../store/store.h"
 #include "../base/errors.h"
@@ -97,6 +98,71 @@ int search_context_bind(struct exec_context *ctx, struct store *st, const struct
 /* What the progress of a round calls it: "[host: ]sweep [k/n] what", what
  * being "round 3" or "final size_mb=256 hugepages=off". */
 void search_round_title(const struct sweep_run *r, const char *what, char *out, size_t len);
+
+/* choose.c: the rules of a decision, for a sweep and for the replay. */
+#define SEARCH_FINAL_MAX 16 /* candidates re-measured for one decision at most */
+/* cand[0..n) best first by score, by m's metric. */
+void search_rank(const struct kernel_manifest *m, struct trial **cand, size_t n);
+/* The knee: the smallest list value (chase's g) of best's process within
+ * tolerance of best among cand, or best itself where the list has none. */
+struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, size_t n, const struct trial *best,
+			  double tolerance);
+/* Who is measured again for a decision, cand[0..n) ranked: the top
+ * final_top, the knee, then every other whose interval reaches within
+ * tolerance of the best score, up to SEARCH_FINAL_MAX; returns how many. */
+size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
+			struct trial *knee, struct trial **fin);
+
+/* fin[0..n) (n <= SEARCH_FINAL_MAX) reordered so that each process's
+ * trials are together, in the order each process first appears. */
+void search_group_by_process(struct trial **fin, size_t n);
+
+/* replay.c: a strategy run against a recorded sweep's runs instead of the
+ * machine (drawn with replacement, under a drift that walks from process
+ * to process), over many seeds: how often the decision lands in the
+ * plateau (its recorded interval reaches within tolerance of the best
+ * recorded median), at what cost. */
+struct replay_recorded {
+	double *v;     /* the recorded runs' metric */
+	size_t n;
+	double median; /* over all of them: what the replay judges by */
+	double low, high; /* their median's interval */
+	long long batch;  /* the process that recorded them */
+};
+struct replay_record {
+	struct replay_recorded *rec; /* per trial of the plan */
+	size_t ntrials, points, runs;
+	size_t bridged, unbridged; /* the record's processes scaled to a bridge, or not */
+	/* The first decision's: its best recorded point, and the smallest and
+	 * largest within tolerance of it (0 where the list has no points). */
+	long long best_point, plateau_lo, plateau_hi;
+};
+struct replay_options {
+	size_t seeds;
+	double drift; /* the drift's step from one process to the next (log sd) */
+};
+struct replay_result {
+	size_t seeds, decisions, hits, unrecorded;
+	size_t hits_median; /* of them, those whose recorded median itself is within tolerance */
+	double trials, anchors, finals; /* per seed */
+	double time_share;              /* measuring time over the grid's */
+	long long chosen_min, chosen_max;
+};
+/* The runs the newest sweep named recorded measured for each trial of plan;
+ * with bridged_by (or NULL) a sweep that measured points of each of its
+ * processes in one process, to which each process is scaled. */
+int search_replay_load(struct store *st, const struct sweep *sw, struct plan *plan, const char *recorded,
+		       const char *bridged_by, struct replay_record *out, struct tune_error *err);
+void search_replay_free(struct replay_record *r);
+int search_replay(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
+		  const struct replay_options *o, struct replay_result *out, struct tune_error *err);
+/* The replay as an objective for another optimizer (bench/replay_tpe.py):
+ * answers a line per request on in: "seed N" (ok: a new drift walk),
+ * "measure G" (a median of the sweep's runs drawn at list value G, as one
+ * kernel process under the drift) and "judge G" (in or out of the plateau,
+ * by its interval, then by its median). */
+int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
+			const struct replay_options *o, FILE *in, FILE *out);
 
 /* For each decision: the top candidates re-measured side by side, then the
  * optimum recorded. */

@@ -276,6 +276,27 @@ static int probe_trial(const struct kernel_manifest *m, const struct trial *firs
 	return 0;
 }
 
+/* Whether a probe over a working set (a memory_mb parameter it sets) says
+ * anything of this sweep: not when every working set the sweep measures is
+ * smaller (chase's limits, measured over 512 MiB, hold from there). */
+static int probe_applies(const struct sweep_run *r, const struct trial *probe)
+{
+	const struct kernel_manifest *m = r->kernel;
+
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		long long largest = 0;
+
+		if (!MANIFEST_PARAM(m, i)->memory_mb || probe->values[i] == PLAN_NA)
+			continue;
+		for (size_t k = 0; k < r->plan.ntrials; k++)
+			if (r->plan.trials[k].values[i] != PLAN_NA && r->plan.trials[k].values[i] > largest)
+				largest = r->plan.trials[k].values[i];
+		if (largest < probe->values[i])
+			return 0;
+	}
+	return 1;
+}
+
 /* The kernel's probe, before it measures: what it says of this host is
  * stored with the host (ipa's wake-up cost, which `tune results` sets
  * against the chosen threshold). A failure only warns, but a host that
@@ -294,7 +315,8 @@ static int run_probe(struct sweep_run *r, struct tune_error *out)
 	size_t used = 0;
 	int rc;
 
-	if (!m->probe.name || !r->plan.ntrials || probe_trial(m, &r->plan.trials[0], &t) != 0 || !(bin = exec_get_build(r, &t)) || bin->rc)
+	if (!m->probe.name || !r->plan.ntrials || probe_trial(m, &r->plan.trials[0], &t) != 0 || !probe_applies(r, &t) ||
+	    !(bin = exec_get_build(r, &t)) || bin->rc)
 		return 0;
 	if ((rc = exec_execute(r, bin, &job, &res, &reason, &err)) != 0) {
 		if (rc == TUNE_ERR_HOST || rc == TUNE_ERR_INTERRUPTED) {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Benchmark: the search strategies replayed against a recorded grid (tune
+# replay). Records every g in [1, 256] of the chase at one working set (one
+# hint, 4 KiB pages, 9 runs each; 64 group sizes per kernel process, so four
+# processes) and a bridge of every eighth g in one process (15 runs), to
+# which each of the four is scaled, so that the record reads as if measured
+# side by side. Then replays an adaptive search over [1, 256], the grid and
+# a random sample of the adaptive search's size over many seeds, with no
+# drift and with a drift of 10% and 20% per kernel process. Prints how often
+# each decision lands in the plateau, the search trials, and the measuring
+# time against one pass of the grid; then Optuna's TPE on the same objective
+# (bench/replay_tpe.py), at budgets of 10 to 80 trials.
+# usage: bench/replay.sh [path/to/tune] [size_mb] [seeds]   (default build/tune, 512, 200)
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+tune=${1:-$src/build/tune}
+size=${2:-512}
+seeds=${3:-200}
+dir=$(mktemp -d)
+db=$dir/replay.db
+params="params:
+  variant: [interleaved-prefetch]
+  size_mb: [$size]
+  hint: [pldl1keep]
+  hugepages: [off]
+  depth: 12
+  queries: 500000"
+grid() { # name runs group sizes
+	printf 'name: %s\nkernel: chase\nstrategy: grid\nrecord_optima: false\nruns: %s\nwarmup: 1\nseed: 42\ntimeout_s: 3000\n%s\n  group_size: [%s]\n' \
+		"$1" "$2" "$params" "$3"
+}
+grid replay-grid 9 "$(seq -s, 1 256)" > "$dir/grid.yaml"
+grid replay-bridge 15 "$(seq -s, 8 8 256)" > "$dir/bridge.yaml"
+printf 'name: replay-adaptive\nkernel: chase\nstrategy: adaptive\nruns: 9\nwarmup: 1\nseed: 42\ng_min: 1\ng_max: 256\ntolerance_pct: 2\nfinal_top: 3\n%s\n' \
+	"$params" > "$dir/adaptive.yaml"
+"$tune" run "$dir/grid.yaml" --platform local --db "$db" > /dev/null
+"$tune" run "$dir/bridge.yaml" --platform local --db "$db" > /dev/null
+for drift in 0 10 20; do
+	echo "== drift $drift% per kernel process"
+	"$tune" replay "$dir/adaptive.yaml" --from replay-grid --bridge replay-bridge --db "$db" --seeds "$seeds" --drift "$drift"
+	echo
+done
+# Optuna's TPE (python3-optuna) on the same objective, when it is installed.
+if /usr/bin/python3 -c "import optuna" 2> /dev/null; then
+	for drift in 0 10; do
+		/usr/bin/python3 "$src/bench/replay_tpe.py" "$tune" "$dir/adaptive.yaml" replay-grid replay-bridge "$db" 1 256 \
+			"$seeds" "$drift" 10 20 40 80
+		echo
+	done
+else
+	echo "(no python3-optuna: apt-get install python3-optuna for the TPE comparison)"
+fi
+echo "database: $db"

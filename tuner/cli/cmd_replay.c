@@ -1,0 +1,141 @@
+/* tune replay SWEEP --from RECORDED: the sweep's search replayed against the
+ * runs a recorded sweep measured (search/replay.c), per strategy, over many
+ * seeds; a table of how often each lands in the plateau and at what cost. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../store/store.h"
+#include "../search/search.h"
+#include "cli.h"
+
+/* A number of the option named what within [lo, hi], or TUNE_ERR_USAGE. */
+static int number(const char *text, const char *what, double lo, double hi, double *out, struct tune_error *err)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	if (errno || end == text || *end || *out < lo || *out > hi)
+		return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--%s': '%s' is not a number in %g..%g", what, text,
+				 lo, hi);
+	return 0;
+}
+
+/* The strategies asked for, adaptive first (random takes its budget). */
+static int strategies(const char *list, int *out, size_t *n, struct tune_error *err)
+{
+	static const int order[] = { STRATEGY_ADAPTIVE, STRATEGY_GRID, STRATEGY_RANDOM };
+	int want[3] = { 0, 0, 0 };
+	char buf[128];
+	size_t at = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list ? list : "grid,random,adaptive");
+	while (buf[at]) {
+		size_t len = strcspn(buf + at, ",");
+		int found = 0;
+
+		for (int k = 0; sweep_strategy_names[k]; k++)
+			if (strlen(sweep_strategy_names[k]) == len && !strncmp(buf + at, sweep_strategy_names[k], len))
+				want[k] = found = 1;
+		if (!found)
+			return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': '%.*s' is not a strategy "
+					 "(grid, random, adaptive)", (int)len, buf + at);
+		at += len + (buf[at + len] == ',');
+	}
+	*n = 0;
+	for (size_t k = 0; k < 3; k++)
+		if (want[order[k]])
+			out[(*n)++] = order[k];
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv, struct tune_error *err)
+{
+	struct cmd_options o;
+	struct store *st = NULL;
+	struct host_facts facts;
+	struct platform p = { 0 };
+	struct sweep sw = { 0 };
+	struct plan plan = { 0 };
+	struct replay_record rec = { 0 };
+	struct replay_options ro;
+	double seeds = 100, drift = 10, adaptive_trials = 0;
+	int which[3], rc;
+	size_t nwhich = 0;
+
+	if ((rc = cmd_parse_options("replay", argc, argv, &o, err)) != 0)
+		return rc;
+	if (o.nargs != 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "replay: which sweep? (tune replay SWEEP --from RECORDED)");
+	if (!o.from)
+		return tune_fail(err, TUNE_ERR_USAGE, "replay: whose runs? (--from RECORDED: a sweep in the database)");
+	if ((o.seeds && (rc = number(o.seeds, "seeds", 1, 100000, &seeds, err)) != 0) ||
+	    (o.drift && (rc = number(o.drift, "drift", 0, 100, &drift, err)) != 0) ||
+	    (rc = strategies(o.strategies, which, &nwhich, err)) != 0)
+		return rc;
+	ro.seeds = (size_t)seeds;
+	ro.drift = drift / 100.0;
+	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
+		return rc;
+	if ((rc = hostinfo_read(&facts, err)) != 0 ||
+	    (rc = platform_load(o.nplatforms ? o.platforms[0] : "local", &p, err)) != 0 ||
+	    (rc = platform_resolve(&p, &facts, err)) != 0 || (rc = sweep_load(o.args[0], &sw, err)) != 0 ||
+	    (rc = platform_param_values(&p, &sw, err)) != 0 || (rc = plan_build(&p, &sw, &plan, err)) != 0 ||
+	    (rc = search_replay_load(st, &sw, &plan, o.from, o.bridge, &rec, err)) != 0)
+		goto out;
+	if (!rec.points) {
+		rc = tune_fail(err, TUNE_ERR_EMPTY, "replay: the database holds no runs of sweep '%s' at the points of "
+			       "sweep '%s' (record them with a grid of the same parameters and runs, then replay)", o.from,
+			       sw.name);
+		goto out;
+	}
+	if (o.serve) {
+		rc = search_replay_serve(&sw, &plan, &rec, &ro, stdin, stdout);
+		goto out;
+	}
+	printf("sweep '%s' replayed against '%s': %zu of its %zu points recorded, %zu runs; %zu seeds, drift %.0f%% "
+	       "per process\n", sw.name, o.from, rec.points, plan.ntrials, rec.runs, ro.seeds, drift);
+	if (o.bridge)
+		printf("the record's kernel processes scaled to '%s': %zu of %zu\n", o.bridge, rec.bridged,
+		       rec.bridged + rec.unbridged);
+	if (rec.best_point)
+		printf("recorded: best at %lld; the plateau (points whose interval reaches within %lld%% of it) %lld..%lld\n", rec.best_point,
+		       sw.tolerance_pct, rec.plateau_lo, rec.plateau_hi);
+	printf("(in plateau: the choice's recorded interval reaches within the tolerance of the best recorded median;"
+	       " by median: its median itself does; trials, anchors and finals per seed; time: all measuring, finals "
+	       "too, over one pass of the grid)\n\n");
+	printf("%-9s %16s %11s %14s %9s %8s %15s %12s\n", "strategy", "in plateau", "by median", "search trials",
+	       "anchors", "finals", "time vs grid", "choices");
+	for (size_t k = 0; k < nwhich; k++) {
+		struct sweep one = sw;
+		struct replay_result res;
+		char choices[64] = "-", hits[64];
+
+		one.strategy = which[k];
+		if (one.strategy == STRATEGY_RANDOM && !one.max_trials)
+			one.max_trials = adaptive_trials > 0 ? (long long)(adaptive_trials + 0.5) : (long long)plan.ntrials / 10;
+		if ((rc = search_replay(&one, &plan, &rec, &ro, &res, err)) != 0)
+			goto out;
+		if (one.strategy == STRATEGY_ADAPTIVE)
+			adaptive_trials = res.trials;
+		if (res.chosen_max)
+			snprintf(choices, sizeof(choices), "%lld..%lld", res.chosen_min, res.chosen_max);
+		snprintf(hits, sizeof(hits), "%.0f%% (%zu/%zu)",
+			 res.decisions ? 100.0 * (double)res.hits / (double)res.decisions : 0.0, res.hits, res.decisions);
+		printf("%-9s %16s %10.0f%% %14.1f %9.1f %8.1f %14.1f%% %12s\n", sweep_strategy_names[one.strategy], hits,
+		       res.decisions ? 100.0 * (double)res.hits_median / (double)res.decisions : 0.0, res.trials,
+		       res.anchors, res.finals, 100.0 * res.time_share, choices);
+		if (res.unrecorded)
+			fprintf(stderr, "tune: replay: %s asked %zu times for points never recorded (they count as failed)\n",
+				sweep_strategy_names[one.strategy], res.unrecorded);
+	}
+out:
+	search_replay_free(&rec);
+	plan_free(&plan);
+	sweep_free(&sw);
+	platform_free(&p);
+	store_close(st);
+	return rc;
+}

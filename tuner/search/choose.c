@@ -1,0 +1,97 @@
+/* The rules of a decision, shared by a sweep (decide.c) and the replay: the
+ * candidates ranked by score, the knee, and who is measured again before
+ * an optimum is chosen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+
+static int by_score(const void *x, const void *y)
+{
+	const struct trial *a = *(struct trial *const *)x, *b = *(struct trial *const *)y;
+
+	return (a->score > b->score) - (a->score < b->score);
+}
+
+/* The knee: the smallest list value (chase's g) of best's process within
+ * tolerance of best, among cand, unless the manifest says the list has
+ * none (ipa's T): then, as without a numeric list, the fastest is chosen. */
+struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, size_t n, const struct trial *best,
+			  double tolerance)
+{
+	const struct kernel_param *list = manifest_list_param(m);
+	struct trial *k = (struct trial *)best;
+
+	if (!list || list->type == PARAM_CHOICE || list->knee == KNEE_NONE || plan_trial_point(best) == PLAN_NA)
+		return k;
+	for (size_t i = 0; i < n; i++)
+		if (plan_same_process(cand[i], best) &&
+		    !manifest_better(m, best->score, m->metric.better == BETTER_HIGHER
+				     ? cand[i]->score / (1.0 - tolerance)
+				     : cand[i]->score / (1.0 + tolerance)) &&
+		    plan_trial_point(cand[i]) < plan_trial_point(k))
+			k = cand[i];
+	return k;
+}
+
+/* cand[0..n) best first by m's metric. */
+void search_rank(const struct kernel_manifest *m, struct trial **cand, size_t n)
+{
+	qsort(cand, n, sizeof(struct trial *), by_score);
+	if (m->metric.better == BETTER_HIGHER)
+		for (size_t i = 0; i < n / 2; i++) {
+			struct trial *t = cand[i];
+
+			cand[i] = cand[n - 1 - i];
+			cand[n - 1 - i] = t;
+		}
+}
+
+/* Whether c's interval reaches the plateau: within tolerance of best's score. */
+static int reaches_plateau(const struct kernel_manifest *m, const struct trial *c, const struct trial *best,
+			   double tolerance)
+{
+	if (m->metric.better == BETTER_HIGHER)
+		return c->score_high >= best->score * (1.0 - tolerance);
+	return c->score_low <= best->score * (1.0 + tolerance);
+}
+
+/* Who is measured again for a decision, cand[0..n) ranked: the top final_top,
+ * the knee, then every other whose interval reaches the plateau, best first,
+ * up to SEARCH_FINAL_MAX. Returns how many, in fin. */
+size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
+			struct trial *knee, struct trial **fin)
+{
+	size_t nf = 0;
+
+	for (size_t k = 0; k < n && nf < (size_t)sw->final_top; k++)
+		fin[nf++] = cand[k];
+	for (size_t k = 0; k <= n && nf < SEARCH_FINAL_MAX; k++) {
+		struct trial *c = k == 0 ? knee : cand[k - 1];
+		int in = 0;
+
+		for (size_t j = 0; j < nf; j++)
+			in |= fin[j] == c;
+		if (!in && (c == knee || reaches_plateau(m, c, cand[0], sw->tolerance)))
+			fin[nf++] = c;
+	}
+	return nf;
+}
+
+
+void search_group_by_process(struct trial **fin, size_t n)
+{
+	struct trial *grouped[SEARCH_FINAL_MAX] = { NULL };
+	size_t g = 0;
+
+	for (size_t a = 0; a < n && a < SEARCH_FINAL_MAX; a++) {
+		int emitted = 0;
+
+		for (size_t b = 0; b < a; b++)
+			emitted |= plan_same_process(fin[b], fin[a]);
+		for (size_t b = a; b < n && !emitted; b++)
+			if (plan_same_process(fin[b], fin[a]))
+				grouped[g++] = fin[b];
+	}
+	memcpy(fin, grouped, g * sizeof(struct trial *));
+}

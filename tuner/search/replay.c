@@ -1,0 +1,443 @@
+/* Replay: a strategy run against recorded measurements instead of the
+ * machine, to prove the search. Each measurement of a trial draws its runs
+ * (with replacement) from the runs a recorded sweep measured at the same
+ * point; each kernel process is scaled by a drift that moves from one
+ * process to the next (a log-normal AR(1) walk, as this machine's speed
+ * does between minutes). Over many seeds it counts how often the decision
+ * lands in the plateau (its recorded interval reaches within tolerance of
+ * the best recorded median: a knee sits at the plateau's edge, where the
+ * record's own noise decides a point measured as often), the
+ * search trials it measured and the measuring time it took, against the
+ * grid's. The search and the decision are the sweep's own code. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/common/rng.h"
+#include "search.h"
+
+/* How much of the last process's drift the next keeps (log space). */
+#define DRIFT_KEEP 0.9
+
+struct replay {
+	struct plan *plan;
+	struct replay_recorded *rec;   /* per plan trial */
+	struct rng rng;
+	double sigma, log_drift;
+	long long ids;          /* trial ids as a store would number them */
+	double time_ns;         /* measuring time so far */
+	size_t unrecorded;      /* measurements asked of points never recorded */
+};
+
+static double uniform01(struct rng *r)
+{
+	return ((double)(rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static double normal(struct rng *r)
+{
+	return sqrt(-2.0 * log(uniform01(r))) * cos(6.283185307179586 * uniform01(r));
+}
+
+/* The plan trial whose record t draws from: itself, or the one it copies. */
+static const struct replay_recorded *record_of(const struct replay *p, const struct trial *t)
+{
+	const struct plan *pl = p->plan;
+
+	if (t >= pl->trials && t < pl->trials + pl->ntrials)
+		return &p->rec[t - pl->trials];
+	for (size_t i = 0; i < pl->ntrials; i++)
+		if (!strcmp(pl->trials[i].params, t->params))
+			return &p->rec[i];
+	return NULL;
+}
+
+/* One kernel process measuring ts[0..n): a drift step, then each trial's
+ * runs drawn from its record, scaled by the drift. */
+static void measure_process(struct replay *p, struct trial **ts, size_t n)
+{
+	double drift, v[256];
+	long long batch = p->ids + 1;
+
+	p->log_drift = DRIFT_KEEP * p->log_drift + p->sigma * normal(&p->rng);
+	drift = exp(p->log_drift);
+	for (size_t i = 0; i < n; i++) {
+		const struct replay_recorded *r = record_of(p, ts[i]);
+		size_t runs = ts[i]->runs > 0 && ts[i]->runs < 256 ? (size_t)ts[i]->runs : 1;
+
+		ts[i]->id = ++p->ids;
+		ts[i]->batch = batch;
+		if (!r || !r->n) {
+			ts[i]->status = TRIAL_FAILED;
+			p->unrecorded++;
+			continue;
+		}
+		for (size_t k = 0; k < runs; k++) {
+			v[k] = r->v[rng_below(&p->rng, r->n)] * drift;
+			p->time_ns += v[k] * (double)ts[i]->queries;
+		}
+		/* Warm-ups take their time too. */
+		p->time_ns += (double)ts[i]->warmup * r->median * drift * (double)ts[i]->queries;
+		stats_compute(v, runs, &ts[i]->stats, NULL);
+		ts[i]->status = TRIAL_DONE;
+	}
+}
+
+/* ts[0..n) as the sweep measures them: consecutive trials of one process
+ * together, up to MAX_BATCH. */
+static void measure_round(struct replay *p, struct trial **ts, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+
+		while (j < n && j - i < MAX_BATCH && plan_same_process(ts[j], ts[i]))
+			j++;
+		measure_process(p, ts + i, j - i);
+		i = j;
+	}
+}
+
+/* Whether the chosen trial is in the plateau of its decision: its recorded
+ * interval (by_median 0) or its recorded median (1) within tolerance of the
+ * best recorded median. */
+static int in_plateau(const struct replay *p, const struct sweep *sw, const struct trial *chosen, int by_median)
+{
+	const struct kernel_manifest *m = sw->manifest;
+	const struct replay_recorded *c = record_of(p, chosen);
+	double best = 0;
+	int higher = m->metric.better == BETTER_HIGHER;
+
+	for (size_t i = 0; i < p->plan->ntrials; i++)
+		if (p->rec[i].n && manifest_same_decision(&p->plan->trials[i], chosen) &&
+		    (!best || (higher ? p->rec[i].median > best : p->rec[i].median < best)))
+			best = p->rec[i].median;
+	if (!c || !c->n)
+		return 0;
+	if (higher)
+		return (by_median ? c->median : c->high) >= best * (1.0 - sw->tolerance);
+	return (by_median ? c->median : c->low) <= best * (1.0 + sw->tolerance);
+}
+
+/* The decision of each context as search_decide() makes it, measured by the
+ * replay; adds to out. */
+static void decide(struct replay *p, const struct sweep *sw, struct trial **cand, struct replay_result *out)
+{
+	struct plan *pl = p->plan;
+	struct trial finals[SEARCH_FINAL_MAX], *fin[SEARCH_FINAL_MAX];
+
+	for (size_t i = 0; i < pl->ntrials; i++) {
+		size_t n = 0, nf;
+		struct trial *knee;
+		int seen = 0;
+		long long point;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= manifest_same_decision(&pl->trials[j], &pl->trials[i]);
+		if (seen)
+			continue;
+		for (size_t j = i; j < pl->ntrials; j++)
+			if (manifest_same_decision(&pl->trials[j], &pl->trials[i]) && pl->trials[j].stats.n)
+				cand[n++] = &pl->trials[j];
+		if (!n)
+			continue;
+		search_rank(sw->manifest, cand, n);
+		knee = search_knee(sw->manifest, cand, n, cand[0], sw->tolerance);
+		if (sw->final_top > 0) {
+			nf = search_finalists(sw->manifest, sw, cand, n, knee, fin);
+			for (size_t k = 0; k < nf; k++) {
+				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
+				fin[k] = &finals[k];
+			}
+			search_group_by_process(fin, nf);
+			measure_round(p, fin, nf);
+			out->finals += (double)nf;
+			n = 0;
+			for (size_t k = 0; k < nf; k++)
+				if (fin[k]->stats.n) {
+					fin[k]->score = fin[k]->stats.median;
+					fin[k]->score_low = fin[k]->stats.ci_low;
+					fin[k]->score_high = fin[k]->stats.ci_high;
+					cand[n++] = fin[k];
+				}
+			if (!n)
+				continue;
+			search_rank(sw->manifest, cand, n);
+			knee = search_knee(sw->manifest, cand, n, cand[0], sw->tolerance);
+		}
+		out->decisions++;
+		out->hits += in_plateau(p, sw, knee, 0);
+		out->hits_median += in_plateau(p, sw, knee, 1);
+		point = plan_trial_point(knee);
+		if (point != PLAN_NA) {
+			if (!out->chosen_min || point < out->chosen_min)
+				out->chosen_min = point;
+			if (point > out->chosen_max)
+				out->chosen_max = point;
+		}
+	}
+}
+
+/* The grid's measuring time: every trial once, at its recorded median. */
+static double grid_time(const struct replay *p)
+{
+	double ns = 0;
+
+	for (size_t i = 0; i < p->plan->ntrials; i++) {
+		const struct trial *t = &p->plan->trials[i];
+
+		if (p->rec[i].n)
+			ns += (double)(t->runs + t->warmup) * p->rec[i].median * (double)t->queries;
+	}
+	return ns;
+}
+
+/* The plateau of the first decision's record: its best point and the
+ * smallest and largest whose interval reaches within tolerance of it. */
+static void plateau_of(const struct sweep *sw, const struct plan *plan, struct replay_record *r)
+{
+	const struct trial *first = plan->ntrials ? &plan->trials[0] : NULL;
+	int higher = sw->manifest->metric.better == BETTER_HIGHER;
+	double best = 0;
+
+	for (size_t i = 0; first && i < plan->ntrials; i++)
+		if (r->rec[i].n && manifest_same_decision(&plan->trials[i], first) &&
+		    (!best || (higher ? r->rec[i].median > best : r->rec[i].median < best))) {
+			best = r->rec[i].median;
+			r->best_point = plan_trial_point(&plan->trials[i]);
+		}
+	for (size_t i = 0; first && i < plan->ntrials; i++) {
+		long long x = plan_trial_point(&plan->trials[i]);
+
+		if (!r->rec[i].n || !manifest_same_decision(&plan->trials[i], first) || x == PLAN_NA ||
+		    (higher ? r->rec[i].high < best * (1.0 - sw->tolerance) : r->rec[i].low > best * (1.0 + sw->tolerance)))
+			continue;
+		if (!r->plateau_lo || x < r->plateau_lo)
+			r->plateau_lo = x;
+		if (x > r->plateau_hi)
+			r->plateau_hi = x;
+	}
+}
+
+static void summarize(struct replay_recorded *r)
+{
+	struct stats s;
+
+	stats_compute(r->v, r->n, &s, NULL);
+	r->median = s.median;
+	r->low = s.ci_low;
+	r->high = s.ci_high;
+}
+
+/* The runs of the newest trial of sweep name at t's parameters, into *v. */
+static int runs_of(struct store *st, const char *name, const struct trial *t, double **v, size_t *n, size_t *cap,
+		   long long *batch, struct tune_error *err)
+{
+	long long id;
+	int rc;
+
+	*n = 0;
+	if ((rc = store_recorded_trial(st, name, t->params, &id, batch, tune_msg(err))) != 0 || !id)
+		return rc;
+	return store_trial_values(st, id, v, n, cap, tune_msg(err));
+}
+
+/* The bridge: a sweep that measured points of every process of the record
+ * side by side in one process. Each process of the record is scaled by how
+ * its points compare with the bridge's (a geometric mean), so that the
+ * record reads as if measured in one process. */
+static int bridge(struct store *st, const struct plan *plan, const char *name, struct replay_record *out,
+		  struct tune_error *err)
+{
+	double *v = NULL, *bmed = calloc(plan->ntrials ? plan->ntrials : 1, sizeof(*bmed));
+	size_t cap = 0, n;
+	long long b;
+	int rc = 0;
+
+	if (!bmed)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; !rc && i < plan->ntrials; i++) {
+		struct stats s;
+
+		if (out->rec[i].n && (rc = runs_of(st, name, &plan->trials[i], &v, &n, &cap, &b, err)) == 0 && n) {
+			stats_compute(v, n, &s, NULL);
+			bmed[i] = s.median;
+		}
+	}
+	for (size_t i = 0; !rc && i < plan->ntrials; i++) {
+		long long batch = out->rec[i].batch;
+		double logsum = 0, f;
+		size_t k = 0;
+		int first = 1;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = out->rec[j].batch != batch || !out->rec[j].n;
+		if (!out->rec[i].n || !first)
+			continue;
+		for (size_t j = i; j < plan->ntrials; j++)
+			if (out->rec[j].n && out->rec[j].batch == batch && bmed[j] > 0 && out->rec[j].median > 0) {
+				logsum += log(bmed[j] / out->rec[j].median);
+				k++;
+			}
+		if (!k) {
+			out->unbridged++;
+			continue;
+		}
+		f = exp(logsum / (double)k);
+		for (size_t j = i; j < plan->ntrials; j++)
+			if (out->rec[j].v && out->rec[j].batch == batch) {
+				for (size_t x = 0; x < out->rec[j].n; x++)
+					out->rec[j].v[x] *= f;
+				summarize(&out->rec[j]);
+			}
+		out->bridged++;
+	}
+	free(v);
+	free(bmed);
+	return rc;
+}
+
+int search_replay_load(struct store *st, const struct sweep *sw, struct plan *plan, const char *recorded,
+		       const char *bridged_by, struct replay_record *out, struct tune_error *err)
+{
+	size_t cap = 0;
+	double *v = NULL;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->ntrials = plan->ntrials;
+	if (!(out->rec = calloc(plan->ntrials ? plan->ntrials : 1, sizeof(*out->rec))))
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t i = 0; !rc && i < plan->ntrials; i++) {
+		struct replay_recorded *r = &out->rec[i];
+		size_t n = 0;
+
+		if ((rc = runs_of(st, recorded, &plan->trials[i], &v, &n, &cap, &r->batch, err)) != 0 || !n)
+			continue;
+		if (!(r->v = malloc(n * sizeof(*r->v)))) {
+			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+			break;
+		}
+		memcpy(r->v, v, n * sizeof(*v));
+		r->n = n;
+		summarize(r);
+		out->points++;
+		out->runs += n;
+	}
+	free(v);
+	if (!rc && bridged_by)
+		rc = bridge(st, plan, bridged_by, out, err);
+	if (rc)
+		search_replay_free(out);
+	else
+		plateau_of(sw, plan, out);
+	return rc;
+}
+
+void search_replay_free(struct replay_record *r)
+{
+	for (size_t i = 0; r->rec && i < r->ntrials; i++)
+		free(r->rec[i].v);
+	free(r->rec);
+	memset(r, 0, sizeof(*r));
+}
+
+int search_replay(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
+		  const struct replay_options *o, struct replay_result *out, struct tune_error *err)
+{
+	struct trial **round = calloc(plan->ntrials + SEARCH_ANCHORS * plan->nbatches + 1, sizeof(struct trial *));
+	struct trial **cand = calloc(plan->ntrials + SEARCH_FINAL_MAX + 1, sizeof(struct trial *));
+	struct replay p = { plan, record->rec, { 0 }, o->drift, 0, 0, 0, 0 };
+	double time_ns = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!round || !cand) {
+		free(round);
+		free(cand);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	for (size_t seed = 0; !rc && seed < o->seeds; seed++) {
+		struct search se;
+		size_t n;
+
+		p.rng.state = (uint64_t)sw->seed * 0x9e3779b97f4a7c15ull + seed + 1;
+		p.log_drift = 0;
+		p.time_ns = 0;
+		for (size_t i = 0; i < plan->ntrials; i++) {
+			struct trial *t = &plan->trials[i];
+
+			memset(&t->stats, 0, sizeof(t->stats));
+			t->status = TRIAL_PENDING;
+			t->id = t->batch = 0;
+		}
+		if ((rc = search_init(&se, sw, plan, NULL, err)) != 0)
+			break;
+		while ((n = search_next(&se, round, plan->ntrials)) > 0) {
+			measure_round(&p, round, n);
+			for (size_t k = 0; k < n; k++) {
+				out->trials += round[k]->phase == PHASE_SEARCH;
+				out->anchors += round[k]->phase == PHASE_ANCHOR;
+			}
+		}
+		search_score(&se);
+		decide(&p, sw, cand, out);
+		search_free(&se);
+		time_ns += p.time_ns;
+	}
+	out->seeds = o->seeds;
+	out->unrecorded = p.unrecorded;
+	if (o->seeds) {
+		out->trials /= (double)o->seeds;
+		out->anchors /= (double)o->seeds;
+		out->finals /= (double)o->seeds;
+		out->time_share = grid_time(&p) > 0 ? time_ns / (double)o->seeds / grid_time(&p) : 0;
+	}
+	free(round);
+	free(cand);
+	return rc;
+}
+
+/* The plan trial at list value g of the first decision's context, or NULL. */
+static struct trial *at_point(struct plan *plan, long long g)
+{
+	for (size_t i = 0; i < plan->ntrials; i++)
+		if (plan_trial_point(&plan->trials[i]) == g && manifest_same_decision(&plan->trials[i], &plan->trials[0]))
+			return &plan->trials[i];
+	return NULL;
+}
+
+int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
+			const struct replay_options *o, FILE *in, FILE *out)
+{
+	struct replay p = { plan, record->rec, { 1 }, o->drift, 0, 0, 0, 0 };
+	char line[128];
+
+	while (fgets(line, sizeof(line), in)) {
+		char word[16];
+		long long x;
+		struct trial *t, copy;
+
+		if (sscanf(line, "%15s %lld", word, &x) != 2) {
+			fprintf(out, "error: say 'seed N', 'measure G' or 'judge G'\n");
+		} else if (!strcmp(word, "seed")) {
+			p.rng.state = (uint64_t)x * 0x9e3779b97f4a7c15ull + 1;
+			p.log_drift = 0;
+			fprintf(out, "ok\n");
+		} else if (!(t = at_point(plan, x)) || !record->rec[t - plan->trials].n) {
+			fprintf(out, "error: %lld is not a recorded point\n", x);
+		} else if (!strcmp(word, "measure")) {
+			struct trial *one = &copy;
+
+			plan_copy_trial(t, PHASE_SEARCH, "serve", &copy);
+			measure_process(&p, &one, 1);
+			fprintf(out, "%.6g\n", copy.stats.median);
+		} else if (!strcmp(word, "judge")) {
+			fprintf(out, "%s %s\n", in_plateau(&p, sw, t, 0) ? "in" : "out", in_plateau(&p, sw, t, 1) ? "in" : "out");
+		} else {
+			fprintf(out, "error: unknown request '%s'\n", word);
+		}
+		fflush(out);
+	}
+	return 0;
+}
