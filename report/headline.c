@@ -45,6 +45,55 @@ static void setting(const char *variant, const char *params_json, const char *om
 	snprintf(out, len, "%s%s%s", variant, variant[0] && !none ? " " : "", !none || !variant[0] ? params : "");
 }
 
+const char *report_runner_verdict(json_t *ru, double m, double lo, double hi, int higher)
+{
+	json_t *p = json_object_get(ru, "paired");
+
+	if (json_is_object(p)) {
+		double r = json_number_value(json_object_get(p, "ratio"));
+
+		return better(r, 1.0, higher) ? "knee"
+		       : json_number_value(json_object_get(p, "low")) <= 1.0 &&
+				 1.0 <= json_number_value(json_object_get(p, "high"))
+			       ? "tie"
+			       : "ahead";
+	}
+	if (!json_is_number(json_object_get(ru, "median")))
+		return NULL;
+	return better(json_number_value(json_object_get(ru, "median")), m, higher) ? "knee"
+	       : json_number_value(json_object_get(ru, "ci_low")) <= hi &&
+			 lo <= json_number_value(json_object_get(ru, "ci_high"))
+		       ? "tie"
+		       : "ahead";
+}
+
+/* Against the runner-up measured in the same process: the paired ratio of
+ * their runs (the runner-up's over the chosen one's) decides: better, the
+ * knee rule; its interval holding 1, a tie; else a lead. */
+static json_t *versus_paired(json_t *ru, int higher, const char *label, sqlite3_stmt *q, char *out, size_t len)
+{
+	json_t *p = json_object_get(ru, "paired");
+	double r = json_number_value(json_object_get(p, "ratio")), lo = json_number_value(json_object_get(p, "low"));
+	double hi = json_number_value(json_object_get(p, "high"));
+	json_int_t runs = json_integer_value(json_object_get(p, "runs"));
+	const char *verdict = report_runner_verdict(ru, 0, 0, 0, higher);
+
+	if (!strcmp(verdict, "knee")) {
+		snprintf(out, len, "knee: %s is %.1f%% better [%+.1f%%, %+.1f%%] run by run, within the %lld%% "
+			 "tolerance; the smaller setting is kept", label, 100.0 * fabs(r - 1), 100.0 * (lo - 1),
+			 100.0 * (hi - 1), sqlite3_column_int64(q, H_TOLERANCE));
+	} else if (!strcmp(verdict, "tie")) {
+		snprintf(out, len, "tie: %s is %.1f%% worse, run by run [%+.1f%%, %+.1f%%] holds 0 (%lld paired runs)",
+			 label, 100.0 * fabs(r - 1), 100.0 * (lo - 1), 100.0 * (hi - 1), (long long)runs);
+	} else {
+		snprintf(out, len, "ahead: %s is %.1f%% worse, run by run [%+.1f%%, %+.1f%%] (%lld paired runs)", label,
+			 100.0 * fabs(r - 1), 100.0 * (lo - 1), 100.0 * (hi - 1), (long long)runs);
+	}
+	return json_pack("{s:s, s:s, s:f, s:f, s:f, s:I, s:b}", "verdict", verdict, "runner_up", label, "ratio",
+			 round(r * 10000) / 10000, "low", round(lo * 10000) / 10000, "high", round(hi * 10000) / 10000,
+			 "runs", runs, "paired", 1);
+}
+
 /* Against the runner-up: which of a tie, a lead, or the knee rule. */
 static json_t *versus_runner(sqlite3_stmt *q, int higher, char *out, size_t len)
 {
@@ -68,16 +117,19 @@ static json_t *versus_runner(sqlite3_stmt *q, int higher, char *out, size_t len)
 		"", text, report_text(q, H_OMIT, ""), label, sizeof(label));
 	free(text);
 	pct = m > 0 ? 100.0 * fabs(rm - m) / m : 0;
-	if (better(rm, m, higher)) {
+	if (json_is_object(json_object_get(ru, "paired"))) {
+		v = versus_paired(ru, higher, label, q, out, len);
+		json_decref(ru);
+		return v;
+	}
+	verdict = report_runner_verdict(ru, m, lo, hi, higher);
+	if (!strcmp(verdict, "knee")) {
 		/* The chosen one is not the fastest: the knee of a searched value. */
-		verdict = "knee";
 		snprintf(out, len, "knee: %s %.*f is %.1f%% better, within the %lld%% tolerance; the smaller setting is "
 			 "kept", label, rm >= 100 ? 0 : 2, rm, pct, sqlite3_column_int64(q, H_TOLERANCE));
-	} else if (rlo <= hi && lo <= rhi) {
-		verdict = "tie";
+	} else if (!strcmp(verdict, "tie")) {
 		snprintf(out, len, "tie: %s %.*f is %.1f%% worse, intervals overlap", label, rm >= 100 ? 0 : 2, rm, pct);
 	} else {
-		verdict = "ahead";
 		snprintf(out, len, "ahead: %s %.*f is %.1f%% worse, intervals apart", label, rm >= 100 ? 0 : 2, rm, pct);
 	}
 	v = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "verdict", verdict, "runner_up", label, "median", rm, "low", rlo,

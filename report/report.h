@@ -6,6 +6,7 @@
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 
@@ -70,6 +71,11 @@ int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct t
  * (sweeps.baseline), and against the host's limit (metric.limit of the
  * manifest, from its probe): what the results and the report open with. */
 int report_headline(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
+/* An optimum (median m, interval [lo, hi]) against its runner-up (optima's
+ * runner_up JSON): "knee" (the runner-up is better, the knee rule kept the
+ * smaller setting), "tie" or "ahead", run by run where the runner-up has a
+ * paired ratio; NULL when it names no numbers. */
+const char *report_runner_verdict(json_t *ru, double m, double lo, double hi, int higher);
 /* Per sweep of the current fingerprints: its measured runs, how many are
  * flagged as outliers, and the trial with the most. */
 int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);

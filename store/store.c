@@ -471,6 +471,31 @@ int store_sweep_save_state(struct store *st, long long sweep_id, const char *sta
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot save the search state");
 }
 
+/* The first column of q's rows into *v (grown with realloc), *n of them;
+ * finalizes q. */
+static int read_doubles(struct store *st, sqlite3_stmt *q, double **v, size_t *n, size_t *cap, char *msg)
+{
+	int step;
+
+	*n = 0;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n == *cap || !*v) {
+			size_t ncap = *cap ? *cap * 2 : 64;
+			double *nv = realloc(*v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				sqlite3_finalize(q);
+				return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
+			}
+			*v = nv;
+			*cap = ncap;
+		}
+		(*v)[(*n)++] = sqlite3_column_double(q, 0);
+	}
+	sqlite3_finalize(q);
+	return step == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read samples");
+}
+
 int store_recorded_trial(struct store *st, const char *sweep, const char *params, long long *trial_id,
 			 long long *batch, char *msg)
 {
@@ -491,29 +516,22 @@ int store_recorded_trial(struct store *st, const char *sweep, const char *params
 	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the recorded trials");
 }
 
+int store_paired_ratios(struct store *st, long long a, long long b, double **v, size_t *n, size_t *cap, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_prepare(st, &q, msg,
+			       "SELECT x.ns_per_lookup / y.ns_per_lookup FROM samples x JOIN samples y ON y.trial_id = ?2 AND"
+			       " y.run_id = x.run_id AND y.warmup = 0 WHERE x.trial_id = ?1 AND x.warmup = 0 AND"
+			       " y.ns_per_lookup > 0 ORDER BY x.run_id", "ii", a, b);
+
+	return rc ? rc : read_doubles(st, q, v, n, cap, msg);
+}
+
 int store_trial_values(struct store *st, long long trial_id, double **v, size_t *n, size_t *cap, char *msg)
 {
 	sqlite3_stmt *q = NULL;
-	int step, rc = store_prepare(st, &q, msg, "SELECT ns_per_lookup FROM samples WHERE trial_id = ?1 AND warmup = 0",
-				     "i", trial_id);
+	int rc = store_prepare(st, &q, msg, "SELECT ns_per_lookup FROM samples WHERE trial_id = ?1 AND warmup = 0",
+			       "i", trial_id);
 
-	*n = 0;
-	if (rc)
-		return rc;
-	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == *cap || !*v) {
-			size_t ncap = *cap ? *cap * 2 : 64;
-			double *nv = realloc(*v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				sqlite3_finalize(q);
-				return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
-			}
-			*v = nv;
-			*cap = ncap;
-		}
-		(*v)[(*n)++] = sqlite3_column_double(q, 0);
-	}
-	sqlite3_finalize(q);
-	return step == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read samples");
+	return rc ? rc : read_doubles(st, q, v, n, cap, msg);
 }

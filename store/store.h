@@ -125,6 +125,9 @@ int store_sweep_save_state(struct store *st, long long sweep_id, const char *sta
 /* The metric of a trial's measured (not warm-up) runs, in *v (grown with
  * realloc, *cap its room; the caller frees it), *n of them. */
 int store_trial_values(struct store *st, long long trial_id, double **v, size_t *n, size_t *cap, char *msg);
+/* Run by run, a's metric over b's, of two trials measured in one process
+ * (their runs interleaved): paired ratios, in *v as store_trial_values. */
+int store_paired_ratios(struct store *st, long long a, long long b, double **v, size_t *n, size_t *cap, char *msg);
 /* The newest measured search trial of a sweep named sweep whose parameters
  * (trials.params) are params, and its batch, for a replay; *trial_id 0 when
  * none. */

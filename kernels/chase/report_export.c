@@ -16,7 +16,7 @@ struct optimum_row {
 	long long size_mb, group_size, best_group_size, trials;
 	int hugepages;
 	double median, ci_low, ci_high;
-	char size_class[16], variant[32], hint[16], decided[32], runner_up[512], host[256];
+	char size_class[16], variant[32], hint[16], decided[32], runner_up[1024], host[256];
 };
 
 struct optima {
@@ -74,6 +74,32 @@ static const struct optimum_row *primary(const struct optima *o)
 	return &o->rows[o->n - 1];
 }
 
+/* How the optimum stands against its runner-up, as the headline says it. */
+static void runner_comment(FILE *out, const struct optimum_row *p)
+{
+	json_t *ru = p->runner_up[0] ? json_loads(p->runner_up, 0, NULL) : NULL;
+	const char *verdict = ru ? report_runner_verdict(ru, p->median, p->ci_low, p->ci_high, 0) : NULL;
+	json_t *g = json_object_get(ru, "group_size");
+	const char *variant = json_string_value(json_object_get(ru, "variant"));
+	const char *hint = json_string_value(json_object_get(ru, "hint"));
+	char gtext[32] = "";
+	static const char *const says[][2] = {
+		{ "knee", "the runner-up is faster but within the tolerance: the smaller g is kept" },
+		{ "tie", "the intervals hold no difference" },
+		{ "ahead", "ahead of it, intervals apart" },
+	};
+
+	if (json_is_integer(g))
+		snprintf(gtext, sizeof(gtext), " g=%lld", (long long)json_integer_value(g));
+	for (size_t i = 0; verdict && i < sizeof(says) / sizeof(says[0]); i++)
+		if (!strcmp(verdict, says[i][0]))
+			fprintf(out, "/* against the runner-up (%s%s%s%s): %s, %s%s */\n",
+				report_c_comment(variant ? variant : "?"), hint ? " " : "", report_c_comment(hint ? hint : ""),
+				gtext, verdict,
+				says[i][1], json_object_get(ru, "paired") ? ", run by run" : "");
+	json_decref(ru);
+}
+
 static void block(FILE *out, const struct optima *o)
 {
 	const struct optimum_row *p = primary(o);
@@ -87,6 +113,7 @@ static void block(FILE *out, const struct optima *o)
 		p->size_mb, report_c_comment(p->size_class), report_c_comment(p->variant), p->hint[0] ? " " : "",
 		report_c_comment(p->hint), p->group_size, p->best_group_size, p->median, p->ci_low, p->ci_high,
 		report_c_comment(p->host), report_c_comment(p->decided), TUNE_VERSION);
+	runner_comment(out, p);
 	fprintf(out, "#define TUNED_CHASE_VARIANT %d /* %s */\n", variant < 0 ? CHASE_VARIANT_INTERLEAVED_PREFETCH : variant,
 		report_c_comment(p->variant));
 	fprintf(out, "#define TUNED_CHASE_GROUP_SIZE %lld\n", p->group_size);

@@ -115,6 +115,7 @@ out=$("$tune" export header --check "$TMP/use.c" --db "$db" 2>&1)
 check "a file that is no header is refused" test $? = 2
 
 # JSON.
+check "header: the optimum against its runner-up, as the headline says it" grep -qE '^/\* against the runner-up \(.*\): (knee|tie|ahead), ' "$TMP/tuned_config.h"
 "$tune" export json --platform tiny --db "$db" -o "$TMP/optima.json"
 check "json exits 0" test $? = 0
 check "json is valid, versioned, names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/optima.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/optima.json'), '\$.platforms[0].host')")" = "1 $(hostname)"

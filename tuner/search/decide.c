@@ -26,6 +26,29 @@ static const char *size_class(const struct platform *p, long long size_mb)
 	return "dram";
 }
 
+/* The runner-up against the knee run by run, when one process measured
+ * both (their runs interleaved): the median of the paired ratios and its
+ * interval, into ru as "paired". Drift between runs cancels in each ratio. */
+static int paired(struct sweep_run *r, const struct trial *runner, const struct trial *knee, json_t *ru,
+		  struct tune_error *err)
+{
+	double *v = NULL;
+	size_t n = 0, cap = 0;
+	struct stats s;
+	int rc;
+
+	if (!runner->id || !knee->id || !runner->batch || runner->batch != knee->batch)
+		return 0;
+	if ((rc = store_paired_ratios(r->ctx->store, runner->id, knee->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
+		stats_compute(v, n, &s, NULL);
+		json_object_set_new(ru, "paired", json_pack("{s:f, s:f, s:f, s:I, s:f}", "ratio", s.median, "low",
+							     s.ci_low, "high", s.ci_high, "runs", (json_int_t)s.n,
+							     "coverage", s.coverage));
+	}
+	free(v);
+	return rc;
+}
+
 /* Records the optimum of a decision: its context, every parameter of the
  * knee and the fastest's list value, the runner-up's parameters. */
 static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
@@ -45,6 +68,12 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 		json_object_set_new(ru, "ci_low", json_real(runner->stats.ci_low));
 		json_object_set_new(ru, "ci_high", json_real(runner->stats.ci_high));
 		json_object_set_new(ru, "runs", json_integer((json_int_t)runner->stats.n));
+		if ((rc = paired(r, runner, knee, ru, err)) != 0) {
+			json_decref(params);
+			json_decref(ru);
+			json_decref(exports);
+			return rc;
+		}
 	}
 	params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
 	runner_text = ru ? json_dumps(ru, JSON_COMPACT) : NULL;
