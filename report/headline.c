@@ -237,12 +237,13 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 }
 
 /* SQL: the best trial of the baseline variant in optimum o's sweep s and
- * context (an ORDER BY of a subquery cannot name the outer query's columns,
- * so each direction has its own). */
+ * context, the final's where the final measured it beside the optimum (an
+ * ORDER BY of a subquery cannot name the outer query's columns, so each
+ * direction has its own). */
 #define BASELINE_TRIAL(order) "(SELECT t.id FROM trials t JOIN trial_summary x ON x.trial_id = t.id WHERE" \
 	" t.sweep_id = o.sweep_id AND t.status = 'done' AND t.variant = s.baseline AND COALESCE(t.context, '') =" \
 	" o.context AND t.size_mb = o.size_mb AND COALESCE(t.speedup, 0) = o.speedup AND COALESCE(t.apps, 0) =" \
-	" o.apps ORDER BY x.median " order " LIMIT 1)"
+	" o.apps ORDER BY t.phase = 'final' DESC, x.median " order " LIMIT 1)"
 
 static int headline_of(struct headline *h, sqlite3 *db, const char *platform, struct tune_error *err)
 {

@@ -17,6 +17,7 @@ check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1")) (rc $rc)" test $rc = 0
 search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status = 'done'")
 check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
 check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
+check "the final measured the baseline beside the optimum" test "$(q "$db" "SELECT count(*) FROM optima o WHERE NOT EXISTS (SELECT 1 FROM trials t WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND t.variant = 'scalar' AND t.status = 'done' AND t.context = o.context)")" = 0
 check "anchors: measured again beside later rounds" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'anchor' AND status = 'done'")" -ge 1
 check "anchors: each in a batch with new search trials" test "$(q "$db" "SELECT count(*) FROM trials a WHERE a.phase = 'anchor' AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.batch = a.batch AND t.phase = 'search')")" = 0
 check "every measured trial names its batch" test "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done' AND batch IS NULL")" = 0

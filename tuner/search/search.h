@@ -109,7 +109,8 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
 			  double tolerance);
 /* Who is measured again for a decision, cand[0..n) ranked: the top
  * final_top, the knee, then every other whose interval reaches within
- * tolerance of the best score, up to SEARCH_FINAL_MAX; returns how many. */
+ * tolerance of the best score, and the baseline variant's best, up to
+ * SEARCH_FINAL_MAX; returns how many. */
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, struct trial **fin);
 
