@@ -287,6 +287,24 @@ int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *p
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot drop the trials an interrupted run left unmeasured");
 }
 
+int store_sweep_last_kernel_s(struct store *st, const char *name, long long platform_id, long long host_id, int quick,
+			      double *seconds, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int step, rc = store_prepare(st, &q, msg,
+				     "SELECT measure_ns / 1e9 FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND"
+				     " host_id = ?3 AND quick = ?4 AND status = 'done' AND measure_ns > 0 ORDER BY id DESC"
+				     " LIMIT 1", "siii", name, platform_id, host_id, (long long)quick);
+
+	*seconds = -1;
+	if (rc)
+		return rc;
+	if ((step = sqlite3_step(q)) == SQLITE_ROW)
+		*seconds = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the sweeps");
+}
+
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, char *msg)
 {
 	sqlite3_stmt *q = NULL;

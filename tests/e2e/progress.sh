@@ -15,6 +15,10 @@ check "a pipe: the run exits 0 ($(tail -1 "$TMP/pipe.err"))" test $? = 0
 stamp='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z'
 check "a pipe: each batch's line has its time, sweep, place in the run, count and ETA" \
 	grep -Eq "^$stamp tiny \(1/2\) \[[0-9]+/24, ETA [^]]+\] chase scalar size_mb=1 " "$TMP/pipe.err"
+check "a pipe: no estimate of the run before it ever ran" test "$(grep -c 'left in the run' "$TMP/pipe.err")" = 0
+"$tune" --platform "$TMP/two.yaml" --db "$TMP/p.db" --fresh > /dev/null 2> "$TMP/again.err"
+check "a pipe, again: each sweep says what is left of the run, from the last run's time in kernels" \
+	sh -c "grep -Eq '^tune: sweep 1 of 2 \(.*tiny.yaml\): about [0-9]+s left in the run' '$TMP/again.err' && grep -Eq '^tune: sweep 2 of 2 \(.*decide.yaml\): about [0-9]+s left in the run' '$TMP/again.err'"
 check "a pipe: the second sweep is 2/2" grep -Eq "^$stamp decide \(2/2\) \[" "$TMP/pipe.err"
 check "a pipe: the re-measure names the context it decides" grep -Eq "^$stamp decide \(2/2\) final size_mb=4 \[[0-9]+/[0-9]+, ETA" "$TMP/pipe.err"
 check "a pipe: a round's total is timestamped and named" grep -Eq "^$stamp decide \(2/2\) final size_mb=1: [0-9]+ trials? in [0-9]+s$" "$TMP/pipe.err"

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/common/timing.h"
+#include "../base/duration.h"
 #include "../base/signals.h"
 #include "../measure/measure.h"
 #include "../run/run.h"
@@ -67,6 +69,36 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 	return search_context_bind(ctx, st, facts, p, err);
 }
 
+/* The rest of the run from sweep i on, as the time in kernels each of its
+ * sweeps took the last time it ran here: said once in a line and counted
+ * down on the progress line; unknown when one of them never finished. */
+static void run_estimate(struct store *st, const struct exec_context *ctx, const struct host_run *h, size_t i)
+{
+	double left = 0, s;
+	char when[16];
+	struct tune_error err;
+
+	for (size_t k = i; k < h->nsweeps; k++) {
+		struct sweep sw = { 0 };
+		int rc = sweep_load(h->sweeps[k], &sw, &err);
+
+		/* Stored by its name, which a sweep given as a file says inside. */
+		if (!rc)
+			rc = store_sweep_last_kernel_s(st, sw.name, ctx->platform_id, ctx->host_id, h->o->quick, &s,
+						       tune_msg(&err));
+		sweep_free(&sw);
+		if (rc || s < 0) {
+			progress_run_end(0);
+			return;
+		}
+		left += s;
+	}
+	progress_run_end(timing_now_s() + left);
+	duration_format(left, when, sizeof(when));
+	fprintf(stderr, "tune: sweep %zu of %zu (%s): about %s left in the run (its sweeps' time in kernels the last "
+		"time they ran)\n", i + 1, h->nsweeps, h->sweeps[i], when);
+}
+
 static void *run_host(void *arg)
 {
 	struct host_run *h = arg;
@@ -111,6 +143,8 @@ static void *run_host(void *arg)
 
 		eo.sweep_index = i + 1;
 		eo.nsweeps = h->nsweeps;
+		if (h->nsweeps > 1 && !h->several)
+			run_estimate(st, &ctx, h, i);
 		rc = search_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
 
 		if (rc == TUNE_ERR_TRIALS) {

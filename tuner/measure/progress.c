@@ -16,10 +16,16 @@
 #define REDRAW_S 1
 
 static int plain_only;
+static double run_end; /* when the whole run should end (timing_now_s); 0: unknown */
 
 void progress_plain(void)
 {
 	plain_only = 1;
+}
+
+void progress_run_end(double when)
+{
+	run_end = when;
 }
 
 /* The time left: the cost still to measure at the pace so far, less the time
@@ -50,7 +56,7 @@ static size_t terminal_width(void)
 static void draw(const struct progress *p)
 {
 	double now = timing_now_s(), frac = p->cost_total > 0 ? p->cost_done / p->cost_total : 0;
-	char line[512], bar[12], el[16], e[16];
+	char line[512], bar[12], el[16], e[16], run[40] = "";
 	size_t width = terminal_width(), filled = (size_t)(frac * 10 + 0.5);
 
 	for (size_t i = 0; i < 10; i++)
@@ -58,8 +64,14 @@ static void draw(const struct progress *p)
 	bar[10] = '\0';
 	duration_format(now - p->t0, el, sizeof(el));
 	eta(p, now, e, sizeof(e));
-	snprintf(line, sizeof(line), "%s [%s] %zu/%zu %.0f%%  %s, ETA %s  %s", p->title, bar, p->done, p->total,
-		 100 * frac, el, e, p->label);
+	if (run_end > 0) {
+		char left[16];
+
+		duration_format(run_end > now ? run_end - now : 0, left, sizeof(left));
+		snprintf(run, sizeof(run), ", run ~%s", left);
+	}
+	snprintf(line, sizeof(line), "%s [%s] %zu/%zu %.0f%%  %s, ETA %s%s  %s", p->title, bar, p->done, p->total,
+		 100 * frac, el, e, run, p->label);
 	if (strlen(line) > width - 1)
 		line[width - 1] = '\0';
 	fprintf(stderr, "\r\033[K%s", line);
