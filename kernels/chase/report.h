@@ -14,6 +14,7 @@ struct chase_result {
 	long long size_mb, depth, group_size;
 	int hugepages;
 	double median, ci_low, ci_high; /* ns/lookup; the interval is the median when unknown */
+	long long outliers, runs;       /* runs flagged as outliers (kept in the statistics), of runs */
 };
 
 struct chase_results {

@@ -55,7 +55,7 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 	char path[4200], name[200];
 	struct strbuf body = STRBUF_INIT;
 	long long sizes[64];
-	size_t ns = 0;
+	size_t ns = 0, flagged = 0;
 	FILE *f = NULL;
 	int rc;
 
@@ -165,6 +165,25 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 			fprintf(f, "%lld %.4f\n", chosen.g[c], s->median / p->median);
 	}
 	fprintf(f, "\n\n");
+	/* The points some of whose runs were flagged as outliers (kept in the
+	 * statistics, the median robust to them): where to look twice. */
+	fprintf(f, "\"runs flagged as outliers\"\n");
+	for (size_t i = 0; i < ns; i++) {
+		const struct chase_result *s = chase_report_best(v, n, "scalar", sizes[i], -1);
+
+		for (size_t k = 0; s && k < n; k++) {
+			const struct chase_result *p = &v[k];
+
+			if (!strcmp(p->variant, "interleaved-prefetch") && p->size_mb == sizes[i] && p->outliers > 0 &&
+			    p == chase_report_best(v, n, "interleaved-prefetch", sizes[i], p->group_size))
+			{
+				fprintf(f, "%lld %.4f %lld %lld\n", p->group_size, s->median / p->median, p->outliers,
+					p->runs);
+				flagged++;
+			}
+		}
+	}
+	fprintf(f, "\n\n");
 	fclose(f);
 	f = NULL;
 	strbuf_release(&body);
@@ -174,9 +193,13 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 		    "  set yrange [0:*]\n  set bars 2\n"
 		    "  set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
 		    "  plot for [i=0:%zu] datafile index i using 1:2:3:4 with yerrorlines lw 2 title columnheader(1), "
-		    "datafile index %zu using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title columnheader(1)\n"
-		    "  unset arrow 1\n  unset logscale x\n  set yrange [*:*]",
+		    "datafile index %zu using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title columnheader(1)",
 		    ns ? ns - 1 : 0, ns);
+	/* A block without a point would make gnuplot complain. */
+	if (flagged)
+		strbuf_addf(&body, ", datafile index %zu using 1:2 with points pt 3 ps 1.5 lw 2 lc rgb 'red' title "
+			    "columnheader(1)", ns + 1);
+	strbuf_add(&body, "\n  unset arrow 1\n  unset logscale x\n  set yrange [*:*]");
 	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
 	report_chart_made(made, charts, "speedup_vs_groupsize",

@@ -28,6 +28,8 @@ static int result_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	snprintf(r->fingerprint, sizeof(r->fingerprint), "%s", (const char *)sqlite3_column_text(q, 9));
 	r->ci_low = sqlite3_column_double(q, 10);
 	r->ci_high = sqlite3_column_double(q, 11);
+	r->outliers = sqlite3_column_int64(q, 12);
+	r->runs = sqlite3_column_int64(q, 13);
 	return 0;
 }
 
@@ -38,7 +40,8 @@ int chase_report_results(sqlite3 *db, const char *platform, struct chase_results
 	return report_each_row(db,
 			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
 			       " hugepages, median_ns_per_lookup, fingerprint, COALESCE(ci_low, median_ns_per_lookup),"
-			       " COALESCE(ci_high, median_ns_per_lookup) FROM latest_results JOIN current_fingerprints"
+			       " COALESCE(ci_high, median_ns_per_lookup), COALESCE(outliers, 0), COALESCE(runs, 0)"
+			       " FROM latest_results JOIN current_fingerprints"
 			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR platform = ?1)"
 			       " AND kernel = 'chase' ORDER BY platform, host, depth, size_mb, variant, group_size",
 			       platform, "results", result_row, rs, err);

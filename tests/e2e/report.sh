@@ -22,7 +22,10 @@ done
 # What each chart marks, read from the data and scripts gnuplot drew them from.
 check "throughput: the last-level cache marked" grep -q "last-level cache" "$TMP/report/tiny-throughput_vs_size.gp"
 check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
-	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,\$p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
+	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,/^\$/p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
+flagged=$(q "$db" "SELECT count(*) FROM (SELECT outliers, MIN(median_ns_per_lookup) FROM latest_results JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny' AND kernel = 'chase' AND variant = 'interleaved-prefetch' GROUP BY size_mb, group_size) WHERE outliers > 0")
+check "speedup: the points with runs flagged as outliers marked ($flagged)" \
+	sh -c "[ \"\$(sed -n '/\"runs flagged as outliers\"/,\$p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = $flagged ] && { [ $flagged = 0 ] || grep -q \"lc rgb 'red' title\" '$TMP/report/tiny-speedup_vs_groupsize.gp'; }"
 check "ipa: in microseconds, always block and always poll with their intervals" \
 	sh -c "grep -q \"set ylabel 'us per call'\" '$TMP/report/tiny-ipa_wall_vs_threshold.gp' && grep -q '^\"always block\"' '$TMP/report/tiny-ipa_wall_vs_threshold.dat' && grep -q 'filledcurves' '$TMP/report/tiny-ipa_wall_vs_threshold.gp'"
 check "ipa: no label drawn on the plot (each line is in the key)" test "$(grep -c 'set label' "$TMP/report/tiny-ipa_wall_vs_threshold.gp")" = 0
