@@ -26,16 +26,18 @@ static int chosen_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	return 0;
 }
 
-/* The last-level cache of the platform's host as its newest sweep found it, in MB; 0 when unknown. */
-static double llc_mb(sqlite3 *db, const char *platform)
+/* A cache size of the platform's host as its newest sweep found it (a key
+ * of its facts), in MB; 0 when unknown. */
+static double cache_mb(sqlite3 *db, const char *platform, const char *key)
 {
 	sqlite3_stmt *q = NULL;
 	double mb = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT json_extract(s.env_json, '$.llc_bytes') FROM sweeps s JOIN platforms p ON"
+	if (sqlite3_prepare_v2(db, "SELECT json_extract(s.env_json, '$.' || ?2) FROM sweeps s JOIN platforms p ON"
 				   " p.id = s.platform_id WHERE p.name = ?1 ORDER BY s.id DESC LIMIT 1", -1, &q,
 				   NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) == SQLITE_ROW)
 			mb = sqlite3_column_double(q, 0) / (1024.0 * 1024.0);
 	}
@@ -47,7 +49,8 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 			struct tune_error *err)
 {
 	struct chosen chosen = { .n = 0 };
-	double llc = llc_mb(db, platform);
+	static const char *const caches[][2] = { { "l1d_bytes", "L1d" }, { "l2_bytes", "L2" },
+						 { "llc_bytes", "last-level cache" } };
 	static const char *const variants[] = { "scalar", "scalar-prefetch", "interleaved", "interleaved-prefetch" };
 	struct chase_results rs = { NULL, 0 };
 	struct chase_result *v;
@@ -111,14 +114,21 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 			  "intervals' noenhanced\n"
 			  "  set logscale x 2\n  set xlabel 'working set (MB)'\n  set ylabel 'million lookups per second'\n"
 			  "  set yrange [0:*]\n  set bars 2\n  set offsets graph 0.04, graph 0.04, 0, 0\n");
-	/* The last-level cache: beyond it, every lookup goes to memory. A number
-	 * this process computed, not text from the database. */
-	if (llc > 0)
-		strbuf_addf(&body, "  set arrow 1 from %.3f, graph 0 to %.3f, graph 1 nohead dt 2 lc rgb 'gray40'\n"
-			    "  set label 1 'last-level cache (%.0f MiB)' at %.3f, graph 0.95 left offset 0.5,0 "
-			    "textcolor rgb 'gray30'\n", llc, llc, llc, llc);
+	/* The caches within the sizes measured: past each, lookups go one level
+	 * further out (past the last-level cache, to memory). Numbers this
+	 * process computed, not text from the database. */
+	for (int c = 0; c < 3 && ns; c++) {
+		double mb = cache_mb(db, platform, caches[c][0]);
+
+		if (mb <= 0 || mb < (double)sizes[0] || mb > (double)sizes[ns - 1])
+			continue;
+		strbuf_addf(&body, "  set arrow %d from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb 'gray40'\n"
+			    "  set label %d '%s (%.*f %s)' at %.4f, graph %.2f left offset 0.5,0 textcolor rgb "
+			    "'gray30'\n", c + 1, mb, mb, c + 1, caches[c][1], mb < 1 ? 0 : mb < 10 ? 1 : 0,
+			    mb < 1 ? mb * 1024 : mb, mb < 1 ? "KiB" : "MiB", mb, 0.95 - 0.06 * c);
+	}
 	strbuf_add(&body, "  plot for [i=0:3] datafile index i using 1:2:3:4 with yerrorlines lw 2 title columnheader(1)\n"
-			  "  unset arrow 1\n  unset label 1\n  unset logscale x\n  set yrange [*:*]");
+			  "  unset arrow\n  unset label\n  unset logscale x\n  set yrange [*:*]");
 	if ((rc = report_plot(dir, name, platform, v[n - 1].host, &body, err)) != 0)
 		goto out;
 	report_chart_made(made, charts, "throughput_vs_size",

@@ -20,7 +20,11 @@ for chart in throughput_vs_size speedup_vs_groupsize ipa_wall_vs_threshold sched
 	check "$chart.svg is an SVG" grep -q '<svg' "$TMP/report/tiny-$chart.svg"
 done
 # What each chart marks, read from the data and scripts gnuplot drew them from.
-check "throughput: the last-level cache marked" grep -q "last-level cache" "$TMP/report/tiny-throughput_vs_size.gp"
+# Each cache whose size lies within the sizes measured (1 and 4 MB) is marked, no other.
+for c in l1d_bytes:L1d l2_bytes:L2 llc_bytes:last-level; do
+	in=$(q "$db" "SELECT json_extract(env_json, '\$.${c%%:*}') BETWEEN 1048576 AND 4194304 FROM sweeps ORDER BY id DESC LIMIT 1")
+	check "throughput: ${c#*:} marked only when within the sizes measured ($in)" test "$(grep -c "label [0-9] '${c#*:}" "$TMP/report/tiny-throughput_vs_size.gp")" = "$in"
+done
 check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
 	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,/^\$/p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
 flagged=$(q "$db" "SELECT count(*) FROM (SELECT outliers, MIN(median_ns_per_lookup) FROM latest_results JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny' AND kernel = 'chase' AND variant = 'interleaved-prefetch' GROUP BY size_mb, group_size) WHERE outliers > 0")

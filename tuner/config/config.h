@@ -164,6 +164,7 @@ struct host_facts {
 	int cores, pus;
 	int smt;             /* PUs per core > 1 */
 	long long llc_bytes; /* largest cache seen */
+	long long l1d_bytes, l2_bytes; /* the first core's level-1 data and level-2 caches; 0: unknown */
 	long long memory_bytes;
 	double loadavg1;
 	int last_core_pu;    /* a PU of the last core: the default CPU to pin to */

@@ -121,6 +121,13 @@ int hostinfo_read(struct host_facts *f, struct tune_error *err)
 			f->llc_bytes = (long long)o->attr->cache.size;
 	}
 	{
+		hwloc_obj_t l1 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L1CACHE, 0);
+		hwloc_obj_t l2 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0);
+
+		f->l1d_bytes = l1 && l1->attr ? (long long)l1->attr->cache.size : 0;
+		f->l2_bytes = l2 && l2->attr ? (long long)l2->attr->cache.size : 0;
+	}
+	{
 		hwloc_obj_t root = hwloc_get_root_obj(topo);
 
 		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -143,10 +150,11 @@ int hostinfo_read(struct host_facts *f, struct tune_error *err)
 
 char *hostinfo_json(const struct host_facts *f)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:I, s:I, s:f, s:i}",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:b, s:I, s:I, s:I, s:I, s:f, s:i}",
 			      "hostname", f->hostname, "arch", f->arch, "cpu_model", f->cpu_model,
 			      "microcode", f->microcode, "kernel", f->kernel, "governor", f->governor,
 			      "thp", f->thp, "cores", f->cores, "pus", f->pus, "smt", f->smt,
+			      "l1d_bytes", (json_int_t)f->l1d_bytes, "l2_bytes", (json_int_t)f->l2_bytes,
 			      "llc_bytes", (json_int_t)f->llc_bytes, "memory_bytes", (json_int_t)f->memory_bytes,
 			      "loadavg1", f->loadavg1, "last_core_pu", f->last_core_pu);
 	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -183,6 +191,8 @@ int hostinfo_from_json(const json_t *o, struct host_facts *f, char *why, size_t 
 	f->pus = (int)json_integer_value(json_object_get(o, "pus"));
 	f->smt = json_is_true(json_object_get(o, "smt"));
 	f->llc_bytes = (long long)json_integer_value(json_object_get(o, "llc_bytes"));
+	f->l1d_bytes = (long long)json_integer_value(json_object_get(o, "l1d_bytes"));
+	f->l2_bytes = (long long)json_integer_value(json_object_get(o, "l2_bytes"));
 	f->memory_bytes = (long long)json_integer_value(json_object_get(o, "memory_bytes"));
 	f->loadavg1 = json_number_value(json_object_get(o, "loadavg1"));
 	f->last_core_pu = (int)json_integer_value(json_object_get(o, "last_core_pu"));
