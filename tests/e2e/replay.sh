@@ -36,7 +36,7 @@ check "a row per strategy" test "$(grep -cE '^(grid|random|adaptive) ' "$TMP/out
 check "grid: every point, a decision per seed ($(row grid))" test "$(row grid | awk '{ print $5 }') $(row grid | sed -n 's|.*/\([0-9]*\)).*|\1|p')" = "96.0 30"
 adaptive=$(row adaptive | awk '{ print $5 }')
 check "adaptive: fewer trials than the grid ($adaptive)" awk -v a="$adaptive" 'BEGIN { exit !(a > 0 && a < 96) }'
-check "random: the adaptive search's budget ($(row random))" test "$(row random | awk '{ printf "%.0f", $5 }')" = "$(awk -v a="$adaptive" 'BEGIN { printf "%.0f", a }')"
+check "random: the adaptive search's budget ($(row random))" awk -v r="$(row random | awk '{ print $5 }')" -v a="$adaptive" 'BEGIN { d = r - a; exit !(d <= 0.55 && d >= -0.55) }'
 "$tune" replay "$TMP/adaptive.yaml" --from rec-grid --bridge rec-bridge --platform $plat --db "$db" --seeds 30 > "$TMP/out2" 2>&1
 check "the same seeds, the same table" cmp -s "$TMP/out" "$TMP/out2"
 "$tune" replay "$TMP/adaptive.yaml" --from rec-grid --platform $plat --db "$db" --seeds 30 --drift 0 --strategies adaptive > "$TMP/out3" 2>&1
