@@ -108,3 +108,31 @@ void search_group_by_process(struct trial **fin, size_t n)
 	}
 	memcpy(fin, grouped, g * sizeof(struct trial *));
 }
+
+size_t search_decision(struct plan *pl, size_t i, struct trial **cand)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < i; j++)
+		if (manifest_same_decision(&pl->trials[j], &pl->trials[i]))
+			return 0;
+	for (size_t j = i; j < pl->ntrials; j++)
+		if (manifest_same_decision(&pl->trials[j], &pl->trials[i]) && pl->trials[j].stats.n)
+			cand[n++] = &pl->trials[j];
+	return n;
+}
+
+size_t search_finals_ranked(const struct kernel_manifest *m, struct trial **fin, size_t nf, struct trial **cand)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < nf; k++)
+		if (fin[k]->stats.n) {
+			fin[k]->score = fin[k]->stats.median;
+			fin[k]->score_low = fin[k]->stats.ci_low;
+			fin[k]->score_high = fin[k]->stats.ci_high;
+			cand[n++] = fin[k];
+		}
+	search_rank(m, cand, n);
+	return n;
+}

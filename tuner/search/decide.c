@@ -132,18 +132,9 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 	}
 	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
 		const struct trial *first = &r->plan.trials[i];
-		size_t n = 0, nf = 0, measured = 0;
+		size_t n = search_decision(&r->plan, i, cand), nf = 0, measured = n;
 		struct trial *best, *knee, *runner = NULL, *fin[SEARCH_FINAL_MAX];
-		int seen = 0;
 
-		for (size_t j = 0; j < i; j++)
-			seen |= manifest_same_decision(&r->plan.trials[j], first);
-		if (seen)
-			continue;
-		for (size_t j = i; j < r->plan.ntrials; j++)
-			if (manifest_same_decision(&r->plan.trials[j], first) && r->plan.trials[j].stats.n)
-				cand[n++] = &r->plan.trials[j];
-		measured = n;
 		if (!n)
 			continue;
 		search_rank(r->kernel, cand, n);
@@ -170,18 +161,8 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 			search_round_title(r, what, final_title, sizeof(final_title));
 			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
 				break;
-			/* Measured together: their medians are their scores. */
-			n = 0;
-			for (size_t k = 0; k < nf; k++)
-				if (fin[k]->stats.n) {
-					fin[k]->score = fin[k]->stats.median;
-					fin[k]->score_low = fin[k]->stats.ci_low;
-					fin[k]->score_high = fin[k]->stats.ci_high;
-					cand[n++] = fin[k];
-				}
-			if (!n)
+			if (!(n = search_finals_ranked(r->kernel, fin, nf, cand)))
 				continue;
-			search_rank(r->kernel, cand, n);
 			knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
 		}
 		best = cand[0];

@@ -127,18 +127,10 @@ static void decide(struct replay *p, const struct sweep *sw, struct trial **cand
 	struct trial finals[SEARCH_FINAL_MAX], *fin[SEARCH_FINAL_MAX];
 
 	for (size_t i = 0; i < pl->ntrials; i++) {
-		size_t n = 0, nf;
+		size_t n = search_decision(pl, i, cand), nf;
 		struct trial *knee;
-		int seen = 0;
 		long long point;
 
-		for (size_t j = 0; j < i; j++)
-			seen |= manifest_same_decision(&pl->trials[j], &pl->trials[i]);
-		if (seen)
-			continue;
-		for (size_t j = i; j < pl->ntrials; j++)
-			if (manifest_same_decision(&pl->trials[j], &pl->trials[i]) && pl->trials[j].stats.n)
-				cand[n++] = &pl->trials[j];
 		if (!n)
 			continue;
 		search_rank(sw->manifest, cand, n);
@@ -152,17 +144,8 @@ static void decide(struct replay *p, const struct sweep *sw, struct trial **cand
 			search_group_by_process(fin, nf);
 			measure_round(p, fin, nf);
 			out->finals += (double)nf;
-			n = 0;
-			for (size_t k = 0; k < nf; k++)
-				if (fin[k]->stats.n) {
-					fin[k]->score = fin[k]->stats.median;
-					fin[k]->score_low = fin[k]->stats.ci_low;
-					fin[k]->score_high = fin[k]->stats.ci_high;
-					cand[n++] = fin[k];
-				}
-			if (!n)
+			if (!(n = search_finals_ranked(sw->manifest, fin, nf, cand)))
 				continue;
-			search_rank(sw->manifest, cand, n);
 			knee = search_knee(sw->manifest, cand, n, cand[0], sw->tolerance);
 		}
 		out->decisions++;

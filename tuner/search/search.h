@@ -114,6 +114,12 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, struct trial **fin);
 
+/* The decision of plan trial i, unless an earlier trial's: its measured
+ * trials into cand; returns how many (0: none, or decided already). */
+size_t search_decision(struct plan *pl, size_t i, struct trial **cand);
+/* The finals fin[0..nf) measured side by side: their medians are their
+ * scores; those measured into cand, ranked; returns how many. */
+size_t search_finals_ranked(const struct kernel_manifest *m, struct trial **fin, size_t nf, struct trial **cand);
 /* fin[0..n) (n <= SEARCH_FINAL_MAX) reordered so that each process's
  * trials are together, in the order each process first appears. */
 void search_group_by_process(struct trial **fin, size_t n);
