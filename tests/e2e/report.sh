@@ -111,6 +111,8 @@ check "limits: hop and ceiling stored with the host ($(grep probe "$TMP/past.err
 "$tune" results --platform tiny --db "$TMP/limit.db" --format json --table headline > "$TMP/hl.json"
 lim=$(q "$TMP/limit.db" "SELECT json_extract(value, '\$[8].ratio') || ' ' || json_extract(value, '\$[8].limit') FROM json_each(readfile('$TMP/hl.json'), '\$.sections[0].tables[0].rows')")
 check "limits: the optimum at 512 MB against 12 x the ceiling per line ($lim)" test "$(q "$TMP/limit.db" "SELECT abs(o.median / (12 * p.value) - ${lim% *}) < 0.001 AND abs(12 * p.value - ${lim#* }) < 0.001 FROM optima o, host_probes p WHERE p.field = 'line_ns'")" = 1
+"$tune" facts --probes --db "$TMP/limit.db" > "$TMP/facts.json"
+check "limits: tune facts --probes shows them for this host" test "$(q "$TMP/limit.db" "SELECT json_extract(readfile('$TMP/facts.json'), '\$.probes.chase.limits.line_ns') = value FROM host_probes WHERE field = 'line_ns'")" = 1
 check "limits: the probes table shows them" sh -c "'$tune' results --platform tiny --db '$TMP/limit.db' --table probes | grep -q 'chase .*limits .*line_ns'"
 # Outliers: per sweep, the flagged runs the database holds.
 "$tune" results --platform tiny --db "$db" --format json --table outliers > "$TMP/o.json"

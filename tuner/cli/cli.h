@@ -114,6 +114,7 @@ struct cmd_options {
 	/* tune replay's */
 	const char *from, *bridge, *seeds, *drift, *strategies;
 	int serve;
+	int probes; /* tune facts --probes */
 	char **args; /* what is left: positional arguments */
 	int nargs;
 };

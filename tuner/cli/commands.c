@@ -20,6 +20,11 @@ static const struct cmd_option export_options[] = {
 	  "fingerprint, hugepages, trial, phase, outlier)" },
 	CMD_OPT_DB, CMD_OPT_END,
 };
+static const struct cmd_option facts_options[] = {
+	{ "probes", 'P', NULL, 0, "with what the kernels' probes measured of this host, from the database (chase's "
+	  "hop and ceiling, ipa's wake-up cost)" },
+	CMD_OPT_DB, CMD_OPT_END,
+};
 static const struct cmd_option hosts_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_REQUIRE_TLS, CMD_OPT_END,
 };
@@ -69,8 +74,8 @@ const struct cmd_entry tune_commands[] = {
 	{ "export", cmd_export, "csv|header|json", export_options,
 	  "write samples as amaco2's CSV, or the optima as a C header or JSON",
 	  "tune export header --platform local -o tuned_config.h" },
-	{ "facts", cmd_facts, "", no_options, "print this host's facts as JSON (what a Slurm node reports)",
-	  "tune facts" },
+	{ "facts", cmd_facts, "", facts_options, "print this host's facts as JSON (what a Slurm node reports)",
+	  "tune facts --probes" },
 	{ "help", cmd_help, "[COMMAND|platform|sweep|kernel|exit-codes]", no_options, "show help",
 	  "tune help sweep" },
 	{ "hosts", cmd_hosts, "", hosts_options, "list the platforms' hosts, whether they answer, and their facts",
