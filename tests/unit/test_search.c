@@ -267,6 +267,15 @@ int main(void)
 		search_free(&live);
 		search_free(&resumed);
 	}
+	/* Budget: max_trials caps the search. */
+	for (size_t i = 0; i < pl.ntrials; i++)
+		memset(&pl.trials[i].stats, 0, sizeof(pl.trials[i].stats));
+	s.max_trials = 10;
+	search_init(&se, &s, &pl, NULL, &err);
+	n = run_search(&se, &pl, 48, 48, 1);
+	CHECK(n == 10 && se.budget_hit, "budget: %zu trials, hit %d", n, se.budget_hit);
+	search_free(&se);
+	plan_free(&pl);
 	/* Drift: slow and fast spells between rounds. Anchored, the search finds
 	 * the knee every time; comparing medians of different batches misses it
 	 * (the drift really fools it, so this check can fail), once below the
@@ -299,15 +308,6 @@ int main(void)
 		CHECK(crossed_off >= cases / 2 && crossed_out >= 1, "cross-batch comparison missed the knee in only %zu of "
 		      "%zu, outside the plateau %zu: the drift does not test anything", crossed_off, cases, crossed_out);
 	}
-	/* Budget: max_trials caps the search. */
-	for (size_t i = 0; i < pl.ntrials; i++)
-		memset(&pl.trials[i].stats, 0, sizeof(pl.trials[i].stats));
-	s.max_trials = 10;
-	search_init(&se, &s, &pl, NULL, &err);
-	n = run_search(&se, &pl, 48, 48, 1);
-	CHECK(n == 10 && se.budget_hit, "budget: %zu trials, hit %d", n, se.budget_hit);
-	search_free(&se);
-	plan_free(&pl);
 	/* Replay: the search and the decision against a record of every g (a
 	 * curve with 1% noise per run), under a 10% drift per process: the
 	 * adaptive search lands in the plateau nearly always, at a fraction of
