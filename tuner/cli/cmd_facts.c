@@ -1,7 +1,7 @@
 /* tune facts: this host's facts as one JSON object, as the store records
  * them; what a Slurm job on a node reports to the orchestrator. With
  * --probes, also what the kernels' probes measured of this host (from the
- * database): {"probes": {"chase": {"limits": {"hop_ns": ...}}}}. */
+ * database): {"probes": {KERNEL: {PROBE: {FIELD: value}}}}. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,8 +21,8 @@ static const struct cmd_option export_options[] = {
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option facts_options[] = {
-	{ "probes", 'P', NULL, 0, "with what the kernels' probes measured of this host, from the database (chase's "
-	  "hop and ceiling, ipa's wake-up cost)" },
+	{ "probes", 'P', NULL, 0, "with what the kernels' probes (their manifests' probe:) measured of this host, from "
+	  "the database" },
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option hosts_options[] = {
