@@ -292,6 +292,15 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	return 0;
 }
 
+size_t measure_process_end(struct trial *const *ts, size_t i, size_t n)
+{
+	size_t j = i + 1;
+
+	while (j < n && j - i < MAX_BATCH && plan_same_process(ts[j], ts[i]))
+		j++;
+	return j < n ? j : n;
+}
+
 /* Measures the given trials, a context at a time (consecutive trials of one
  * context share a kernel process). */
 int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
@@ -301,36 +310,35 @@ int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char 
 	double cost = 0;
 	int rc = 0;
 
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-
-		while (j < n && j - i < MAX_BATCH && plan_same_process(ts[j], ts[i]))
-			j++;
+	for (size_t i = 0, j; i < n; i = j) {
+		j = measure_process_end(ts, i, n);
 		cost += plan_cost(ts + i, j - i);
-		i = j;
 	}
 	progress_init(&pg, title, n, cost);
-	for (size_t i = 0; i < n && !rc;) {
+	for (size_t i = 0, j; i < n && !rc; i = j) {
 		size_t m = 0;
 
 		if (r->opt->stop && *r->opt->stop) {
 			rc = TUNE_ERR_INTERRUPTED;
 			break;
 		}
-		while (i < n && m < MAX_BATCH && (!m || plan_same_process(ts[i], todo[0])))
-			todo[m++] = ts[i++];
+		for (j = measure_process_end(ts, i, n); i + m < j; m++)
+			todo[m] = ts[i + m];
 		if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, todo, m, 1, err)) != 0)
 			break;
-		/* Those a previous run finished are not measured again. */
+		/* Those a previous run finished are not measured again: their
+		 * statistics (and batch) are read back instead. */
 		{
 			size_t k = 0;
 
-			for (size_t a = 0; a < m; a++)
+			for (size_t a = 0; a < m && !rc; a++)
 				if (todo[a]->status != TRIAL_DONE)
 					todo[k++] = todo[a];
+				else
+					rc = measure_trial_stats(r->ctx->store, &todo[a], 1, err);
 			m = k;
 		}
-		if (m)
+		if (m && !rc)
 			rc = run_trials(r, todo, m, &pg, err);
 	}
 	progress_finish(&pg);

@@ -58,8 +58,12 @@ int measure_trial_stats(struct store *st, struct trial *const *trials, size_t n,
 
 /* measure.c: a batch's output lines into samples, recorded. */
 int measure_json_number(json_t *o, const char *key, double *out);
+/* ts[i..end) is what one kernel process measures: the consecutive trials of
+ * one process from i, at most MAX_BATCH; returns end. */
+size_t measure_process_end(struct trial *const *ts, size_t i, size_t n);
 /* Measures the given trials, a context at a time, each batch recorded in one
- * transaction; title heads the progress. */
+ * transaction; title heads the progress. A trial a previous run finished is
+ * not measured again: its statistics are read back. */
 int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err);
 
 #endif

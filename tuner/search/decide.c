@@ -154,9 +154,6 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 				fin[j] = t;
 			}
 			search_group_by_process(fin, nf);
-			if ((rc = measure_store_trials(r->ctx->store, r->sweep_id, fin, nf, 1, err)) != 0 ||
-			    (rc = measure_trial_stats(r->ctx->store, fin, nf, err)) != 0)
-				break;
 			snprintf(what, sizeof(what), "final%s%s", first->context[0] ? " " : "", first->context);
 			search_round_title(r, what, final_title, sizeof(final_title));
 			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)

@@ -500,13 +500,6 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 
 		if (!todo)
 			break;
-		/* An anchor a run stopped before saving its state measured is read back. */
-		for (size_t k = 0; k < todo && !rc; k++)
-			if (round[k]->phase == PHASE_ANCHOR &&
-			    !(rc = measure_store_trials(ctx->store, r->sweep_id, &round[k], 1, 1, err)))
-				rc = measure_trial_stats(ctx->store, &round[k], 1, err);
-		if (rc)
-			break;
 		rounds++;
 		snprintf(round_name, sizeof(round_name), "round %d", rounds);
 		search_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
