@@ -56,6 +56,14 @@ static int reaches_plateau(const struct kernel_manifest *m, const struct trial *
 	return c->score_low <= best->score * (1.0 + tolerance);
 }
 
+static int holds(struct trial *const *fin, size_t nf, const struct trial *c)
+{
+	for (size_t j = 0; j < nf; j++)
+		if (fin[j] == c)
+			return 1;
+	return 0;
+}
+
 /* Who is measured again for a decision, cand[0..n) ranked: the top final_top,
  * the knee, then every other whose interval reaches the plateau, best first,
  * up to SEARCH_FINAL_MAX. Returns how many, in fin. */
@@ -68,29 +76,21 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 		fin[nf++] = cand[k];
 	for (size_t k = 0; k <= n && nf < SEARCH_FINAL_MAX; k++) {
 		struct trial *c = k == 0 ? knee : cand[k - 1];
-		int in = 0;
 
-		for (size_t j = 0; j < nf; j++)
-			in |= fin[j] == c;
-		if (!in && (c == knee || reaches_plateau(m, c, cand[0], sw->tolerance)))
+		if (!holds(fin, nf, c) && (c == knee || reaches_plateau(m, c, cand[0], sw->tolerance)))
 			fin[nf++] = c;
 	}
 	/* The baseline's best too, so that the gain over it is measured in the
 	 * same final, not minutes apart. */
 	for (size_t k = 0; k < n && nf < SEARCH_FINAL_MAX; k++) {
-		int in = 0;
-
 		if (cand[k]->variant != manifest_variant(m, m->baseline))
 			continue;
-		for (size_t j = 0; j < nf; j++)
-			in |= fin[j] == cand[k];
-		if (!in)
+		if (!holds(fin, nf, cand[k]))
 			fin[nf++] = cand[k];
 		break;
 	}
 	return nf;
 }
-
 
 void search_group_by_process(struct trial **fin, size_t n)
 {

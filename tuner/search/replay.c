@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../kernels/common/rng.h"
+#include "../measure/measure.h"
 #include "search.h"
 
 /* How much of the last process's drift the next keeps (log space). */
@@ -84,39 +85,48 @@ static void measure_process(struct replay *p, struct trial **ts, size_t n)
 	}
 }
 
-/* ts[0..n) as the sweep measures them: consecutive trials of one process
- * together, up to MAX_BATCH. */
+/* ts[0..n) as the sweep measures them, a kernel process at a time. */
 static void measure_round(struct replay *p, struct trial **ts, size_t n)
 {
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-
-		while (j < n && j - i < MAX_BATCH && plan_same_process(ts[j], ts[i]))
-			j++;
+	for (size_t i = 0, j; i < n; i = j) {
+		j = measure_process_end(ts, i, n);
 		measure_process(p, ts + i, j - i);
-		i = j;
 	}
 }
 
-/* Whether the chosen trial is in the plateau of its decision: its recorded
- * interval (by_median 0) or its recorded median (1) within tolerance of the
- * best recorded median. */
-static int in_plateau(const struct replay *p, const struct sweep *sw, const struct trial *chosen, int by_median)
+/* The plan trial with the best recorded median of of's decision, or
+ * (size_t)-1 when none is recorded. */
+static size_t best_recorded(const struct plan *pl, const struct replay_recorded *rec, const struct sweep *sw,
+			    const struct trial *of)
 {
-	const struct kernel_manifest *m = sw->manifest;
-	const struct replay_recorded *c = record_of(p, chosen);
-	double best = 0;
-	int higher = m->metric.better == BETTER_HIGHER;
+	int higher = sw->manifest->metric.better == BETTER_HIGHER;
+	size_t best = (size_t)-1;
 
-	for (size_t i = 0; i < p->plan->ntrials; i++)
-		if (p->rec[i].n && manifest_same_decision(&p->plan->trials[i], chosen) &&
-		    (!best || (higher ? p->rec[i].median > best : p->rec[i].median < best)))
-			best = p->rec[i].median;
+	for (size_t i = 0; i < pl->ntrials; i++)
+		if (rec[i].n && manifest_same_decision(&pl->trials[i], of) &&
+		    (best == (size_t)-1 || (higher ? rec[i].median > rec[best].median : rec[i].median < rec[best].median)))
+			best = i;
+	return best;
+}
+
+/* Whether c is in the plateau of a decision whose best recorded median is
+ * best: its recorded interval (by_median 0) or its recorded median (1)
+ * within tolerance of it. */
+static int reaches(const struct replay_recorded *c, double best, const struct sweep *sw, int by_median)
+{
 	if (!c || !c->n)
 		return 0;
-	if (higher)
+	if (sw->manifest->metric.better == BETTER_HIGHER)
 		return (by_median ? c->median : c->high) >= best * (1.0 - sw->tolerance);
 	return (by_median ? c->median : c->low) <= best * (1.0 + sw->tolerance);
+}
+
+/* Whether the chosen trial is in the plateau of its decision. */
+static int in_plateau(const struct replay *p, const struct sweep *sw, const struct trial *chosen, int by_median)
+{
+	size_t best = best_recorded(p->plan, p->rec, sw, chosen);
+
+	return best != (size_t)-1 && reaches(record_of(p, chosen), p->rec[best].median, sw, by_median);
 }
 
 /* The decision of each context as search_decide() makes it, measured by the
@@ -179,21 +189,16 @@ static double grid_time(const struct replay *p)
  * smallest and largest whose interval reaches within tolerance of it. */
 static void plateau_of(const struct sweep *sw, const struct plan *plan, struct replay_record *r)
 {
-	const struct trial *first = plan->ntrials ? &plan->trials[0] : NULL;
-	int higher = sw->manifest->metric.better == BETTER_HIGHER;
-	double best = 0;
+	size_t best = plan->ntrials ? best_recorded(plan, r->rec, sw, &plan->trials[0]) : (size_t)-1;
 
-	for (size_t i = 0; first && i < plan->ntrials; i++)
-		if (r->rec[i].n && manifest_same_decision(&plan->trials[i], first) &&
-		    (!best || (higher ? r->rec[i].median > best : r->rec[i].median < best))) {
-			best = r->rec[i].median;
-			r->best_point = plan_trial_point(&plan->trials[i]);
-		}
-	for (size_t i = 0; first && i < plan->ntrials; i++) {
+	if (best == (size_t)-1)
+		return;
+	r->best_point = plan_trial_point(&plan->trials[best]);
+	for (size_t i = 0; i < plan->ntrials; i++) {
 		long long x = plan_trial_point(&plan->trials[i]);
 
-		if (!r->rec[i].n || !manifest_same_decision(&plan->trials[i], first) || x == PLAN_NA ||
-		    (higher ? r->rec[i].high < best * (1.0 - sw->tolerance) : r->rec[i].low > best * (1.0 + sw->tolerance)))
+		if (!manifest_same_decision(&plan->trials[i], &plan->trials[0]) || x == PLAN_NA ||
+		    !reaches(&r->rec[i], r->rec[best].median, sw, 0))
 			continue;
 		if (!r->plateau_lo || x < r->plateau_lo)
 			r->plateau_lo = x;
@@ -331,7 +336,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 	struct trial **round = calloc(plan->ntrials + SEARCH_ANCHORS * plan->nbatches + 1, sizeof(struct trial *));
 	struct trial **cand = calloc(plan->ntrials + SEARCH_FINAL_MAX + 1, sizeof(struct trial *));
 	struct replay p = { plan, record->rec, { 0 }, o->drift, 0, 0, 0, 0 };
-	double time_ns = 0;
+	double time_ns = 0, grid_ns = grid_time(&p);
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -374,7 +379,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 		out->trials /= (double)o->seeds;
 		out->anchors /= (double)o->seeds;
 		out->finals /= (double)o->seeds;
-		out->time_share = grid_time(&p) > 0 ? time_ns / (double)o->seeds / grid_time(&p) : 0;
+		out->time_share = grid_ns > 0 ? time_ns / (double)o->seeds / grid_ns : 0;
 	}
 	free(round);
 	free(cand);
