@@ -291,18 +291,16 @@ int store_sweep_last_kernel_s(struct store *st, const char *name, long long plat
 			      double *seconds, char *msg)
 {
 	sqlite3_stmt *q = NULL;
-	int step, rc = store_prepare(st, &q, msg,
-				     "SELECT measure_ns / 1e9 FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND"
-				     " host_id = ?3 AND quick = ?4 AND status = 'done' AND measure_ns > 0 ORDER BY id DESC"
-				     " LIMIT 1", "siii", name, platform_id, host_id, (long long)quick);
+	long long ns = -1;
+	int rc = store_prepare(st, &q, msg,
+			       "SELECT measure_ns FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND host_id = ?3 AND"
+			       " quick = ?4 AND status = 'done' AND measure_ns > 0 ORDER BY id DESC LIMIT 1", "siii", name,
+			       platform_id, host_id, (long long)quick);
 
-	*seconds = -1;
-	if (rc)
-		return rc;
-	if ((step = sqlite3_step(q)) == SQLITE_ROW)
-		*seconds = sqlite3_column_double(q, 0);
-	sqlite3_finalize(q);
-	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the sweeps");
+	if (!rc)
+		rc = store_run(st, q, &ns, msg, "cannot read the sweeps");
+	*seconds = ns > 0 ? (double)ns / 1e9 : -1;
+	return rc;
 }
 
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, char *msg)

@@ -69,29 +69,41 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 	return search_context_bind(ctx, st, facts, p, err);
 }
 
-/* The rest of the run from sweep i on, as the time in kernels each of its
- * sweeps took the last time it ran here: said once in a line and counted
- * down on the progress line; unknown when one of them never finished. */
-static void run_estimate(struct store *st, const struct exec_context *ctx, const struct host_run *h, size_t i)
+/* The time in kernels each sweep of the run took the last time it ran
+ * here (-1: never finished here), read once at the start of the run. */
+static double *last_times(struct store *st, const struct exec_context *ctx, const struct host_run *h)
 {
-	double left = 0, s;
-	char when[16];
+	double *last = malloc(h->nsweeps * sizeof(*last));
 	struct tune_error err;
 
-	for (size_t k = i; k < h->nsweeps; k++) {
+	for (size_t k = 0; last && k < h->nsweeps; k++) {
 		struct sweep sw = { 0 };
-		int rc = sweep_load(h->sweeps[k], &sw, &err);
 
+		last[k] = -1;
 		/* Stored by its name, which a sweep given as a file says inside. */
-		if (!rc)
-			rc = store_sweep_last_kernel_s(st, sw.name, ctx->platform_id, ctx->host_id, h->o->quick, &s,
-						       tune_msg(&err));
+		if (sweep_load(h->sweeps[k], &sw, &err) == 0 &&
+		    store_sweep_last_kernel_s(st, sw.name, ctx->platform_id, ctx->host_id, h->o->quick, &last[k],
+					      tune_msg(&err)) != 0)
+			last[k] = -1;
 		sweep_free(&sw);
-		if (rc || s < 0) {
+	}
+	return last;
+}
+
+/* The rest of the run from sweep i on, from the sweeps' last times: said
+ * once in a line and counted down on the progress line; unknown when one of
+ * them never finished here. */
+static void run_estimate(const struct host_run *h, const double *last, size_t i)
+{
+	double left = 0;
+	char when[16];
+
+	for (size_t k = i; k < h->nsweeps; k++) {
+		if (!last || last[k] < 0) {
 			progress_run_end(0);
 			return;
 		}
-		left += s;
+		left += last[k];
 	}
 	progress_run_end(timing_now_s() + left);
 	duration_format(left, when, sizeof(when));
@@ -109,6 +121,7 @@ static void *run_host(void *arg)
 	struct slurm_client slurm;
 	struct platform p;
 	struct exec_context ctx;
+	double *last = NULL;
 
 	memset(&p, 0, sizeof(p));
 	if ((h->rc = store_open(h->o->db, &st, h->err.msg)) != 0)
@@ -136,6 +149,8 @@ static void *run_host(void *arg)
 				  p.name);
 		goto out;
 	}
+	if (h->nsweeps > 1 && !h->several)
+		last = last_times(st, &ctx, h);
 	for (size_t i = 0; i < h->nsweeps; i++) {
 		struct search_summary sum;
 		struct tune_error serr;
@@ -144,7 +159,7 @@ static void *run_host(void *arg)
 		eo.sweep_index = i + 1;
 		eo.nsweeps = h->nsweeps;
 		if (h->nsweeps > 1 && !h->several)
-			run_estimate(st, &ctx, h, i);
+			run_estimate(h, last, i);
 		rc = search_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
 
 		if (rc == TUNE_ERR_TRIALS) {
@@ -163,6 +178,7 @@ static void *run_host(void *arg)
 		h->rc = tune_fail(&h->err, TUNE_ERR_TRIALS, "some trials failed on platform '%s' (their reasons are "
 				  "above)", p.name);
 out:
+	free(last);
 	platform_free(&p);
 	store_close(st);
 	return NULL;
