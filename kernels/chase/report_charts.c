@@ -56,7 +56,7 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 	struct chase_result *v;
 	size_t n;
 	char path[4200], name[200];
-	struct strbuf body = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, marks = STRBUF_INIT;
 	long long sizes[64];
 	size_t ns = 0, flagged = 0;
 	FILE *f = NULL;
@@ -161,6 +161,13 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 			p = chase_report_best(v, n, "interleaved-prefetch", sizes[i], last);
 			fprintf(f, "%lld %.4f %.4f %.4f\n", last, s->median / p->median, s->median / p->ci_high,
 				s->median / p->ci_low);
+			/* Some of its runs flagged as outliers (kept in the statistics,
+			 * the median robust to them): where to look twice. */
+			if (p->outliers > 0) {
+				strbuf_addf(&marks, "%lld %.4f %lld %lld\n", last, s->median / p->median, p->outliers,
+					    p->runs);
+				flagged++;
+			}
 		}
 		fprintf(f, "\n\n");
 	}
@@ -175,25 +182,7 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 			fprintf(f, "%lld %.4f\n", chosen.g[c], s->median / p->median);
 	}
 	fprintf(f, "\n\n");
-	/* The points some of whose runs were flagged as outliers (kept in the
-	 * statistics, the median robust to them): where to look twice. */
-	fprintf(f, "\"runs flagged as outliers\"\n");
-	for (size_t i = 0; i < ns; i++) {
-		const struct chase_result *s = chase_report_best(v, n, "scalar", sizes[i], -1);
-
-		for (size_t k = 0; s && k < n; k++) {
-			const struct chase_result *p = &v[k];
-
-			if (!strcmp(p->variant, "interleaved-prefetch") && p->size_mb == sizes[i] && p->outliers > 0 &&
-			    p == chase_report_best(v, n, "interleaved-prefetch", sizes[i], p->group_size))
-			{
-				fprintf(f, "%lld %.4f %lld %lld\n", p->group_size, s->median / p->median, p->outliers,
-					p->runs);
-				flagged++;
-			}
-		}
-	}
-	fprintf(f, "\n\n");
+	fprintf(f, "\"runs flagged as outliers\"\n%s\n\n", strbuf_str(&marks));
 	fclose(f);
 	f = NULL;
 	strbuf_release(&body);
@@ -218,6 +207,7 @@ out:
 	if (f)
 		fclose(f);
 	strbuf_release(&body);
+	strbuf_release(&marks);
 	free(rs.v);
 	return rc;
 }
