@@ -42,8 +42,8 @@ check "a refusal comes after the headers, no 100 Continue, closed ($out)" test $
 echo "$out"
 
 spec='{"api":1,"kernel":"chase","kernel_hash":"'$chase_hash'","runs":1,"warmup":0,"seed":1,"variant":"interleaved-prefetch","list":[4]'
-# params SIZE QUERIES: chase's parameters.
-params() { printf '"params":{"hint":"pldl1keep","depth":0,"hugepages":"off","size_mb":%s,"queries":%s}' "$1" "$2"; }
+# params SIZE QUERIES [DEPTH]: chase's parameters.
+params() { printf '"params":{"hint":"pldl1keep","depth":%s,"hugepages":"off","size_mb":%s,"queries":%s}' "${3:-0}" "$1" "$2"; }
 out=$(post "$spec,\"timeout_s\":30,$(params 1 100),\"compiler\":\"/bin/sh\"}")
 check "unknown field: 400 naming it ($out)" answered 400 "unknown field 'compiler'" "$out"
 out=$(post "$spec,\"timeout_s\":30,$(params 1048576 100)}")
@@ -52,9 +52,12 @@ out=$(post "$spec,\"timeout_s\":600,$(params 1 100)}")
 check "timeout over --max-timeout: 422 ($out)" answered 422 "over this agent's --max-timeout of 60 s" "$out"
 
 # A client that hangs up: its trial stops, and the host is free at once.
-long="$spec,\"timeout_s\":60,$(params 64 2000000000)}"
+# 64 links per lookup: minutes of work (at depth 0 a fast host finished
+# 2e9 lookups in about the 2 s the client waits, and nothing was stopped).
+long="$spec,\"timeout_s\":60,$(params 64 2000000000 64)}"
 t0=$(date +%s.%N)
-curl -s -o /dev/null --max-time 2 -H "Authorization: Bearer $token" -d "$long" "$url/v1/run" &
+(curl -s -o "$TMP/hangup.out" -w '%{http_code}' --max-time 2 -H "Authorization: Bearer $token" -d "$long" \
+	"$url/v1/run" > "$TMP/hangup.code"; echo $? > "$TMP/hangup.rc") &
 curl_pid=$!
 kernel=
 for _ in $(seq 40); do kernel=$(pgrep -P "${pids[0]}" -f '/chase --runs' | head -1); [ -n "$kernel" ] && break; sleep 0.05; done
@@ -72,6 +75,9 @@ check "after a hang-up the next trial runs ($(tail -1 <<< "$out"))" test "$(tail
 check "after a hang-up the host is free within 20 s, not after the long trial" test "$(echo "$t1 - $t0 < 20" | bc)" = 1
 for _ in $(seq 20); do grep -q "hung up: trial stopped" "$TMP/agent.log" && break; sleep 0.2; done
 check "the agent says it stopped the trial" grep -q "hung up: trial stopped" "$TMP/agent.log"
+grep -q "hung up: trial stopped" "$TMP/agent.log" ||
+	{ echo "curl exit $(cat "$TMP/hangup.rc"), http $(cat "$TMP/hangup.code"): $(head -c 600 "$TMP/hangup.out")"
+	  tail -5 "$TMP/agent.log"; }
 
 # A sweep through the agent, undisturbed and then beside 20 slow clients.
 {
