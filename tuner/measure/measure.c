@@ -162,6 +162,29 @@ out:
 	free(flags);
 }
 
+/* Whether the runs gathered for todo[0..n) settle the batch (settle.c). */
+static int batch_settled(const struct sweep_run *r, const struct gathered *g, struct trial **todo, size_t n,
+			 size_t runs)
+{
+	double *all = calloc(n * runs > 0 ? n * runs : 1, sizeof(*all));
+	const double *x[MAX_BATCH];
+	int settled;
+
+	if (!all)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		x[i] = all + i * runs;
+	for (size_t s = 0; s < g->n; s++)
+		for (size_t i = 0; i < n; i++)
+			if (g->v[s].trial_id == todo[i]->id && !g->v[s].warmup && g->v[s].run_id >= 0 &&
+			    (size_t)g->v[s].run_id < runs)
+				all[i * runs + (size_t)g->v[s].run_id] = g->v[s].ns_per_lookup;
+	settled = measure_settled(x, n, runs, r->kernel->metric.better == BETTER_HIGHER, r->sweep.tolerance,
+				  (double)r->sweep.ci_target_pct / 100.0);
+	free(all);
+	return settled;
+}
+
 /* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
 static const char *run_kernel(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
 			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
@@ -235,19 +258,12 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		reason = bin->reason;
 	else
 		reason = run_kernel(r, bin, todo, n, sw->runs, sw->warmup, &g, why, sizeof(why), &rc, err);
-	/* Adaptive repetitions: more runs while the interval is too wide to rank. */
+	/* Adaptive repetitions: more runs while a trial's standing is open. */
 	while (!reason && !rc) {
 		long long done_runs = (long long)count_of(&g, todo[0], 0);
 		long long more = sw->runs < max_runs - done_runs ? sw->runs : max_runs - done_runs;
-		int loose = 0;
 
-		for (size_t i = 0; i < n && more > 0 && !loose; i++) {
-			struct stats st;
-
-			trial_stats(&g, todo[i], &st);
-			loose = stats_rel_halfwidth(&st) * 100.0 > (double)sw->ci_target_pct;
-		}
-		if (!loose)
+		if (more <= 0 || batch_settled(r, &g, todo, n, (size_t)done_runs))
 			break;
 		/* The whole batch runs again, so its group sizes stay interleaved. */
 		reason = run_kernel(r, bin, todo, n, more, 1, &g, why, sizeof(why), &rc, err);

@@ -1,6 +1,6 @@
 /* measure: output into samples. In: the trials of a round. Out: their
  * samples recorded, a batch per transaction, with statistics, outliers and
- * adaptive repeats until the interval is narrow enough or max_runs; the
+ * adaptive repeats until each trial's standing is settled or max_runs; the
  * progress line while it goes. The one stage that turns a trial into the
  * store's row and back (record.c). */
 #ifndef TUNER_MEASURE_STAGE_H
@@ -55,6 +55,14 @@ int measure_store_trials(struct store *st, long long sweep_id, struct trial *con
 			 struct tune_error *err);
 /* Fills the stats of each done trial from its recorded runs. */
 int measure_trial_stats(struct store *st, struct trial *const *trials, size_t n, struct tune_error *err);
+
+/* settle.c: whether a batch of ntrials, each with runs measured runs
+ * (x[i][k]: run k of trial i, runs of one index measured together), has
+ * settled every trial's "within tolerance of the best?" (see there). higher:
+ * the metric is better higher. target: a ratio known to within this
+ * fraction is settled too (ci_target_pct). A lone trial: its own interval
+ * tight at 95% coverage. */
+int measure_settled(const double *const *x, size_t ntrials, size_t runs, int higher, double tolerance, double target);
 
 /* measure.c: a batch's output lines into samples, recorded. */
 int measure_json_number(json_t *o, const char *key, double *out);
