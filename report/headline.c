@@ -15,7 +15,7 @@
 enum {
 	H_PLATFORM, H_HOST, H_KERNEL, H_CONTEXT, H_VARIANT, H_PARAMS, H_MEDIAN, H_LOW, H_HIGH, H_RUNS, H_RUNNER,
 	H_OMIT, H_UNIT, H_BETTER, H_TOLERANCE, H_BASELINE, H_B_MEDIAN, H_B_LOW, H_B_HIGH, H_L_STEP, H_L_TIMES,
-	H_L_APPLIES, H_L_SIZE
+	H_L_APPLIES, H_L_SIZE, H_IS_BASELINE
 };
 
 /* Four significant digits or more, never an exponent: 7.193, 46.27, 65440. */
@@ -147,7 +147,7 @@ static json_t *over_baseline(sqlite3_stmt *q, int higher, char *out, size_t len)
 	double blo = sqlite3_column_double(q, H_B_LOW), bhi = sqlite3_column_double(q, H_B_HIGH), r, rlo, rhi;
 	const char *base = report_text(q, H_BASELINE, "");
 
-	if (!strcmp(base, report_text(q, H_VARIANT, ""))) {
+	if (sqlite3_column_int(q, H_IS_BASELINE)) {
 		snprintf(out, len, "- (the baseline, %s, is chosen)", base);
 		return json_null();
 	}
@@ -236,12 +236,16 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	return 0;
 }
 
-/* SQL: the best trial of the baseline variant in optimum o's sweep s and
- * context, the final's where the final measured it beside the optimum (an
+/* SQL: the best trial of the baseline variant (or of the variant and list
+ * value the manifest's baseline_as says behave as it) in optimum o's sweep s
+ * and context, the final's where the final measured it beside the optimum (an
  * ORDER BY of a subquery cannot name the outer query's columns, so each
  * direction has its own). */
 #define BASELINE_TRIAL(order) "(SELECT t.id FROM trials t JOIN trial_summary x ON x.trial_id = t.id WHERE" \
-	" t.sweep_id = o.sweep_id AND t.status = 'done' AND t.variant = s.baseline AND COALESCE(t.context, '') =" \
+	" t.sweep_id = o.sweep_id AND t.status = 'done' AND (t.variant = s.baseline OR (t.variant =" \
+	" json_extract(s.spec_json, '$.baseline_as.variant') AND json_extract(t.params, '$.' ||" \
+	" json_extract(s.spec_json, '$.baseline_as.param')) = json_extract(s.spec_json, '$.baseline_as.value')))" \
+	" AND COALESCE(t.context, '') =" \
 	" o.context AND t.size_mb = o.size_mb AND COALESCE(t.speedup, 0) = o.speedup AND COALESCE(t.apps, 0) =" \
 	" o.apps ORDER BY t.phase = 'final' DESC, x.median " order " LIMIT 1)"
 
@@ -262,7 +266,10 @@ static int headline_of(struct headline *h, sqlite3 *db, const char *platform, st
 			       " COALESCE(json_extract(o.params, '$.' || json_extract(s.spec_json, '$.metric.limit.times')), 1),"
 			       " json_extract(s.spec_json, '$.metric.limit.size_mb') IS NULL"
 			       " OR o.size_mb >= json_extract(s.spec_json, '$.metric.limit.size_mb'),"
-			       " json_extract(s.spec_json, '$.metric.limit.size_mb')"
+			       " json_extract(s.spec_json, '$.metric.limit.size_mb'),"
+			       " o.variant = s.baseline OR (o.variant = json_extract(s.spec_json, '$.baseline_as.variant')"
+			       " AND json_extract(o.params, '$.' || json_extract(s.spec_json, '$.baseline_as.param')) ="
+			       " json_extract(s.spec_json, '$.baseline_as.value'))"
 			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN sweeps s ON s.id = o.sweep_id"
 			       " LEFT JOIN trial_summary b ON b.trial_id = CASE json_extract(s.spec_json, '$.metric.better')"

@@ -103,6 +103,18 @@ static const struct {
 	  "probe: { name: p, params: { n: 9 }, fields: [x] }\n",
 	  { ":9:32: key 'probe.params': parameter 'n': 9 is out of range [0, 8]" } },
 	{ HEAD METRIC "probe: { name: p, params: {} }\n", { "key 'fields' is missing" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: int, min: 0, max: 8, flag: --t, role: list }\n"
+	  "baseline_as: { variant: a, t: 0 }\n",
+	  { ":9:25: key 'baseline_as': variant 'a' is not a variant other than the baseline" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: int, min: 0, max: 8, flag: --t, role: list }\n"
+	  "baseline_as: { variant: b, t: 9 }\n",
+	  { ":9:31: key 'baseline_as': parameter 't': 9 is out of range [0, 8]" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: int, min: 0, max: 8, flag: --t, role: list }\n"
+	  "baseline_as: { variant: b, u: 0 }\n",
+	  { ":9:28: key 'baseline_as': 'u' is not 'variant' or the list parameter t" } },
+	{ HEAD METRIC "baseline_as: { variant: b }\n", { "key 'baseline_as': the kernel has no list parameter for it to give a value of" } },
+	{ HEAD METRIC "parameters:\n  - { name: t, type: int, min: 0, max: 8, flag: --t, role: list }\n"
+	  "baseline_as: { variant: b }\n", { "key 'baseline_as': give 'variant' and 't'" } },
 	{ HEAD "metric: { field: ns, limit: x }\n", { "key 'metric.limit': 'x' is not one of the probe's fields" } },
 	{ HEAD "metric: { field: ns, limit: x, limit_times: d }\nprobe: { name: p, fields: [x] }\n",
 	  { "key 'metric.limit_times': 'd' is not a parameter of the kernel" } },

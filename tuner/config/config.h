@@ -393,6 +393,7 @@ struct kernel_manifest {
 	struct conf_strs link_flags;/* after the sources on the compiler's command line */
 	struct conf_strs variants;  /* the variant names, as stored with the trials */
 	char *baseline;             /* the variant others are compared with */
+	struct conf_entries baseline_as; /* variant and list value behaving as the baseline, or none */
 	char *variant_define;       /* the variant reaches the compiler as -D<it>=<index> */
 	char *variant_flag;         /* or the kernel as <it> <name> */
 	char *variant_field;        /* the output field naming a line's variant, when one process runs several */
@@ -431,6 +432,9 @@ void manifest_free(struct kernel_manifest *m);
 int manifest_decode(const char *path, const struct ynode *root, const char *name, struct kernel_manifest *m,
 		    struct tune_error *err);
 
+/* Whether the manifest says another variant at one list value behaves as
+ * the baseline (baseline_as): 1 with that variant's index and list value. */
+int manifest_baseline_as(const struct kernel_manifest *m, int *variant, long long *point);
 /* The index of the variant named name, or -1. */
 int manifest_variant(const struct kernel_manifest *m, const char *name);
 /* The parameter named name, or NULL. */

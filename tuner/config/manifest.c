@@ -1,6 +1,5 @@
 #include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -76,6 +75,7 @@ const struct conf_key manifest_keys[] = {
 	{ "link_flags", CONF_STRING_LIST, M(link_flags), 0, 1024, NULL, NULL, 0, "flags after the sources, e.g. [-pthread, -lm]" },
 	{ "variants", CONF_STRING_LIST, M(variants), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variants, as stored with the trials" },
 	{ "baseline", CONF_STRING, M(baseline), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variant the others are compared with" },
+	{ "baseline_as", CONF_VALUE_MAP, M(baseline_as), 0, 0, NULL, NULL, 0, "{variant: V, <list parameter>: X}: V at X behaves as the baseline (ipa at threshold_ns 0 blocks on every call), so the gain over the baseline is measured in the list's own process" },
 	{ "variant_define", CONF_STRING, M(variant_define), 0, 0, NULL, NULL, 0, "the variant reaches the compiler as -D<variant_define>=<its index>" },
 	{ "variant_flag", CONF_STRING, M(variant_flag), 0, 0, NULL, NULL, 0, "or the kernel at run time as <variant_flag> <its name>" },
 	{ "variant_field", CONF_STRING, M(variant_field), 0, 0, NULL, NULL, CONF_NAME, "the output field naming each line's variant, for a kernel whose one process measures several variants" },
@@ -122,70 +122,6 @@ static int is_flag(const char *s)
 		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '-')
 			return 0;
 	return 1;
-}
-
-int manifest_param_value(const struct kernel_param *p, const char *text, long long *value, char *why, size_t len)
-{
-	char *end = NULL;
-	long long v;
-	int i;
-
-	switch (p->type) {
-	case PARAM_CHOICE:
-		for (i = 0; (size_t)i < p->choices.n; i++)
-			if (!strcmp(p->choices.v[i], text))
-				return *value = i, 0;
-		{
-			const char *hint = conf_strs_suggest(&p->choices, text);
-			size_t used = 0;
-
-			str_appendf(why, len, &used, "'%.64s' is not one of", text);
-			for (size_t k = 0; k < p->choices.n; k++)
-				str_appendf(why, len, &used, " %s", p->choices.v[k]);
-			if (hint)
-				str_appendf(why, len, &used, " (did you mean '%s'?)", hint);
-		}
-		return -1;
-	case PARAM_BOOL:
-		if (!strcmp(text, "on") || !strcmp(text, "true") || !strcmp(text, "yes"))
-			return *value = 1, 0;
-		if (!strcmp(text, "off") || !strcmp(text, "false") || !strcmp(text, "no"))
-			return *value = 0, 0;
-		snprintf(why, len, "'%.64s' is not on or off", text);
-		return -1;
-	default:
-		if (p->inf && !strcmp(text, "inf"))
-			return *value = LLONG_MAX, 0;
-		if (p->auto_from && !strcmp(text, "auto"))
-			return *value = PARAM_AUTO, 0;
-		errno = 0;
-		v = strtoll(text, &end, 10);
-		if (!*text || *end || errno == ERANGE) {
-			snprintf(why, len, "'%.64s' is %s%s", text, errno == ERANGE ? "too large" : "not an integer",
-				 p->inf && errno != ERANGE ? " (or inf)" : "");
-			return -1;
-		}
-		if ((v < p->min || v > p->max) && !(p->inf && v == LLONG_MAX)) {
-			snprintf(why, len, "%lld is out of range [%lld, %lld]", v, p->min, p->max);
-			return -1;
-		}
-		*value = v;
-		return 0;
-	}
-}
-
-void manifest_param_text(const struct kernel_param *p, long long value, char *out, size_t len)
-{
-	if (p->type == PARAM_CHOICE && value >= 0 && (size_t)value < p->choices.n)
-		snprintf(out, len, "%s", p->choices.v[value]);
-	else if (p->type == PARAM_BOOL)
-		snprintf(out, len, "%s", value ? "on" : "off");
-	else if (p->inf && value == LLONG_MAX)
-		snprintf(out, len, "inf");
-	else if (p->auto_from && value == PARAM_AUTO)
-		snprintf(out, len, "auto");
-	else
-		snprintf(out, len, "%lld", value);
 }
 
 int manifest_variant(const struct kernel_manifest *m, const char *name)
@@ -354,6 +290,57 @@ static int check_at_least(const struct kernel_manifest *m, const struct kernel_p
 	return 0;
 }
 
+/* baseline_as: a variant other than the baseline, and one value of the
+ * list parameter. Fills *variant and *point when given. */
+static int baseline_as(const struct kernel_manifest *m, int *variant, long long *point, struct tune_error *err)
+{
+	const struct kernel_param *list = manifest_list_param(m);
+	int have_variant = 0, have_point = 0;
+	char why[512];
+
+	for (size_t i = 0; i < m->baseline_as.n; i++) {
+		const struct conf_entry *e = &m->baseline_as.v[i];
+
+		if (e->n != 1)
+			return conf_fail_at(err, m->path, e->at, "key 'baseline_as': '%s' takes one value", e->name);
+		if (!strcmp(e->name, "variant")) {
+			*variant = manifest_variant(m, e->values[0].text);
+			if (*variant < 0 || !strcmp(e->values[0].text, m->baseline))
+				return conf_fail_at(err, m->path, e->values[0].at, "key 'baseline_as': variant '%.64s' is not "
+						    "a variant other than the baseline", e->values[0].text);
+			have_variant = 1;
+		} else if (list && !strcmp(e->name, list->name)) {
+			if (manifest_param_value(list, e->values[0].text, point, why, sizeof(why)) != 0)
+				return conf_fail_at(err, m->path, e->values[0].at, "key 'baseline_as': parameter '%s': %s",
+						    e->name, why);
+			have_point = 1;
+		} else {
+			return conf_fail_at(err, m->path, e->at, "key 'baseline_as': '%.64s' is not 'variant' or the list "
+					    "parameter%s%s", e->name, list ? " " : " (the kernel has none)", list ? list->name : "");
+		}
+	}
+	if (m->baseline_as.n && !list)
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'baseline_as': the kernel has no list parameter for it to "
+				 "give a value of (remove it)", m->path);
+	if (m->baseline_as.n && (!have_variant || !have_point))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'baseline_as': give 'variant' and '%s'", m->path,
+				 list->name);
+	return 0;
+}
+
+int manifest_baseline_as(const struct kernel_manifest *m, int *variant, long long *point)
+{
+	struct tune_error err;
+
+	*variant = -1;
+	*point = 0;
+	if (!m->baseline_as.n || baseline_as(m, variant, point, &err) != 0) {
+		*variant = -1;
+		return 0;
+	}
+	return 1;
+}
+
 /* The probe's params are parameters with a value each, its fields names. */
 static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
 {
@@ -437,6 +424,13 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 			return rc;
 	if ((rc = check_probe(m, err)) != 0 || (rc = check_place_flags(m, err)) != 0)
 		return rc;
+	{
+		int variant;
+		long long point;
+
+		if ((rc = baseline_as(m, &variant, &point, err)) != 0)
+			return rc;
+	}
 	if (m->variant_field && (rc = check_variant_list(m, err)) != 0)
 		return rc;
 	for (size_t i = 0; i < m->exports.n; i++)

@@ -270,6 +270,17 @@ long long manifest_point(const struct trial *t)
 	return t->manifest->variant_field ? t->variant : PLAN_NA;
 }
 
+int manifest_is_baseline(const struct trial *t)
+{
+	int variant;
+	long long point;
+
+	if (t->variant == manifest_variant(t->manifest, t->manifest->baseline))
+		return 1;
+	return manifest_baseline_as(t->manifest, &variant, &point) && t->variant == variant &&
+	       manifest_point(t) == point;
+}
+
 int manifest_better(const struct kernel_manifest *m, double a, double b)
 {
 	return m->metric.better == BETTER_HIGHER ? a > b : a < b;

@@ -118,6 +118,9 @@ long long manifest_point(const struct trial *t);
 /* The choice's name t has for the parameter filling column (enum
  * param_column), or NULL: chase's hint, as its trials' column holds it. */
 const char *manifest_column_choice(const struct trial *t, int column);
+/* Is t the baseline: its variant, or the variant and list value the
+ * manifest's baseline_as says behave as it? */
+int manifest_is_baseline(const struct trial *t);
 /* Is a better than b by the metric? */
 int manifest_better(const struct kernel_manifest *m, double a, double b);
 

@@ -83,7 +83,7 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 	/* The baseline's best too, so that the gain over it is measured in the
 	 * same final, not minutes apart. */
 	for (size_t k = 0; k < n && nf < SEARCH_FINAL_MAX; k++) {
-		if (cand[k]->variant != manifest_variant(m, m->baseline))
+		if (!manifest_is_baseline(cand[k]))
 			continue;
 		if (!holds(fin, nf, cand[k]))
 			fin[nf++] = cand[k];

@@ -125,6 +125,15 @@ static char *spec_json(const struct sweep_run *r)
 							   metric_better_names[mt->better]));
 		if (mt->limit)
 			json_object_set_new(json_object_get(o, "metric"), "limit", limit_json(s->manifest));
+		{
+			int variant;
+			long long point;
+
+			/* Where the reports find the baseline inside the list's process. */
+			if (list && manifest_baseline_as(s->manifest, &variant, &point))
+				json_object_set_new(o, "baseline_as", json_pack("{s:s, s:s, s:I}", "variant",
+						    s->manifest->variants.v[variant], "param", list->name, "value", (json_int_t)point));
+		}
 		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
