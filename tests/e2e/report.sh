@@ -110,17 +110,18 @@ check "headline: ipa's gain is T = 0's median in the final over the optimum's ($
 check "limits: sweeps of 1 and 4 MB run no probe over 512 MB" test "$(q "$db" "SELECT count(*) FROM host_probes WHERE kernel = 'chase'")" = 0
 check "headline: below the probe's working set, no limit (4 MB)" test "$(hq "json_type(value, '\$[8]')" "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[3]') = 'size_mb=4'")" = null
 # The host's limits: chase's probe (one dependent hop, the prefetched ceiling
-# per line over 512 MiB) stored with the host, and an optimum past the caches
-# set against depth x the ceiling; a sweep of 1 and 4 MB is not.
-printf 'name: past-caches\nkernel: chase\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [512]\n  hint: [pldl1keep]\n  group_size: [16, 32]\n  queries: [20000]\nruns: 3\nwarmup: 1\nfinal_top: 1\n' > "$TMP/past.yaml"
+# per line over 512 MiB), once per page size the sweep measures, stored with
+# the host, and an optimum past the caches set against depth x the ceiling of
+# its own page size; a sweep of 1 and 4 MB is not.
+printf 'name: past-caches\nkernel: chase\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [512]\n  hint: [pldl1keep]\n  hugepages: [off, on]\n  group_size: [16, 32]\n  queries: [20000]\nruns: 3\nwarmup: 1\nfinal_top: 1\n' > "$TMP/past.yaml"
 "$tune" run "$TMP/past.yaml" --platform $plat --db "$TMP/limit.db" > /dev/null 2> "$TMP/past.err"
-check "limits: hop and ceiling stored with the host ($(grep probe "$TMP/past.err"))" test "$(q "$TMP/limit.db" "SELECT count(*) FROM host_probes WHERE kernel = 'chase' AND probe = 'limits' AND field IN ('hop_ns', 'line_ns') AND value > 0")" = 2
+check "limits: hop and ceiling per page size stored with the host ($(grep probe "$TMP/past.err" | paste -sd' '))" test "$(q "$TMP/limit.db" "SELECT count(*) FROM host_probes WHERE kernel = 'chase' AND probe = 'limits' AND field IN ('hop_ns/hugepages=off', 'line_ns/hugepages=off', 'hop_ns/hugepages=on', 'line_ns/hugepages=on') AND value > 0")" = 4
 "$tune" results --platform tiny --db "$TMP/limit.db" --format json --table headline > "$TMP/hl.json"
 lim=$(q "$TMP/limit.db" "SELECT json_extract(value, '\$[8].ratio') || ' ' || json_extract(value, '\$[8].limit') FROM json_each(readfile('$TMP/hl.json'), '\$.sections[0].tables[0].rows')")
-check "limits: the optimum at 512 MB against 12 x the ceiling per line ($lim)" test "$(q "$TMP/limit.db" "SELECT abs(o.median / (12 * p.value) - ${lim% *}) < 0.001 AND abs(12 * p.value - ${lim#* }) < 0.001 FROM optima o, host_probes p WHERE p.field = 'line_ns'")" = 1
+check "limits: the optimum at 512 MB against 12 x its page size's ceiling per line ($lim)" test "$(q "$TMP/limit.db" "SELECT abs(o.median / (12 * p.value) - ${lim% *}) < 0.001 AND abs(12 * p.value - ${lim#* }) < 0.001 FROM optima o, host_probes p WHERE p.field = 'line_ns/hugepages=' || json_extract(o.params, '\$.hugepages')")" = 1
 "$tune" facts --probes --db "$TMP/limit.db" > "$TMP/facts.json"
-check "limits: tune facts --probes shows them for this host" test "$(q "$TMP/limit.db" "SELECT json_extract(readfile('$TMP/facts.json'), '\$.probes.chase.limits.line_ns') = value FROM host_probes WHERE field = 'line_ns'")" = 1
-check "limits: the probes table shows them" sh -c "'$tune' results --platform tiny --db '$TMP/limit.db' --table probes | grep -q 'chase .*limits .*line_ns'"
+check "limits: tune facts --probes shows them for this host" test "$(q "$TMP/limit.db" "SELECT json_extract(readfile('$TMP/facts.json'), '\$.probes.chase.limits.\"line_ns/hugepages=on\"') = value FROM host_probes WHERE field = 'line_ns/hugepages=on'")" = 1
+check "limits: the probes table shows them" sh -c "'$tune' results --platform tiny --db '$TMP/limit.db' --table probes | grep -q 'chase .*limits .*line_ns/hugepages=off'"
 # Outliers: per sweep, the flagged runs the database holds.
 "$tune" results --platform tiny --db "$db" --format json --table outliers > "$TMP/o.json"
 flagged=$(q "$db" "SELECT sum(json_extract(value, '\$[2]')) || ' ' || sum(json_extract(value, '\$[1]')) FROM json_each(readfile('$TMP/o.json'), '\$.sections[0].tables[0].rows')")

@@ -103,6 +103,12 @@ static const struct {
 	  "probe: { name: p, params: { n: 9 }, fields: [x] }\n",
 	  { ":9:32: key 'probe.params': parameter 'n': 9 is out of range [0, 8]" } },
 	{ HEAD METRIC "probe: { name: p, params: {} }\n", { "key 'fields' is missing" } },
+	{ HEAD METRIC "parameters:\n  - { name: n, type: int, min: 0, max: 8, flag: --n }\n"
+	  "probe: { name: p, fields: [x], per: m }\n",
+	  { "key 'probe.per': 'm' is not a parameter a sweep sets" } },
+	{ HEAD METRIC "parameters:\n  - { name: n, type: int, min: 0, max: 8, flag: --n }\n"
+	  "probe: { name: p, params: { n: 1 }, fields: [x], per: n }\n",
+	  { ":9:29: key 'probe.params': 'n' is the probe's 'per' parameter, which takes the sweep's values" } },
 	{ HEAD METRIC "parameters:\n  - { name: t, type: int, min: 0, max: 8, flag: --t, role: list }\n"
 	  "baseline_as: { variant: a, t: 0 }\n",
 	  { ":9:25: key 'baseline_as': variant 'a' is not a variant other than the baseline" } },

@@ -372,6 +372,7 @@ struct kernel_probe {
 	char *help;
 	struct conf_entries params; /* parameter -> value for the probe run */
 	struct conf_strs fields;    /* the output fields stored, numbers */
+	char *per;                  /* run once per value of this parameter, or NULL */
 };
 
 struct kernel_metric {

@@ -62,6 +62,7 @@ static const struct conf_key probe_keys[] = {
 	{ "help", CONF_STRING, R(help), 0, 0, NULL, NULL, 0, "what it means" },
 	{ "params", CONF_VALUE_MAP, R(params), 0, 0, NULL, NULL, 0, "parameter: value for the probe run (over the sweep's)" },
 	{ "fields", CONF_STRING_LIST, R(fields), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the numbers of its output line stored with the host" },
+	{ "per", CONF_STRING, R(per), 0, 0, NULL, NULL, CONF_NAME, "a parameter the probe runs once per value of, as the sweep measures them (chase's hugepages); its fields are stored as field/param=value" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef R
@@ -357,6 +358,18 @@ static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
 		if (manifest_param_value(p, e->values[0].text, &v, why, sizeof(why)) != 0)
 			return conf_fail_at(err, m->path, e->values[0].at, "key 'probe.params': parameter '%s': %s",
 					    e->name, why);
+	}
+	if (m->probe.per) {
+		const struct kernel_param *p = manifest_param(m, m->probe.per);
+
+		if (!p || p->role == ROLE_PROBE || p->memory_mb)
+			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'probe.per': '%s' is not a parameter a sweep sets "
+					 "(nor a working set, which the probe's params fix)", m->path, m->probe.per);
+		for (size_t i = 0; i < m->probe.params.n; i++)
+			if (!strcmp(m->probe.params.v[i].name, m->probe.per))
+				return conf_fail_at(err, m->path, m->probe.params.v[i].at, "key 'probe.params': '%s' is "
+						    "the probe's 'per' parameter, which takes the sweep's values: remove "
+						    "it from params", m->probe.per);
 	}
 	if (m->metric.limit && (!m->probe.name || !listed(&m->probe.fields, m->metric.limit)))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'metric.limit': '%s' is not one of the probe's fields "

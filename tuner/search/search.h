@@ -95,6 +95,13 @@ int search_context_open(struct exec_context *ctx, struct store *st, struct host_
 int search_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
 			struct tune_error *err);
 
+/* A warning to stderr and into the sweep's row, for `tune results`. */
+void search_warn(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* probe.c: the kernel's probe, before the sweep measures (0, or a host
+ * that stopped answering, or an interrupt). */
+int search_probe(struct sweep_run *r, struct tune_error *err);
+
 /* What the progress of a round calls it: "[host: ]sweep [k/n] what", what
  * being "round 3" or "final size_mb=256 hugepages=off". */
 void search_round_title(const struct sweep_run *r, const char *what, char *out, size_t len);

@@ -75,6 +75,8 @@ static json_t *limit_json(const struct kernel_manifest *m)
 
 	if (m->metric.limit_times)
 		json_object_set_new(o, "times", json_string(m->metric.limit_times));
+	if (m->probe.per)
+		json_object_set_new(o, "per", json_string(m->probe.per));
 	for (size_t i = 0; i < m->probe.params.n; i++) {
 		const struct kernel_param *p = manifest_param(m, m->probe.params.v[i].name);
 		long long v;
@@ -174,10 +176,7 @@ void search_round_title(const struct sweep_run *r, const char *what, char *out, 
 		 r->opt->several_hosts ? ": " : "", r->sweep.name, index, *what ? " " : "", what);
 }
 
-static void warn(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A warning goes to stderr and into the sweep's row, for `tune results`. */
-static void warn(struct sweep_run *r, const char *fmt, ...)
+void search_warn(struct sweep_run *r, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -207,7 +206,7 @@ static void hold(struct sweep_run *r, const char *fmt, ...)
 static void flush_held(struct sweep_run *r)
 {
 	for (size_t i = 0; i < r->nheld; i++)
-		warn(r, "%s", r->held[i]);
+		search_warn(r, "%s", r->held[i]);
 	r->nheld = 0;
 }
 
@@ -245,7 +244,7 @@ static void check_host_noise(struct sweep_run *r, double load)
 static void check_load_during(struct sweep_run *r, double at_start)
 {
 	if (busy_load(r, r->load_max) && !busy_load(r, at_start))
-		warn(r, "load average rose to %.2f on %d CPUs while measuring (%.2f at the start): timings may be "
+		search_warn(r, "load average rose to %.2f on %d CPUs while measuring (%.2f at the start): timings may be "
 		     "noisy", r->load_max, r->ctx->facts->pus, at_start);
 }
 
@@ -263,106 +262,9 @@ static void check_spread(struct sweep_run *r)
 			rel[n++] = r->plan.trials[i].stats.mad / r->plan.trials[i].stats.median;
 	stats_compute(rel, n, &st, NULL);
 	if (n && st.median > 0.05)
-		warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
+		search_warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
 			"quieten the host", 100.0 * st.median);
 	free(rel);
-}
-
-/* The trial the kernel's probe runs: the first trial's values, the
- * probe's over them, one list value. */
-static int probe_trial(const struct kernel_manifest *m, const struct trial *first, struct trial *t)
-{
-	*t = *first;
-	for (size_t i = 0; i < m->probe.params.n; i++) {
-		const struct conf_entry *e = &m->probe.params.v[i];
-		const struct kernel_param *p = manifest_param(m, e->name);
-		char why[256];
-
-		if (!p || manifest_param_value(p, e->values[0].text, &t->values[p - MANIFEST_PARAM(m, 0)], why,
-					       sizeof(why)) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Whether a probe over a working set (a memory_mb parameter it sets) says
- * anything of this sweep: not when every working set the sweep measures is
- * smaller (chase's limits, measured over 512 MiB, hold from there). */
-static int probe_applies(const struct sweep_run *r, const struct trial *probe)
-{
-	const struct kernel_manifest *m = r->kernel;
-
-	for (size_t i = 0; i < m->parameters.n; i++) {
-		long long largest = 0;
-
-		if (!MANIFEST_PARAM(m, i)->memory_mb || probe->values[i] == PLAN_NA)
-			continue;
-		for (size_t k = 0; k < r->plan.ntrials; k++)
-			if (r->plan.trials[k].values[i] != PLAN_NA && r->plan.trials[k].values[i] > largest)
-				largest = r->plan.trials[k].values[i];
-		if (largest < probe->values[i])
-			return 0;
-	}
-	return 1;
-}
-
-/* The kernel's probe, before it measures: what it says of this host is
- * stored with the host (ipa's wake-up cost, which `tune results` sets
- * against the chosen threshold). A failure only warns, but a host that
- * stopped answering or an interrupt stops the sweep (0 or that error). */
-static int run_probe(struct sweep_run *r, struct tune_error *out)
-{
-	const struct kernel_manifest *m = r->kernel;
-	struct trial t, *todo[1] = { &t };
-	struct built *bin;
-	struct exec_job job = { todo, 1, 1, 0, 60 };
-	struct run_result res;
-	struct tune_error err;
-	const char *reason = NULL;
-	json_t *o = NULL;
-	char said[512];
-	size_t used = 0;
-	int rc;
-
-	if (!m->probe.name || !r->plan.ntrials || probe_trial(m, &r->plan.trials[0], &t) != 0 || !probe_applies(r, &t) ||
-	    !(bin = exec_get_build(r, &t)) || bin->rc)
-		return 0;
-	if ((rc = exec_execute(r, bin, &job, &res, &reason, &err)) != 0) {
-		if (rc == TUNE_ERR_HOST || rc == TUNE_ERR_INTERRUPTED) {
-			*out = err;
-			return rc;
-		}
-		warn(r, "cannot run probe '%s': %s", m->probe.name, err.msg);
-		return 0;
-	}
-	if (reason) {
-		warn(r, "cannot run probe '%s': %s", m->probe.name, reason);
-		return 0;
-	}
-	if (res.exited && res.status == 0)
-		o = json_loads(res.out, JSON_DISABLE_EOF_CHECK, NULL);
-	said[0] = '\0';
-	for (size_t i = 0; i < m->probe.fields.n; i++) {
-		double v;
-
-		if (!o || measure_json_number(o, m->probe.fields.v[i], &v)) {
-			warn(r, "probe '%s' did not say %s: the kernel said '%.200s'", m->probe.name,
-			     m->probe.fields.v[i], res.errout[0] ? res.errout : res.out);
-			break;
-		}
-		if (store_host_probe(r->ctx->store, r->ctx->host_id, m->name, m->probe.name, m->probe.fields.v[i], v,
-				     err.msg) != 0) {
-			fprintf(stderr, "tune: %s\n", err.msg);
-			break;
-		}
-		str_appendf(said, sizeof(said), &used, "%s %s %.4g", i ? "," : "", m->probe.fields.v[i], v);
-	}
-	if (used)
-		fprintf(stderr, "tune: probe '%s' of kernel %s on '%s':%s\n", m->probe.name, m->name,
-			r->ctx->facts->hostname, said);
-	json_decref(o);
-	run_result_free(&res);
-	return 0;
 }
 
 /* A parameter given as auto (a manifest's auto_from: kernel.param) takes
@@ -502,7 +404,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
 	check_host_noise(r, load_at_start);
 	if (!(resumed && measured_before == r->plan.ntrials))
-		rc = run_probe(r, err);
+		rc = search_probe(r, err);
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24], *st;
@@ -523,13 +425,13 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 				break;
 		}
 		if (r->sweep.time_limit_s > 0 && timing_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
-			warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
+			search_warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
 			     r->sweep.time_limit_s, rounds);
 			break;
 		}
 	}
 	if (!rc && search.budget_hit && rounds)
-		warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
+		search_warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
 	if (!rc && r->sweep.record_optima) {
 		search_score(&search);
 		rc = search_decide(r, err);

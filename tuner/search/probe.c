@@ -1,0 +1,152 @@
+/* A kernel's probe (its manifest's probe:), run before a sweep measures:
+ * what it says of the host is stored with the host. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/strbuf.h"
+#include "../config/config.h"
+#include "../measure/measure.h"
+#include "../plan/plan.h"
+#include "../run/run.h"
+#include "search.h"
+
+/* Values of the 'per' parameter probed, at most. */
+#define PROBE_MAX_RUNS 8
+
+/* The trial the kernel's probe runs: the first trial's values, the
+ * probe's over them, one list value. */
+static int probe_trial(const struct kernel_manifest *m, const struct trial *first, struct trial *t)
+{
+	*t = *first;
+	for (size_t i = 0; i < m->probe.params.n; i++) {
+		const struct conf_entry *e = &m->probe.params.v[i];
+		const struct kernel_param *p = manifest_param(m, e->name);
+		char why[256];
+
+		if (!p || manifest_param_value(p, e->values[0].text, &t->values[p - MANIFEST_PARAM(m, 0)], why,
+					       sizeof(why)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether a probe over a working set (a memory_mb parameter it sets) says
+ * anything of this sweep: not when every working set the sweep measures is
+ * smaller (chase's limits, measured over 512 MiB, hold from there). */
+static int probe_applies(const struct sweep_run *r, const struct trial *probe)
+{
+	const struct kernel_manifest *m = r->kernel;
+
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		long long largest = 0;
+
+		if (!MANIFEST_PARAM(m, i)->memory_mb || probe->values[i] == PLAN_NA)
+			continue;
+		for (size_t k = 0; k < r->plan.ntrials; k++)
+			if (r->plan.trials[k].values[i] != PLAN_NA && r->plan.trials[k].values[i] > largest)
+				largest = r->plan.trials[k].values[i];
+		if (largest < probe->values[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* The kernel's probe on trial t: its fields stored with the host, each
+ * name followed by suffix ("/hugepages=on" for a probe run per value). */
+static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, struct tune_error *out)
+{
+	const struct kernel_manifest *m = r->kernel;
+	struct trial *todo[1] = { t };
+	struct built *bin;
+	struct exec_job job = { todo, 1, 1, 0, 60 };
+	struct run_result res;
+	struct tune_error err;
+	const char *reason = NULL;
+	json_t *o = NULL;
+	char said[512], name[160];
+	size_t used = 0;
+	int rc;
+
+	/* "'limits' (hugepages=on)" in messages. */
+	snprintf(name, sizeof(name), "'%s'%s%s%s", m->probe.name, *suffix ? " (" : "", *suffix ? suffix + 1 : "",
+		 *suffix ? ")" : "");
+	if (!(bin = exec_get_build(r, t)) || bin->rc)
+		return 0;
+	if ((rc = exec_execute(r, bin, &job, &res, &reason, &err)) != 0) {
+		if (rc == TUNE_ERR_HOST || rc == TUNE_ERR_INTERRUPTED) {
+			*out = err;
+			return rc;
+		}
+		search_warn(r, "cannot run probe %s: %s", name, err.msg);
+		return 0;
+	}
+	if (reason) {
+		search_warn(r, "cannot run probe %s: %s", name, reason);
+		return 0;
+	}
+	if (res.exited && res.status == 0)
+		o = json_loads(res.out, JSON_DISABLE_EOF_CHECK, NULL);
+	said[0] = '\0';
+	for (size_t i = 0; i < m->probe.fields.n; i++) {
+		char field[160];
+		double v;
+
+		if (!o || measure_json_number(o, m->probe.fields.v[i], &v)) {
+			search_warn(r, "probe %s did not say %s: the kernel said '%.200s'", name,
+			     m->probe.fields.v[i], res.errout[0] ? res.errout : res.out);
+			break;
+		}
+		snprintf(field, sizeof(field), "%s%s", m->probe.fields.v[i], suffix);
+		if (store_host_probe(r->ctx->store, r->ctx->host_id, m->name, m->probe.name, field, v, err.msg) != 0) {
+			fprintf(stderr, "tune: %s\n", err.msg);
+			break;
+		}
+		str_appendf(said, sizeof(said), &used, "%s %s %.4g", i ? "," : "", m->probe.fields.v[i], v);
+	}
+	if (used)
+		fprintf(stderr, "tune: probe %s of kernel %s on '%s':%s\n", name, m->name,
+			r->ctx->facts->hostname, said);
+	json_decref(o);
+	run_result_free(&res);
+	return 0;
+}
+
+/* The kernel's probe, before it measures: what it says of this host is
+ * stored with the host (ipa's wake-up cost, which `tune results` sets
+ * against the chosen threshold), once, or once per value the sweep
+ * measures of the probe's 'per' parameter (chase's limits with and without
+ * huge pages). A failure only warns, but a host that stopped answering or an
+ * interrupt stops the sweep (0 or that error). */
+int search_probe(struct sweep_run *r, struct tune_error *out)
+{
+	const struct kernel_manifest *m = r->kernel;
+	const struct kernel_param *per = m->probe.per ? manifest_param(m, m->probe.per) : NULL;
+	long long seen[PROBE_MAX_RUNS];
+	size_t nseen = 0;
+	int rc = 0;
+
+	for (size_t k = 0; m->probe.name && k < r->plan.ntrials && !rc; k++) {
+		const struct trial *first = &r->plan.trials[k];
+		char suffix[96] = "", text[64];
+		struct trial t;
+		int again = 0;
+
+		if (per) {
+			long long v = first->values[per - MANIFEST_PARAM(m, 0)];
+
+			for (size_t i = 0; i < nseen; i++)
+				again |= seen[i] == v;
+			if (again || v == PLAN_NA || nseen == PROBE_MAX_RUNS)
+				continue;
+			seen[nseen++] = v;
+			manifest_param_text(per, v, text, sizeof(text));
+			snprintf(suffix, sizeof(suffix), "/%s=%s", per->name, text);
+		} else if (k > 0) {
+			break;
+		}
+		if (probe_trial(m, first, &t) == 0 && probe_applies(r, &t))
+			rc = probe_once(r, &t, suffix, out);
+	}
+	return rc;
+}
