@@ -413,6 +413,15 @@ int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, 
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot record a warning");
 }
 
+int store_sweep_env_set(struct store *st, long long sweep_id, const char *key, long long value, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_prepare(st, &q, msg, "UPDATE sweeps SET env_json = json_set(env_json, '$.' || ?1, ?2) WHERE id = ?3",
+			       "sii", key, value, sweep_id);
+
+	return rc ? rc : store_run(st, q, NULL, msg, "cannot record a fact of the sweep's host");
+}
+
 int store_sweep_state(struct store *st, long long sweep_id, char **state, char *msg)
 {
 	sqlite3_stmt *q = NULL;

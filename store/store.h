@@ -123,6 +123,8 @@ int store_sweep_last_kernel_s(struct store *st, const char *name, long long plat
 int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *phase, char *msg);
 /* Appends a line to the sweep's warnings. */
 int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, char *msg);
+/* Sets key (an identifier) of the sweep's host facts (env_json) to value. */
+int store_sweep_env_set(struct store *st, long long sweep_id, const char *key, long long value, char *msg);
 /* The search state saved last, or NULL; the caller frees it. */
 int store_sweep_state(struct store *st, long long sweep_id, char **state, char *msg);
 int store_sweep_save_state(struct store *st, long long sweep_id, const char *state, char *msg);

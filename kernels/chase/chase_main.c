@@ -105,8 +105,8 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		printf("{\"kernel\":\"chase\",\"probe\":\"limits\",\"size_mb\":%" PRIu64 ",\"hugepages\":%s,\"lines\":%zu"
-		       ",\"hop_ns\":%.3f,\"line_ns\":%.3f,\"ahead\":%u,\"sink\":%u,\"cpu\":%d}\n", o.size_mb,
-		       o.hugepages ? "true" : "false", l.lines, l.hop_ns, l.line_ns, l.ahead,
+		       ",\"hop_ns\":%.3f,\"line_ns\":%.3f,\"ahead\":%u,\"llc_mb\":%.1f,\"sink\":%u,\"cpu\":%d}\n",
+		       o.size_mb, o.hugepages ? "true" : "false", l.lines, l.hop_ns, l.line_ns, l.ahead, l.llc_mb,
 		       (unsigned)(sink & 0xffff), /* what was read, cut to fit any JSON reader's integers */
 		       pin_current_cpu());
 		rc = 0;

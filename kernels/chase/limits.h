@@ -8,10 +8,17 @@
  *
  * One line in each block of CHASE_LIMITS_BLOCK lines of the working set is
  * used, in a random order, so that the probe touches every page (as the chase
- * does) in a fraction of the chase's set-up time. */
+ * does) in a fraction of the chase's set-up time.
+ *
+ * It also measures where the last-level cache ends, for the tuner to check
+ * what hwloc reports (a VM may report a 508 MB cache): a dependent hop over
+ * every line of 4, 8, 16 ... MiB, and the size where its latency crosses
+ * the geometric middle between the smallest of them (in the cache) and the
+ * whole working set's hop (in memory). */
 #ifndef KERNELS_CHASE_LIMITS_H
 #define KERNELS_CHASE_LIMITS_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -23,12 +30,15 @@
 #define CHASE_LIMITS_REPEATS 5
 #define CHASE_LIMITS_HOPS 200000 /* per repeat: a dependent hop is slow */
 #define CHASE_LIMITS_AHEADS 5
+#define CHASE_LIMITS_CURVE_FROM_MB 4 /* past any L2, so the curve starts in the last level */
+#define CHASE_LIMITS_CURVE_HOPS 100000
 
 struct chase_limits {
 	double hop_ns;  /* one dependent hop, the median of the repeats */
 	double line_ns; /* one line at the ceiling, the fastest lead's median */
 	unsigned ahead; /* the lead (lines prefetched ahead) that gave it */
 	size_t lines;   /* lines used */
+	double llc_mb;  /* where the hop's latency leaves the cache, MiB; 0: not seen */
 };
 
 static int chase_limits_cmp(const void *x, const void *y)
@@ -60,19 +70,88 @@ static inline double chase_limits_stream(const struct chase_graph *g, const uint
 	return (double)(timing_now_ns() - t0) / (double)n;
 }
 
+/* The median ns of a dependent hop over a random cycle of every line of
+ * g's first `lines` (order: room for them). */
+static inline double chase_limits_hop_over(struct chase_graph *g, size_t lines, uint32_t *order, struct rng *r,
+					   uint64_t *sink)
+{
+	double hop[CHASE_LIMITS_REPEATS];
+	size_t hops = lines / CHASE_LIMITS_REPEATS < CHASE_LIMITS_CURVE_HOPS ? lines / CHASE_LIMITS_REPEATS + 1
+									   : CHASE_LIMITS_CURVE_HOPS;
+	const struct chase_node *p;
+
+	for (size_t i = 0; i < lines; i++)
+		order[i] = (uint32_t)i;
+	for (size_t i = lines - 1; i > 0; i--) {
+		size_t j = (size_t)rng_below(r, i + 1);
+		uint32_t t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < lines; i++)
+		g->nodes[order[i]].next = &g->nodes[order[(i + 1) % lines]];
+	/* Each repeat walks on from where the last stopped: a line seen again
+	 * would be in the cache. */
+	p = &g->nodes[order[0]];
+	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
+		uint64_t t0 = timing_now_ns();
+
+		for (size_t i = 0; i < hops; i++)
+			p = p->next;
+		hop[k] = (double)(timing_now_ns() - t0) / (double)hops;
+	}
+	*sink += (uint64_t)(uintptr_t)p;
+	return chase_limits_median(hop, CHASE_LIMITS_REPEATS);
+}
+
+/* Where the hop's latency crosses the geometric middle of the curve's
+ * first point and memory's (mem_ns), interpolated on log2 of the size; 0
+ * when the curve never crosses it (the cache holds the whole set, or there
+ * is no curve). */
+static inline double chase_limits_llc_mb(const double *lat, size_t n, double mem_ns)
+{
+	double middle;
+
+	if (n < 2 || lat[0] <= 0 || mem_ns <= lat[0])
+		return 0;
+	middle = sqrt(lat[0] * mem_ns);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (lat[i] <= middle && lat[i + 1] > middle) {
+			double f = (log(middle) - log(lat[i])) / (log(lat[i + 1]) - log(lat[i]));
+
+			return (double)(CHASE_LIMITS_CURVE_FROM_MB << i) * exp2(f);
+		}
+	return 0;
+}
+
 /* Measures g's limits (g allocated, not linked: this links its own cycle).
  * Returns 0, or -1 when out of memory. */
 static inline int chase_limits_measure(struct chase_graph *g, uint64_t seed, struct chase_limits *out, uint64_t *sink)
 {
 	static const unsigned aheads[CHASE_LIMITS_AHEADS] = { 8, 16, 32, 64, 128 };
 	size_t n = g->count / CHASE_LIMITS_BLOCK ? g->count / CHASE_LIMITS_BLOCK : 1;
-	size_t hops = n < CHASE_LIMITS_HOPS ? n : CHASE_LIMITS_HOPS;
+	size_t hops = n / CHASE_LIMITS_REPEATS < CHASE_LIMITS_HOPS ? n / CHASE_LIMITS_REPEATS + 1 : CHASE_LIMITS_HOPS;
+	const struct chase_node *p;
 	uint32_t *order = malloc(n * sizeof(*order));
 	double hop[CHASE_LIMITS_REPEATS], line[CHASE_LIMITS_AHEADS][CHASE_LIMITS_REPEATS];
 	struct rng r = { seed ^ 0x6c696d697473ull };
 
+	double curve[16] = { 0 };
+	size_t ncurve = 0;
+
 	if (!order || g->count > UINT32_MAX)
 		goto fail;
+	/* The latency curve, up to half the working set, before its cycle. */
+	for (size_t mb = CHASE_LIMITS_CURVE_FROM_MB; ncurve < 16 && (mb << 20) * 2 <= g->bytes; mb *= 2) {
+		size_t lines = (mb << 20) / sizeof(struct chase_node);
+		uint32_t *room = lines > n ? realloc(order, lines * sizeof(*order)) : order;
+
+		if (!room)
+			goto fail;
+		order = room;
+		curve[ncurve++] = chase_limits_hop_over(g, lines, order, &r, sink);
+	}
 	/* One line of each block, the blocks in a random order. */
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)(i * CHASE_LIMITS_BLOCK + (n > 1 ? rng_below(&r, CHASE_LIMITS_BLOCK) : 0));
@@ -86,16 +165,18 @@ static inline int chase_limits_measure(struct chase_graph *g, uint64_t seed, str
 	/* The same lines as one cycle, for the dependent hops. */
 	for (size_t i = 0; i < n; i++)
 		g->nodes[order[i]].next = &g->nodes[order[(i + 1) % n]];
+	/* On from where the last repeat stopped, as in the curve. */
+	p = &g->nodes[order[0]];
 	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
-		const struct chase_node *p = &g->nodes[order[0]];
 		uint64_t t0 = timing_now_ns();
 
 		for (size_t i = 0; i < hops; i++)
 			p = p->next;
 		hop[k] = (double)(timing_now_ns() - t0) / (double)hops;
-		*sink += (uint64_t)(uintptr_t)p;
 	}
+	*sink += (uint64_t)(uintptr_t)p;
 	out->hop_ns = chase_limits_median(hop, CHASE_LIMITS_REPEATS);
+	out->llc_mb = chase_limits_llc_mb(curve, ncurve, out->hop_ns);
 	/* The leads interleaved, rotated, as the chase measures its g. */
 	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++)
 		for (int a = 0; a < CHASE_LIMITS_AHEADS; a++) {

@@ -109,6 +109,18 @@ int main(void)
 			chase_graph_free(&g);
 		}
 	}
+	{
+		/* Where the curve (4, 8, 16 ... MiB) crosses the middle of its
+		 * first point and memory's: 12 and 192 ns give 48 ns, between 16
+		 * MiB (24 ns) and 32 MiB (96 ns), half way on the log scale. */
+		const double curve[] = { 12, 12.5, 24, 96, 150 }, flat[] = { 12, 12, 12, 12 };
+
+		CHECK(fabs(chase_limits_llc_mb(curve, 5, 192) - 16 * M_SQRT2) < 1e-9, "llc of the curve: %g",
+		      chase_limits_llc_mb(curve, 5, 192));
+		CHECK(chase_limits_llc_mb(flat, 4, 192) == 0, "a curve that never leaves the cache: none");
+		CHECK(chase_limits_llc_mb(curve, 1, 192) == 0, "one point: none");
+		CHECK(chase_limits_llc_mb(curve, 5, 10) == 0, "memory faster than the cache: none");
+	}
 	test_limits(1u << 20);
 	test_limits((3u << 20) + 320); /* a last block not whole */
 	/* The checksum depends on the queries: a constant would pass the above. */

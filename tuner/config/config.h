@@ -373,6 +373,7 @@ struct kernel_probe {
 	struct conf_entries params; /* parameter -> value for the probe run */
 	struct conf_strs fields;    /* the output fields stored, numbers */
 	char *per;                  /* run once per value of this parameter, or NULL */
+	char *llc;                  /* a field measuring the last-level cache in MiB, or NULL */
 };
 
 struct kernel_metric {

@@ -62,6 +62,7 @@ static const struct conf_key probe_keys[] = {
 	{ "help", CONF_STRING, R(help), 0, 0, NULL, NULL, 0, "what it means" },
 	{ "params", CONF_VALUE_MAP, R(params), 0, 0, NULL, NULL, 0, "parameter: value for the probe run (over the sweep's)" },
 	{ "fields", CONF_STRING_LIST, R(fields), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the numbers of its output line stored with the host" },
+	{ "llc", CONF_STRING, R(llc), 0, 0, NULL, NULL, CONF_NAME, "a field measuring where the last-level cache ends, MiB: a size hwloc reports 8x larger or smaller is replaced by it, and said" },
 	{ "per", CONF_STRING, R(per), 0, 0, NULL, NULL, CONF_NAME, "a parameter the probe runs once per value of, as the sweep measures them (chase's hugepages); its fields are stored as field/param=value" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -371,6 +372,9 @@ static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
 						    "the probe's 'per' parameter, which takes the sweep's values: remove "
 						    "it from params", m->probe.per);
 	}
+	if (m->probe.llc && !listed(&m->probe.fields, m->probe.llc))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'probe.llc': '%s' is not one of the probe's fields", m->path,
+				 m->probe.llc);
 	if (m->metric.limit && (!m->probe.name || !listed(&m->probe.fields, m->metric.limit)))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'metric.limit': '%s' is not one of the probe's fields "
 				 "(list it in probe.fields, or remove the limit)", m->path, m->metric.limit);

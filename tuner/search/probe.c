@@ -52,6 +52,32 @@ static int probe_applies(const struct sweep_run *r, const struct trial *probe)
 	return 1;
 }
 
+/* How far from a measured last-level cache hwloc's may be before it is
+ * taken for wrong (the measured edge is within a factor of 2 or so). */
+#define PROBE_LLC_FACTOR 8.0
+
+/* A probe's measure of the last-level cache (mb) against what hwloc
+ * reported, which a platform with llc_kb: auto classes sizes by: an
+ * implausible one (a VM may report 508 MB) is replaced for this run, in the
+ * sweep's host facts too, and said. */
+static void check_llc(struct sweep_run *r, double mb)
+{
+	struct platform *p = r->ctx->platform;
+	long long hw_kb = r->ctx->facts->llc_bytes >> 10, kb = (long long)(mb * 1024);
+	char msg[160];
+
+	if (mb <= 0 || hw_kb <= 0 || p->llc_kb != hw_kb ||
+	    ((double)hw_kb <= PROBE_LLC_FACTOR * (double)kb && (double)kb <= PROBE_LLC_FACTOR * (double)hw_kb))
+		return;
+	search_warn(r, "hwloc reports a %lld MiB last-level cache, but a dependent chain leaves the cache at about "
+		    "%.0f MiB: sizes are classed by the measured %.0f MiB (set llc_kb in the platform to choose)",
+		    hw_kb >> 10, mb, mb);
+	p->llc_kb = kb;
+	if (store_sweep_env_set(r->ctx->store, r->sweep_id, "llc_bytes", kb << 10, msg) != 0 ||
+	    store_sweep_env_set(r->ctx->store, r->sweep_id, "llc_bytes_hwloc", hw_kb << 10, msg) != 0)
+		fprintf(stderr, "tune: %s\n", msg);
+}
+
 /* The kernel's probe on trial t: its fields stored with the host, each
  * name followed by suffix ("/hugepages=on" for a probe run per value). */
 static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, struct tune_error *out)
@@ -103,6 +129,8 @@ static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, 
 			break;
 		}
 		str_appendf(said, sizeof(said), &used, "%s %s %.4g", i ? "," : "", m->probe.fields.v[i], v);
+		if (m->probe.llc && !strcmp(m->probe.fields.v[i], m->probe.llc))
+			check_llc(r, v);
 	}
 	if (used)
 		fprintf(stderr, "tune: probe %s of kernel %s on '%s':%s\n", name, m->name,
