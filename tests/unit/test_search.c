@@ -226,6 +226,61 @@ int main(void)
 	}
 	search_free(&se);
 
+	/* The knee: the smallest g whose interval's far end is within 2% of
+	 * the best; g=32's median is within (1.5%) but its interval reaches 3%. */
+	{
+		struct trial *cand[3] = { &pl.trials[pl.batches[1].first + 63], &pl.trials[pl.batches[1].first + 31],
+					  &pl.trials[pl.batches[1].first + 47] };
+		const double med[3] = { 100, 101.5, 101.0 }, high[3] = { 100.5, 103, 101.5 };
+
+		for (int k = 0; k < 3; k++) {
+			cand[k]->score = med[k];
+			cand[k]->score_low = med[k] - 0.5;
+			cand[k]->score_high = high[k];
+		}
+		CHECK(search_knee(s.manifest, cand, 3, cand[0], 0.02) == cand[2], "knee g=%lld, want 48 (g=32 reaches "
+		      "past the tolerance)", search_knee(s.manifest, cand, 3, cand[0], 0.02)->group_size);
+	}
+
+	/* A start range (Little's law's bounds on g, from a probe): the probe
+	 * looks there first and fewer trials find the same knee; a range that
+	 * misses the best is left from its edge, and the knee is still found. */
+	{
+		static const long long ranges[][2] = { { 0, 0 }, { 20, 200 }, { 2, 4 }, { 600, 1000 } };
+		size_t unseeded = 0;
+
+		for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++) {
+			struct search sr;
+			size_t best, measured;
+			long long knee = 0;
+			double limit;
+
+			for (size_t i = 0; i < pl.ntrials; i++)
+				memset(&pl.trials[i].stats, 0, sizeof(pl.trials[i].stats));
+			search_init(&sr, &s, &pl, NULL, &err);
+			for (size_t b = 0; b < pl.nbatches; b++) {
+				sr.ctx[b].start_lo = ranges[k][0];
+				sr.ctx[b].start_hi = ranges[k][1];
+			}
+			measured = run_search(&sr, &pl, 48, 48, 1.3);
+			best = search_best_in(&sr, 1);
+			limit = pl.trials[best].stats.median * 1.02;
+			for (size_t i = pl.batches[1].first; i < pl.batches[1].first + pl.batches[1].count; i++)
+				if (pl.trials[i].stats.n && pl.trials[i].stats.median <= limit &&
+				    (!knee || pl.trials[i].group_size < knee))
+					knee = pl.trials[i].group_size;
+			if (!k)
+				unseeded = measured;
+			printf("start [%lld, %lld]: %zu trials, knee %lld\n", ranges[k][0], ranges[k][1], measured, knee);
+			CHECK(knee >= 38 && knee <= 46, "start [%lld, %lld]: knee %lld, true 41", ranges[k][0],
+			      ranges[k][1], knee);
+			if (k == 1)
+				CHECK(measured < unseeded, "a start around the best measures fewer: %zu, unseeded %zu",
+				      measured, unseeded);
+			search_free(&sr);
+		}
+	}
+
 	/* Resume: the saved state gives the same next round as the live search. */
 	for (size_t i = 0; i < pl.ntrials; i++)
 		memset(&pl.trials[i].stats, 0, sizeof(pl.trials[i].stats));
@@ -314,7 +369,7 @@ int main(void)
 	 * the grid's measuring time; the record's plateau is the curve's. */
 	{
 		struct replay_record rec = { 0 };
-		struct replay_options ro = { 20, 0.10 };
+		struct replay_options ro = { 20, 0.10, 0, 0 };
 		struct replay_result res;
 		struct rng r = { 7 };
 

@@ -13,9 +13,11 @@ static int by_score(const void *x, const void *y)
 	return (a->score > b->score) - (a->score < b->score);
 }
 
-/* The knee: the smallest list value (chase's g) of best's process within
- * tolerance of best, among cand, unless the manifest says the list has
- * none (ipa's T): then, as without a numeric list, the fastest is chosen. */
+/* The knee: the smallest list value (chase's g) of best's process whose
+ * whole interval lies within tolerance of best (its far end, not its
+ * median: a median at the edge lands outside as often as in), among cand,
+ * unless the manifest says the list has none (ipa's T): then, as without a
+ * numeric list, the fastest is chosen. */
 struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, size_t n, const struct trial *best,
 			  double tolerance)
 {
@@ -27,8 +29,8 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
 	for (size_t i = 0; i < n; i++)
 		if (plan_same_process(cand[i], best) &&
 		    !manifest_better(m, best->score, m->metric.better == BETTER_HIGHER
-				     ? cand[i]->score / (1.0 - tolerance)
-				     : cand[i]->score / (1.0 + tolerance)) &&
+				     ? cand[i]->score_low / (1.0 - tolerance)
+				     : cand[i]->score_high / (1.0 + tolerance)) &&
 		    plan_trial_point(cand[i]) < plan_trial_point(k))
 			k = cand[i];
 	return k;
