@@ -5,7 +5,8 @@
 # processes) and a bridge of every eighth g in one process (15 runs), to
 # which each of the four is scaled, so that the record reads as if measured
 # side by side. Then replays an adaptive search over [1, 256], the grid and
-# a random sample of the adaptive search's size over many seeds, with no
+# a random sample of the adaptive search's size over many seeds (and the
+# adaptive search started where the probe's Little's law bounds put g), with no
 # drift and with a drift of 10% and 20% per kernel process. Prints how often
 # each decision lands in the plateau, the search trials, and the measuring
 # time against one pass of the grid; then Optuna's TPE on the same objective
@@ -35,9 +36,16 @@ printf 'name: replay-adaptive\nkernel: chase\nstrategy: adaptive\nruns: 9\nwarmu
 	"$params" > "$dir/adaptive.yaml"
 "$tune" run "$dir/grid.yaml" --platform local --db "$db" > /dev/null
 "$tune" run "$dir/bridge.yaml" --platform local --db "$db" > /dev/null
+# The probe's Little's law bounds on g (measured as the grid started, when
+# its working set reaches the probe's): the adaptive search again, started
+# there, as a sweep on this host starts it.
+start=$(sqlite3 "$db" "SELECT CAST(lo.value AS INTEGER) || ',' || CAST(round(hi.value) AS INTEGER) FROM host_probes lo
+	JOIN host_probes hi ON hi.host_id = lo.host_id AND hi.field = 'g_high/hugepages=off'
+	WHERE lo.field = 'g_low/hugepages=off' AND lo.value >= 1 AND lo.value <= hi.value")
 for drift in 0 10 20; do
 	echo "== drift $drift% per kernel process"
-	"$tune" replay "$dir/adaptive.yaml" --from replay-grid --bridge replay-bridge --db "$db" --seeds "$seeds" --drift "$drift"
+	"$tune" replay "$dir/adaptive.yaml" --from replay-grid --bridge replay-bridge --db "$db" --seeds "$seeds" \
+		--drift "$drift" ${start:+--start "$start"}
 	echo
 done
 # Optuna's TPE (python3-optuna) on the same objective, when it is installed.

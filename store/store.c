@@ -413,6 +413,24 @@ int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, 
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot record a warning");
 }
 
+int store_host_probe_value(struct store *st, long long host_id, const char *kernel, const char *probe,
+			   const char *field, double *value, int *found, char *msg)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_prepare(st, &q, msg, "SELECT value FROM host_probes WHERE host_id = ?1 AND kernel = ?2 AND"
+			       " probe = ?3 AND field = ?4", "isss", host_id, kernel, probe, field);
+
+	*found = 0;
+	if (rc)
+		return rc;
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		*value = sqlite3_column_double(q, 0);
+		*found = 1;
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_fail(st, msg, "cannot read the host's probes");
+}
+
 int store_sweep_env_set(struct store *st, long long sweep_id, const char *key, long long value, char *msg)
 {
 	sqlite3_stmt *q = NULL;

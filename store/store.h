@@ -123,6 +123,9 @@ int store_sweep_last_kernel_s(struct store *st, const char *name, long long plat
 int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *phase, char *msg);
 /* Appends a line to the sweep's warnings. */
 int store_sweep_warn(struct store *st, long long sweep_id, const char *warning, char *msg);
+/* A field a kernel's probe stored with the host: *found 0 when none. */
+int store_host_probe_value(struct store *st, long long host_id, const char *kernel, const char *probe,
+			   const char *field, double *value, int *found, char *msg);
 /* Sets key (an identifier) of the sweep's host facts (env_json) to value. */
 int store_sweep_env_set(struct store *st, long long sweep_id, const char *key, long long value, char *msg);
 /* The search state saved last, or NULL; the caller frees it. */

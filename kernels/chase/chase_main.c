@@ -100,13 +100,15 @@ int main(int argc, char **argv)
 		struct chase_limits l = { 0 };
 		uint64_t sink = 0;
 
-		if (chase_limits_measure(&graph, o.seed, &l, &sink) != 0) {
+		if (chase_limits_measure(&graph, (unsigned)o.depth, o.seed, &l, &sink) != 0) {
 			fprintf(stderr, "chase: out of memory\n");
 			goto out;
 		}
 		printf("{\"kernel\":\"chase\",\"probe\":\"limits\",\"size_mb\":%" PRIu64 ",\"hugepages\":%s,\"lines\":%zu"
-		       ",\"hop_ns\":%.3f,\"line_ns\":%.3f,\"ahead\":%u,\"llc_mb\":%.1f,\"sink\":%u,\"cpu\":%d}\n",
+		       ",\"hop_ns\":%.3f,\"line_ns\":%.3f,\"ahead\":%u,\"llc_mb\":%.1f,\"step_ns\":%.3f"
+		       ",\"g_low\":%.1f,\"g_high\":%.1f,\"sink\":%u,\"cpu\":%d}\n",
 		       o.size_mb, o.hugepages ? "true" : "false", l.lines, l.hop_ns, l.line_ns, l.ahead, l.llc_mb,
+		       l.step_ns, l.g_low, l.g_high,
 		       (unsigned)(sink & 0xffff), /* what was read, cut to fit any JSON reader's integers */
 		       pin_current_cpu());
 		rc = 0;

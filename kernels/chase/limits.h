@@ -14,7 +14,14 @@
  * what hwloc reports (a VM may report a 508 MB cache): a dependent hop over
  * every line of 4, 8, 16 ... MiB, and the size where its latency crosses
  * the geometric middle between the smallest of them (in the cache) and the
- * whole working set's hop (in memory). */
+ * whole working set's hop (in memory).
+ *
+ * And where the search should look: by Little's law the lookups in flight
+ * that keep up a rate are a hop's latency times that rate. Fewer than
+ * hop_ns / line_ns cannot reach the ceiling (g_low); more than hop_ns /
+ * step_ns, with step_ns the interleaved ring's time per step when nothing
+ * waits on memory (a cache-resident set), outrun what the core can issue
+ * (g_high). The best g lies between them, or near. */
 #ifndef KERNELS_CHASE_LIMITS_H
 #define KERNELS_CHASE_LIMITS_H
 
@@ -32,6 +39,9 @@
 #define CHASE_LIMITS_AHEADS 5
 #define CHASE_LIMITS_CURVE_FROM_MB 4 /* past any L2, so the curve starts in the last level */
 #define CHASE_LIMITS_CURVE_HOPS 100000
+#define CHASE_LIMITS_STEP_MB 1      /* cache-resident */
+#define CHASE_LIMITS_STEP_GROUP 32
+#define CHASE_LIMITS_STEP_LOOKUPS 20000
 
 struct chase_limits {
 	double hop_ns;  /* one dependent hop, the median of the repeats */
@@ -39,6 +49,9 @@ struct chase_limits {
 	unsigned ahead; /* the lead (lines prefetched ahead) that gave it */
 	size_t lines;   /* lines used */
 	double llc_mb;  /* where the hop's latency leaves the cache, MiB; 0: not seen */
+	double step_ns; /* one step of the interleaved ring on a cache-resident set */
+	double g_low;   /* hop_ns / line_ns: fewer in flight cannot reach the ceiling */
+	double g_high;  /* hop_ns / step_ns: more in flight than the core can issue */
 };
 
 static int chase_limits_cmp(const void *x, const void *y)
@@ -125,9 +138,41 @@ static inline double chase_limits_llc_mb(const double *lat, size_t n, double mem
 	return 0;
 }
 
+/* The median ns per step (one link of one lookup) of the interleaved,
+ * prefetching ring over g's first CHASE_LIMITS_STEP_MB, linked as the chase
+ * links its graph; 0 when out of memory. */
+static inline double chase_limits_step_ns(struct chase_graph *g, unsigned depth, uint64_t seed, uint64_t *sink)
+{
+	struct chase_graph small = { g->nodes, 0, 0 };
+	struct chase_queries q = { CHASE_LIMITS_STEP_LOOKUPS, depth ? depth : 1, seed };
+	struct chase_slot *slots = calloc(CHASE_LIMITS_STEP_GROUP, sizeof(*slots));
+	double step[CHASE_LIMITS_REPEATS];
+
+	small.count = ((size_t)CHASE_LIMITS_STEP_MB << 20) / sizeof(struct chase_node);
+	if (small.count > g->count)
+		small.count = g->count;
+	small.bytes = small.count * sizeof(struct chase_node);
+	if (!slots)
+		return 0;
+	chase_graph_link(&small, seed);
+	*sink += chase_run_interleaved_prefetch(&small, &q, CHASE_LIMITS_STEP_GROUP, slots); /* warm */
+	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
+		uint64_t t0 = timing_now_ns();
+
+		*sink += chase_run_interleaved_prefetch(&small, &q, CHASE_LIMITS_STEP_GROUP, slots);
+		step[k] = (double)(timing_now_ns() - t0) / ((double)q.count * q.depth);
+	}
+	free(slots);
+	/* Unlinked again: the probe's own cycle is one line per block. */
+	for (size_t i = 0; i < small.count; i++)
+		small.nodes[i].next = NULL;
+	return chase_limits_median(step, CHASE_LIMITS_REPEATS);
+}
+
 /* Measures g's limits (g allocated, not linked: this links its own cycle).
  * Returns 0, or -1 when out of memory. */
-static inline int chase_limits_measure(struct chase_graph *g, uint64_t seed, struct chase_limits *out, uint64_t *sink)
+static inline int chase_limits_measure(struct chase_graph *g, unsigned depth, uint64_t seed, struct chase_limits *out,
+					uint64_t *sink)
 {
 	static const unsigned aheads[CHASE_LIMITS_AHEADS] = { 8, 16, 32, 64, 128 };
 	size_t n = g->count / CHASE_LIMITS_BLOCK ? g->count / CHASE_LIMITS_BLOCK : 1;
@@ -142,6 +187,7 @@ static inline int chase_limits_measure(struct chase_graph *g, uint64_t seed, str
 
 	if (!order || g->count > UINT32_MAX)
 		goto fail;
+	out->step_ns = chase_limits_step_ns(g, depth, seed, sink);
 	/* The latency curve, up to half the working set, before its cycle. */
 	for (size_t mb = CHASE_LIMITS_CURVE_FROM_MB; ncurve < 16 && (mb << 20) * 2 <= g->bytes; mb *= 2) {
 		size_t lines = (mb << 20) / sizeof(struct chase_node);
@@ -194,6 +240,8 @@ static inline int chase_limits_measure(struct chase_graph *g, uint64_t seed, str
 		}
 	}
 	out->lines = n;
+	out->g_low = out->line_ns > 0 ? out->hop_ns / out->line_ns : 0;
+	out->g_high = out->step_ns > 0 ? out->hop_ns / out->step_ns : 0;
 	free(order);
 	return 0;
 fail:

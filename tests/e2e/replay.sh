@@ -41,6 +41,16 @@ check "random: the adaptive search's budget ($(row random))" awk -v r="$(row ran
 check "the same seeds, the same table" cmp -s "$TMP/out" "$TMP/out2"
 "$tune" replay "$TMP/adaptive.yaml" --from rec-grid --platform $plat --db "$db" --seeds 30 --drift 0 --strategies adaptive > "$TMP/out3" 2>&1
 check "--strategies adaptive: that row alone" test "$(grep -cE '^(grid|random|adaptive) ' "$TMP/out3")" = 1
+# --start: the adaptive search again, started in a range, as a probe's
+# bounds start it: a row of its own, fewer trials than the full probe.
+"$tune" replay "$TMP/adaptive.yaml" --from rec-grid --platform $plat --db "$db" --seeds 30 --drift 0 --strategies adaptive \
+	--start 16,48 > "$TMP/out4" 2>&1
+started=$(awk '$1 == "started" { print $5 }' "$TMP/out4")
+full=$(awk '$1 == "adaptive" { print $5 }' "$TMP/out4")
+check "--start: a started row, fewer trials than the full probe ($started against $full)" \
+	awk -v s="$started" -v f="$full" 'BEGIN { exit !(s > 0 && s < f) }'
+out=$("$tune" replay "$TMP/adaptive.yaml" --from rec-grid --db "$db" --start 48,16 2>&1)
+check "--start HI below LO: exit 2, naming the option ($out)" grep -q "option '--start': '48,16' is not LO,HI" <<< "$out"
 
 out=$("$tune" replay "$TMP/adaptive.yaml" --from no-such --platform $plat --db "$db" 2>&1)
 rc=$?

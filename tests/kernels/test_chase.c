@@ -26,7 +26,7 @@ static void test_limits(uint64_t bytes)
 		CHECK(0, "cannot map %llu bytes", (unsigned long long)bytes);
 		return;
 	}
-	CHECK(chase_limits_measure(&g, 42, &l, &sink) == 0, "limits of %llu bytes", (unsigned long long)bytes);
+	CHECK(chase_limits_measure(&g, 12, 42, &l, &sink) == 0, "limits of %llu bytes", (unsigned long long)bytes);
 	for (size_t b = 0; b * CHASE_LIMITS_BLOCK < g.count; b++) {
 		size_t in_block = 0;
 

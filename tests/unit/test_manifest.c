@@ -103,6 +103,12 @@ static const struct {
 	  "probe: { name: p, params: { n: 9 }, fields: [x] }\n",
 	  { ":9:32: key 'probe.params': parameter 'n': 9 is out of range [0, 8]" } },
 	{ HEAD METRIC "probe: { name: p, params: {} }\n", { "key 'fields' is missing" } },
+	{ HEAD METRIC "parameters:\n  - { name: n, type: int, min: 0, max: 8, flag: --n, role: list }\n"
+	  "probe: { name: p, fields: [x, y], start: [x, z] }\n",
+	  { "key 'probe.start': give two of the probe's fields, the low and high bound" } },
+	{ HEAD METRIC "probe: { name: p, fields: [x, y], start: [x, y] }\n",
+	  { "key 'probe.start': give two of the probe's fields, the low and high bound of the list parameter's best "
+	    "(the kernel has no list parameter)" } },
 	{ HEAD METRIC "parameters:\n  - { name: n, type: int, min: 0, max: 8, flag: --n }\n"
 	  "probe: { name: p, fields: [x], per: m }\n",
 	  { "key 'probe.per': 'm' is not a parameter a sweep sets" } },

@@ -112,7 +112,7 @@ struct cmd_options {
 	/* tune agent's */
 	const char *listen, *token_file, *tls_cert, *tls_key, *name, *max_timeout;
 	/* tune replay's */
-	const char *from, *bridge, *seeds, *drift, *strategies;
+	const char *from, *bridge, *seeds, *drift, *strategies, *start;
 	int serve;
 	int probes; /* tune facts --probes */
 	char **args; /* what is left: positional arguments */

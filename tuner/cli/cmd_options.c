@@ -177,6 +177,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 's': o->seeds = optarg; break;
 		case 'x': o->drift = optarg; break;
 		case 'S': o->strategies = optarg; break;
+		case 'G': o->start = optarg; break;
 		case 'p':
 			if (o->nplatforms == ((op->flags & CMD_OPT_REPEAT) ? CMD_MAX_PLATFORMS : 1))
 				return tune_fail(err, TUNE_ERR_USAGE, "%sat most %d --platform option%s", prefix,

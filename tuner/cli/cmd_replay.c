@@ -23,6 +23,24 @@ static int number(const char *text, const char *what, double lo, double hi, doub
 	return 0;
 }
 
+/* --start LO,HI: 1 <= LO <= HI. */
+static int start_range(const char *text, long long *lo, long long *hi, struct tune_error *err)
+{
+	char *end = NULL;
+
+	errno = 0;
+	*lo = strtoll(text, &end, 10);
+	if (!errno && end != text && *end == ',') {
+		const char *h = end + 1;
+
+		*hi = strtoll(h, &end, 10);
+		if (!errno && end != h && !*end && *lo >= 1 && *lo <= *hi)
+			return 0;
+	}
+	return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--start': '%s' is not LO,HI with 1 <= LO <= HI "
+			 "(e.g. --start 36,275)", text);
+}
+
 /* The strategies asked for, adaptive first (random takes its budget). */
 static int strategies(const char *list, int *out, size_t *n, struct tune_error *err)
 {
@@ -62,7 +80,8 @@ int cmd_replay(int argc, char **argv, struct tune_error *err)
 	struct replay_record rec = { 0 };
 	struct replay_options ro;
 	double seeds = 100, drift = 10, adaptive_trials = 0;
-	int which[3], rc;
+	long long lo_hi[2] = { 0, 0 };
+	int which[4], rc;
 	size_t nwhich = 0;
 
 	if ((rc = cmd_parse_options("replay", argc, argv, &o, err)) != 0)
@@ -77,6 +96,9 @@ int cmd_replay(int argc, char **argv, struct tune_error *err)
 		return rc;
 	ro.seeds = (size_t)seeds;
 	ro.drift = drift / 100.0;
+	ro.start_lo = ro.start_hi = 0;
+	if (o.start && (rc = start_range(o.start, &lo_hi[0], &lo_hi[1], err)) != 0)
+		return rc;
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
 		return rc;
 	if ((rc = hostinfo_read(&facts, err)) != 0 ||
@@ -108,28 +130,40 @@ int cmd_replay(int argc, char **argv, struct tune_error *err)
 	       "too, over one pass of the grid)\n\n");
 	printf("%-9s %16s %11s %14s %9s %8s %15s %12s\n", "strategy", "in plateau", "by median", "search trials",
 	       "anchors", "finals", "time vs grid", "choices");
+	/* With --start, the adaptive search again, started there. */
+	for (size_t k = 0; o.start && k < nwhich; k++)
+		if (which[k] == STRATEGY_ADAPTIVE) {
+			memmove(which + k + 2, which + k + 1, (nwhich - k - 1) * sizeof(*which));
+			which[k + 1] = STRATEGY_ADAPTIVE;
+			nwhich++;
+			break;
+		}
 	for (size_t k = 0; k < nwhich; k++) {
 		struct sweep one = sw;
 		struct replay_result res;
-		char choices[64] = "-", hits[64];
+		char choices[64] = "-", hits[64], name[16];
+		int started = k > 0 && which[k] == STRATEGY_ADAPTIVE && which[k - 1] == STRATEGY_ADAPTIVE;
 
+		ro.start_lo = started ? lo_hi[0] : 0;
+		ro.start_hi = started ? lo_hi[1] : 0;
+		snprintf(name, sizeof(name), "%s", started ? "started" : sweep_strategy_names[which[k]]);
 		one.strategy = which[k];
 		if (one.strategy == STRATEGY_RANDOM && !one.max_trials)
 			one.max_trials = adaptive_trials > 0 ? (long long)(adaptive_trials + 0.5) : (long long)plan.ntrials / 10;
 		if ((rc = search_replay(&one, &plan, &rec, &ro, &res, err)) != 0)
 			goto out;
-		if (one.strategy == STRATEGY_ADAPTIVE)
+		if (one.strategy == STRATEGY_ADAPTIVE && !started)
 			adaptive_trials = res.trials;
 		if (res.chosen_max)
 			snprintf(choices, sizeof(choices), "%lld..%lld", res.chosen_min, res.chosen_max);
 		snprintf(hits, sizeof(hits), "%.0f%% (%zu/%zu)",
 			 res.decisions ? 100.0 * (double)res.hits / (double)res.decisions : 0.0, res.hits, res.decisions);
-		printf("%-9s %16s %10.0f%% %14.1f %9.1f %8.1f %14.1f%% %12s\n", sweep_strategy_names[one.strategy], hits,
+		printf("%-9s %16s %10.0f%% %14.1f %9.1f %8.1f %14.1f%% %12s\n", name, hits,
 		       res.decisions ? 100.0 * (double)res.hits_median / (double)res.decisions : 0.0, res.trials,
 		       res.anchors, res.finals, 100.0 * res.time_share, choices);
 		if (res.unrecorded)
 			fprintf(stderr, "tune: replay: %s asked %zu times for points never recorded (they count as failed)\n",
-				sweep_strategy_names[one.strategy], res.unrecorded);
+				name, res.unrecorded);
 	}
 out:
 	search_replay_free(&rec);

@@ -36,6 +36,8 @@ static const struct cmd_option replay_options[] = {
 	  "process: each of those is scaled to it, so that the record reads as measured side by side" },
 	{ "seeds", 's', "N", 0, "replays per strategy, 1..100000 (default 100)" },
 	{ "drift", 'x', "PCT", 0, "the drift's step from one kernel process to the next, in %, 0..100 (default 10)" },
+	{ "start", 'G', "LO,HI", 0, "also replay the adaptive search started in [LO, HI] of the list parameter, as a "
+	  "kernel's probe starts it (chase's Little's law bounds on g: the probe fields g_low and g_high)" },
 	{ "strategies", 'S', "LIST", 0, "comma-separated, of grid, random, adaptive (default all three; random gets "
 	  "the adaptive search's number of trials unless the sweep sets max_trials)" },
 	{ "serve", 'V', NULL, 0, "be the replay's objective for another optimizer instead: answer 'seed N', "

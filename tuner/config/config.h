@@ -374,6 +374,7 @@ struct kernel_probe {
 	struct conf_strs fields;    /* the output fields stored, numbers */
 	char *per;                  /* run once per value of this parameter, or NULL */
 	char *llc;                  /* a field measuring the last-level cache in MiB, or NULL */
+	struct conf_strs start;     /* none, or two fields: the list's best lies between */
 };
 
 struct kernel_metric {

@@ -63,6 +63,7 @@ static const struct conf_key probe_keys[] = {
 	{ "params", CONF_VALUE_MAP, R(params), 0, 0, NULL, NULL, 0, "parameter: value for the probe run (over the sweep's)" },
 	{ "fields", CONF_STRING_LIST, R(fields), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the numbers of its output line stored with the host" },
 	{ "llc", CONF_STRING, R(llc), 0, 0, NULL, NULL, CONF_NAME, "a field measuring where the last-level cache ends, MiB: a size hwloc reports 8x larger or smaller is replaced by it, and said" },
+	{ "start", CONF_STRING_LIST, R(start), 0, 0, NULL, NULL, CONF_NAME, "two fields bounding where the list parameter's best should lie (chase's Little's law bounds on g): an adaptive search probes there first, going further only from an edge" },
 	{ "per", CONF_STRING, R(per), 0, 0, NULL, NULL, CONF_NAME, "a parameter the probe runs once per value of, as the sweep measures them (chase's hugepages); its fields are stored as field/param=value" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -372,6 +373,11 @@ static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
 						    "the probe's 'per' parameter, which takes the sweep's values: remove "
 						    "it from params", m->probe.per);
 	}
+	if (m->probe.start.n && (m->probe.start.n != 2 || !listed(&m->probe.fields, m->probe.start.v[0]) ||
+				 !listed(&m->probe.fields, m->probe.start.v[1]) || !manifest_list_param(m)))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'probe.start': give two of the probe's fields, the low "
+				 "and high bound of the list parameter's best%s", m->path,
+				 manifest_list_param(m) ? "" : " (the kernel has no list parameter)");
 	if (m->probe.llc && !listed(&m->probe.fields, m->probe.llc))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'probe.llc': '%s' is not one of the probe's fields", m->path,
 				 m->probe.llc);

@@ -140,6 +140,64 @@ static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, 
 	return 0;
 }
 
+/* "/hugepages=on": what follows the fields' names of a probe run per value
+ * of its 'per' parameter, for trial t's value ("" without one). */
+static void per_suffix(const struct kernel_manifest *m, const struct trial *t, char *out, size_t len)
+{
+	const struct kernel_param *per = m->probe.per ? manifest_param(m, m->probe.per) : NULL;
+	char text[64];
+
+	out[0] = '\0';
+	if (!per || t->values[per - MANIFEST_PARAM(m, 0)] == PLAN_NA)
+		return;
+	manifest_param_text(per, t->values[per - MANIFEST_PARAM(m, 0)], text, sizeof(text));
+	snprintf(out, len, "/%s=%s", per->name, text);
+}
+
+int search_probe_starts(struct store *st, long long host_id, const struct kernel_manifest *m, struct search *s,
+			char *msg)
+{
+	const struct plan *pl = s->plan;
+	char said[300] = "";
+
+	for (size_t b = 0; m->probe.start.n == 2 && b < pl->nbatches; b++) {
+		const struct trial *first = &pl->trials[pl->batches[b].first];
+		struct trial probe;
+		char suffix[96], field[2][160];
+		double v[2];
+		int found[2] = { 0, 0 }, rc, applies = 1;
+
+		if (probe_trial(m, first, &probe) != 0)
+			continue;
+		/* The probe speaks of working sets at least its own. */
+		for (size_t i = 0; i < m->parameters.n; i++)
+			if (MANIFEST_PARAM(m, i)->memory_mb && probe.values[i] != PLAN_NA && first->values[i] < probe.values[i])
+				applies = 0;
+		if (!applies)
+			continue;
+		per_suffix(m, first, suffix, sizeof(suffix));
+		for (int k = 0; k < 2; k++) {
+			snprintf(field[k], sizeof(field[k]), "%s%s", m->probe.start.v[k], suffix);
+			if ((rc = store_host_probe_value(st, host_id, m->name, m->probe.name, field[k], &v[k], &found[k],
+							 msg)) != 0)
+				return rc;
+		}
+		if (found[0] && found[1] && v[0] >= 1 && v[0] <= v[1]) {
+			char line[300];
+
+			s->ctx[b].start_lo = (long long)v[0];
+			s->ctx[b].start_hi = (long long)(v[1] + 0.5);
+			snprintf(line, sizeof(line), "tune: %s %s%s: the probe puts the best %s within [%lld, %lld]; the "
+				 "search looks there first\n", m->name, first->context, suffix,
+				 manifest_list_param(m)->name, s->ctx[b].start_lo, s->ctx[b].start_hi);
+			if (strcmp(line, said) != 0)
+				fputs(line, stderr);
+			snprintf(said, sizeof(said), "%s", line);
+		}
+	}
+	return 0;
+}
+
 /* The kernel's probe, before it measures: what it says of this host is
  * stored with the host (ipa's wake-up cost, which `tune results` sets
  * against the chosen threshold), once, or once per value the sweep
@@ -156,7 +214,7 @@ int search_probe(struct sweep_run *r, struct tune_error *out)
 
 	for (size_t k = 0; m->probe.name && k < r->plan.ntrials && !rc; k++) {
 		const struct trial *first = &r->plan.trials[k];
-		char suffix[96] = "", text[64];
+		char suffix[96] = "";
 		struct trial t;
 		int again = 0;
 
@@ -168,8 +226,7 @@ int search_probe(struct sweep_run *r, struct tune_error *out)
 			if (again || v == PLAN_NA || nseen == PROBE_MAX_RUNS)
 				continue;
 			seen[nseen++] = v;
-			manifest_param_text(per, v, text, sizeof(text));
-			snprintf(suffix, sizeof(suffix), "/%s=%s", per->name, text);
+			per_suffix(m, first, suffix, sizeof(suffix));
 		} else if (k > 0) {
 			break;
 		}

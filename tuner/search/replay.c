@@ -361,6 +361,10 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 		}
 		if ((rc = search_init(&se, sw, plan, NULL, err)) != 0)
 			break;
+		for (size_t b = 0; b < plan->nbatches; b++) {
+			se.ctx[b].start_lo = o->start_lo;
+			se.ctx[b].start_hi = o->start_hi;
+		}
 		while ((n = search_next(&se, round, plan->ntrials)) > 0) {
 			measure_round(&p, round, n);
 			for (size_t k = 0; k < n; k++) {

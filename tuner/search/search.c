@@ -101,19 +101,35 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 		long long gb = best == (size_t)-1 ? 0 : s->plan->trials[best].group_size;
 
 		switch (c->phase) {
-		case SEARCH_PROBE:
+		case SEARCH_PROBE: {
+			long long below, above;
+
+			/* Powers of 2 from g_min, within a factor of 2 of the start
+			 * range when there is one, else all of them and g_max. */
 			for (long long g = gmin; g <= gmax; g *= 2)
-				propose(s, p, at_g(s, b, g));
-			propose(s, p, at_g(s, b, gmax));
+				if (!c->start_hi || (2 * g >= c->start_lo && g <= 2 * c->start_hi))
+					propose(s, p, at_g(s, b, g));
+			if (!c->start_hi)
+				propose(s, p, at_g(s, b, gmax));
 			if (p->n > before)
 				return;
 			if (best == (size_t)-1) {
 				c->phase = SEARCH_DONE;
 				break;
 			}
-			neighbours(s, b, gb, &c->lo, &c->hi);
+			/* A best at the edge of what was probed: the next power out. */
+			neighbours(s, b, gb, &below, &above);
+			if (below == gb && gb > gmin)
+				propose(s, p, at_g(s, b, gb / 2 > gmin ? gb / 2 : gmin));
+			if (above == gb && gb < gmax)
+				propose(s, p, at_g(s, b, gb * 2 < gmax ? gb * 2 : gmax));
+			if (p->n > before)
+				return;
+			c->lo = below;
+			c->hi = above;
 			c->phase = SEARCH_REFINE;
 			break;
+		}
 		case SEARCH_REFINE: {
 			long long l, h;
 
@@ -163,6 +179,10 @@ refined:
 			if (over > 0 && (double)within / (double)over > 1.05 && geo_mid(over, within) > over &&
 			    geo_mid(over, within) < within)
 				propose(s, p, at_g(s, b, geo_mid(over, within)));
+			/* Nothing below measured over the tolerance (a probe that
+			 * started above g_min): halve until something is. */
+			if (over == 0 && within > gmin)
+				propose(s, p, at_g(s, b, within / 2 > gmin ? within / 2 : gmin));
 			if (p->n == before)
 				c->phase = SEARCH_DONE;
 			return;

@@ -38,6 +38,9 @@ enum search_phase { SEARCH_PROBE, SEARCH_REFINE, SEARCH_KNEE, SEARCH_DONE, SEARC
 struct search_ctx {
 	int phase;      /* enum search_phase */
 	long long lo, hi; /* bracket in g (refine) or knee interval (knee) */
+	/* Where the probe looks first (a kernel's probe's start: Little's
+	 * law's bounds on chase's g), 0: everywhere from g_min to g_max. */
+	long long start_lo, start_hi;
 };
 
 struct search {
@@ -101,6 +104,11 @@ void search_warn(struct sweep_run *r, const char *fmt, ...) __attribute__((forma
 /* probe.c: the kernel's probe, before the sweep measures (0, or a host
  * that stopped answering, or an interrupt). */
 int search_probe(struct sweep_run *r, struct tune_error *err);
+/* Sets each context's start range from the probe's start fields stored with
+ * host_id, where the probe speaks of the context (its working set at least
+ * the probe's, its per value). */
+int search_probe_starts(struct store *st, long long host_id, const struct kernel_manifest *m, struct search *s,
+			char *msg);
 
 /* What the progress of a round calls it: "[host: ]sweep [k/n] what", what
  * being "round 3" or "final size_mb=256 hugepages=off". */
@@ -154,6 +162,7 @@ struct replay_record {
 struct replay_options {
 	size_t seeds;
 	double drift; /* the drift's step from one process to the next (log sd) */
+	long long start_lo, start_hi; /* the adaptive search's start range, 0: none */
 };
 struct replay_result {
 	size_t seeds, decisions, hits, unrecorded;

@@ -405,6 +405,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	check_host_noise(r, load_at_start);
 	if (!(resumed && measured_before == r->plan.ntrials))
 		rc = search_probe(r, err);
+	if (!rc && r->sweep.strategy == STRATEGY_ADAPTIVE)
+		rc = search_probe_starts(ctx->store, ctx->host_id, r->kernel, &search, tune_msg(err));
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24], *st;
