@@ -83,29 +83,25 @@ static inline double chase_limits_stream(const struct chase_graph *g, const uint
 	return (double)(timing_now_ns() - t0) / (double)n;
 }
 
-/* The median ns of a dependent hop over a random cycle of every line of
- * g's first `lines` (order: room for them). */
-static inline double chase_limits_hop_over(struct chase_graph *g, size_t lines, uint32_t *order, struct rng *r,
-					   uint64_t *sink)
+/* Shuffles order[0..n) (the lines used), links them in that order into one
+ * cycle and returns the median ns of a dependent hop along it, over
+ * CHASE_LIMITS_REPEATS walks of hops each. Each walk goes on from where
+ * the last stopped: a line seen again would be in the cache. */
+static inline double chase_limits_walk(struct chase_graph *g, uint32_t *order, size_t n, size_t hops, struct rng *r,
+				       uint64_t *sink)
 {
 	double hop[CHASE_LIMITS_REPEATS];
-	size_t hops = lines / CHASE_LIMITS_REPEATS < CHASE_LIMITS_CURVE_HOPS ? lines / CHASE_LIMITS_REPEATS + 1
-									   : CHASE_LIMITS_CURVE_HOPS;
 	const struct chase_node *p;
 
-	for (size_t i = 0; i < lines; i++)
-		order[i] = (uint32_t)i;
-	for (size_t i = lines - 1; i > 0; i--) {
+	for (size_t i = n - 1; i > 0; i--) {
 		size_t j = (size_t)rng_below(r, i + 1);
 		uint32_t t = order[i];
 
 		order[i] = order[j];
 		order[j] = t;
 	}
-	for (size_t i = 0; i < lines; i++)
-		g->nodes[order[i]].next = &g->nodes[order[(i + 1) % lines]];
-	/* Each repeat walks on from where the last stopped: a line seen again
-	 * would be in the cache. */
+	for (size_t i = 0; i < n; i++)
+		g->nodes[order[i]].next = &g->nodes[order[(i + 1) % n]];
 	p = &g->nodes[order[0]];
 	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
 		uint64_t t0 = timing_now_ns();
@@ -116,6 +112,19 @@ static inline double chase_limits_hop_over(struct chase_graph *g, size_t lines, 
 	}
 	*sink += (uint64_t)(uintptr_t)p;
 	return chase_limits_median(hop, CHASE_LIMITS_REPEATS);
+}
+
+/* The median ns of a dependent hop over a random cycle of every line of
+ * g's first `lines` (order: room for them). */
+static inline double chase_limits_hop_over(struct chase_graph *g, size_t lines, uint32_t *order, struct rng *r,
+					   uint64_t *sink)
+{
+	size_t hops = lines / CHASE_LIMITS_REPEATS < CHASE_LIMITS_CURVE_HOPS ? lines / CHASE_LIMITS_REPEATS + 1
+									   : CHASE_LIMITS_CURVE_HOPS;
+
+	for (size_t i = 0; i < lines; i++)
+		order[i] = (uint32_t)i;
+	return chase_limits_walk(g, order, lines, hops, r, sink);
 }
 
 /* Where the hop's latency crosses the geometric middle of the curve's
@@ -177,9 +186,8 @@ static inline int chase_limits_measure(struct chase_graph *g, unsigned depth, ui
 	static const unsigned aheads[CHASE_LIMITS_AHEADS] = { 8, 16, 32, 64, 128 };
 	size_t n = g->count / CHASE_LIMITS_BLOCK ? g->count / CHASE_LIMITS_BLOCK : 1;
 	size_t hops = n / CHASE_LIMITS_REPEATS < CHASE_LIMITS_HOPS ? n / CHASE_LIMITS_REPEATS + 1 : CHASE_LIMITS_HOPS;
-	const struct chase_node *p;
 	uint32_t *order = malloc(n * sizeof(*order));
-	double hop[CHASE_LIMITS_REPEATS], line[CHASE_LIMITS_AHEADS][CHASE_LIMITS_REPEATS];
+	double line[CHASE_LIMITS_AHEADS][CHASE_LIMITS_REPEATS];
 	struct rng r = { seed ^ 0x6c696d697473ull };
 
 	double curve[16] = { 0 };
@@ -198,30 +206,10 @@ static inline int chase_limits_measure(struct chase_graph *g, unsigned depth, ui
 		order = room;
 		curve[ncurve++] = chase_limits_hop_over(g, lines, order, &r, sink);
 	}
-	/* One line of each block, the blocks in a random order. */
+	/* One line of each block, the blocks in a random order, one cycle. */
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)(i * CHASE_LIMITS_BLOCK + (n > 1 ? rng_below(&r, CHASE_LIMITS_BLOCK) : 0));
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)rng_below(&r, i + 1);
-		uint32_t t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
-	/* The same lines as one cycle, for the dependent hops. */
-	for (size_t i = 0; i < n; i++)
-		g->nodes[order[i]].next = &g->nodes[order[(i + 1) % n]];
-	/* On from where the last repeat stopped, as in the curve. */
-	p = &g->nodes[order[0]];
-	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
-		uint64_t t0 = timing_now_ns();
-
-		for (size_t i = 0; i < hops; i++)
-			p = p->next;
-		hop[k] = (double)(timing_now_ns() - t0) / (double)hops;
-	}
-	*sink += (uint64_t)(uintptr_t)p;
-	out->hop_ns = chase_limits_median(hop, CHASE_LIMITS_REPEATS);
+	out->hop_ns = chase_limits_walk(g, order, n, hops, &r, sink);
 	out->llc_mb = chase_limits_llc_mb(curve, ncurve, out->hop_ns);
 	/* The leads interleaved, rotated, as the chase measures its g. */
 	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++)
