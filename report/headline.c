@@ -236,16 +236,17 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	return 0;
 }
 
-/* SQL: the best trial of the baseline variant (or of the variant and list
- * value the manifest's baseline_as says behave as it) in optimum o's sweep s
+/* SQL: row (a trial or an optimum, with variant and params) of sweep s is
+ * its baseline: the baseline variant, or the baseline_as point. */
+#define IS_BASELINE(row) "(" row ".variant = s.baseline OR (" row ".variant = json_extract(s.spec_json," \
+	" '$.baseline_as.variant') AND json_extract(" row ".params, '$.' || json_extract(s.spec_json," \
+	" '$.baseline_as.param')) = json_extract(s.spec_json, '$.baseline_as.value')))"
+/* SQL: the best trial that IS_BASELINE in optimum o's sweep s
  * and context, the final's where the final measured it beside the optimum (an
  * ORDER BY of a subquery cannot name the outer query's columns, so each
  * direction has its own). */
 #define BASELINE_TRIAL(order) "(SELECT t.id FROM trials t JOIN trial_summary x ON x.trial_id = t.id WHERE" \
-	" t.sweep_id = o.sweep_id AND t.status = 'done' AND (t.variant = s.baseline OR (t.variant =" \
-	" json_extract(s.spec_json, '$.baseline_as.variant') AND json_extract(t.params, '$.' ||" \
-	" json_extract(s.spec_json, '$.baseline_as.param')) = json_extract(s.spec_json, '$.baseline_as.value')))" \
-	" AND COALESCE(t.context, '') =" \
+	" t.sweep_id = o.sweep_id AND t.status = 'done' AND " IS_BASELINE("t") " AND COALESCE(t.context, '') =" \
 	" o.context AND t.size_mb = o.size_mb AND COALESCE(t.speedup, 0) = o.speedup AND COALESCE(t.apps, 0) =" \
 	" o.apps ORDER BY t.phase = 'final' DESC, x.median " order " LIMIT 1)"
 
@@ -269,9 +270,7 @@ static int headline_of(struct headline *h, sqlite3 *db, const char *platform, st
 			       " json_extract(s.spec_json, '$.metric.limit.size_mb') IS NULL"
 			       " OR o.size_mb >= json_extract(s.spec_json, '$.metric.limit.size_mb'),"
 			       " json_extract(s.spec_json, '$.metric.limit.size_mb'),"
-			       " o.variant = s.baseline OR (o.variant = json_extract(s.spec_json, '$.baseline_as.variant')"
-			       " AND json_extract(o.params, '$.' || json_extract(s.spec_json, '$.baseline_as.param')) ="
-			       " json_extract(s.spec_json, '$.baseline_as.value'))"
+			       " " IS_BASELINE("o")
 			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN sweeps s ON s.id = o.sweep_id"
 			       " LEFT JOIN trial_summary b ON b.trial_id = CASE json_extract(s.spec_json, '$.metric.better')"

@@ -34,7 +34,7 @@ static int ratio_settled(const double *x, const double *best, size_t runs, int h
 
 int measure_settled(const double *const *x, size_t ntrials, size_t runs, int higher, double tolerance, double target)
 {
-	double *r, *medians;
+	double *r, best_median = 0;
 	size_t best = 0;
 	int settled = 1;
 
@@ -46,25 +46,20 @@ int measure_settled(const double *const *x, size_t ntrials, size_t runs, int hig
 		stats_compute(x[0], runs, &st, NULL);
 		return st.coverage >= STATS_COVERAGE && stats_rel_halfwidth(&st) <= target;
 	}
-	r = malloc(runs * sizeof(*r));
-	medians = malloc(ntrials * sizeof(*medians));
-	if (!r || !medians) {
-		free(r);
-		free(medians);
+	if (!(r = malloc(runs * sizeof(*r))))
 		return 1; /* no memory to ask: stop repeating */
-	}
 	for (size_t i = 0; i < ntrials; i++) {
 		struct stats st;
 
 		stats_compute(x[i], runs, &st, NULL);
-		medians[i] = st.median;
-		if (better_median(higher, medians[i], medians[best]))
+		if (!i || better_median(higher, st.median, best_median)) {
 			best = i;
+			best_median = st.median;
+		}
 	}
 	for (size_t i = 0; i < ntrials && settled; i++)
 		if (i != best)
 			settled = ratio_settled(x[i], x[best], runs, higher, tolerance, target, r);
 	free(r);
-	free(medians);
 	return settled;
 }

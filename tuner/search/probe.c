@@ -31,25 +31,25 @@ static int probe_trial(const struct kernel_manifest *m, const struct trial *firs
 	return 0;
 }
 
-/* Whether a probe over a working set (a memory_mb parameter it sets) says
- * anything of this sweep: not when every working set the sweep measures is
- * smaller (chase's limits, measured over 512 MiB, hold from there). */
+/* Whether a probe over a working set (a memory_mb parameter it sets)
+ * speaks of trial t: t's working sets are at least the probe's (chase's
+ * limits, measured over 512 MiB, hold from there). */
+static int probe_speaks_of(const struct kernel_manifest *m, const struct trial *probe, const struct trial *t)
+{
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if (MANIFEST_PARAM(m, i)->memory_mb && probe->values[i] != PLAN_NA &&
+		    (t->values[i] == PLAN_NA || t->values[i] < probe->values[i]))
+			return 0;
+	return 1;
+}
+
+/* Whether the probe says anything of this sweep: of one of its trials. */
 static int probe_applies(const struct sweep_run *r, const struct trial *probe)
 {
-	const struct kernel_manifest *m = r->kernel;
-
-	for (size_t i = 0; i < m->parameters.n; i++) {
-		long long largest = 0;
-
-		if (!MANIFEST_PARAM(m, i)->memory_mb || probe->values[i] == PLAN_NA)
-			continue;
-		for (size_t k = 0; k < r->plan.ntrials; k++)
-			if (r->plan.trials[k].values[i] != PLAN_NA && r->plan.trials[k].values[i] > largest)
-				largest = r->plan.trials[k].values[i];
-		if (largest < probe->values[i])
-			return 0;
-	}
-	return 1;
+	for (size_t k = 0; k < r->plan.ntrials; k++)
+		if (probe_speaks_of(r->kernel, probe, &r->plan.trials[k]))
+			return 1;
+	return 0;
 }
 
 /* How far from a measured last-level cache hwloc's may be before it is
@@ -165,15 +165,9 @@ int search_probe_starts(struct store *st, long long host_id, const struct kernel
 		struct trial probe;
 		char suffix[96], field[2][160];
 		double v[2];
-		int found[2] = { 0, 0 }, rc, applies = 1;
+		int found[2] = { 0, 0 }, rc;
 
-		if (probe_trial(m, first, &probe) != 0)
-			continue;
-		/* The probe speaks of working sets at least its own. */
-		for (size_t i = 0; i < m->parameters.n; i++)
-			if (MANIFEST_PARAM(m, i)->memory_mb && probe.values[i] != PLAN_NA && first->values[i] < probe.values[i])
-				applies = 0;
-		if (!applies)
+		if (probe_trial(m, first, &probe) != 0 || !probe_speaks_of(m, &probe, first))
 			continue;
 		per_suffix(m, first, suffix, sizeof(suffix));
 		for (int k = 0; k < 2; k++) {
