@@ -115,9 +115,9 @@ struct store_trial {
 int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial *trials, size_t n, int insert,
 		       char *msg);
 /* The time in kernels of the newest finished sweep of that name, platform,
- * host and quick setting, for an estimate of a run; -1 when none. */
-int store_sweep_last_kernel_s(struct store *st, const char *name, long long platform_id, long long host_id, int quick,
-			      double *seconds, char *msg);
+ * host name and quick setting, for an estimate of a run; -1 when none. */
+int store_sweep_last_kernel_s(struct store *st, const char *name, const char *platform, const char *hostname,
+			      int quick, double *seconds, char *msg);
 /* Drops the sweep's trials of a phase still pending (stored, never measured):
  * those an interrupted run had picked, which the next may not pick again. */
 int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *phase, char *msg);

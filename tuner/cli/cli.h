@@ -30,6 +30,8 @@ struct cmd_option {
 	"a platform: a name in platforms/ or a YAML file (again for several)" }
 #define CMD_OPT_PLATFORM(flags, help) { "platform", 'p', "P", (flags), help }
 #define CMD_OPT_QUICK { "quick", 'q', NULL, 0, "the sweeps' quick settings (their quick: section): a first look" }
+#define CMD_OPT_YES { "yes", 'y', NULL, 0, "with no platform named: measure the default platform's plan " \
+	"without asking (for scripts)" }
 #define CMD_OPT_FRESH { "fresh", 'f', NULL, 0, "measure again what the database holds for these sweeps" }
 #define CMD_OPT_REQUIRE_TLS { "require-tls", 'T', NULL, 0, "refuse a remote host reached without TLS" }
 #define CMD_OPT_KERNELS_DIR { "kernels-dir", 'K', "DIR", CMD_OPT_REPEAT, \
@@ -86,6 +88,14 @@ struct cmd_options;
 int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, const struct cmd_options *o,
 		   struct tune_error *err);
 
+/* run_plan.c: the platform measured when none is named, and its plan:
+ * shown on stderr, then measured only with --yes or when a terminal
+ * answers yes (0), else a usage error that starts with prefix ("run: ")
+ * and shows call ("tune run chase-g") with the option. */
+extern const char *const cmd_default_platform;
+int cmd_confirm_plan(const char *prefix, const char *call, char *const *sweeps, size_t nsweeps,
+		     const struct cmd_options *o, struct tune_error *err);
+
 struct store;
 /* Opens a database that must exist already, read-only (for reading results;
  * a writable one of an older schema is migrated first). */
@@ -102,6 +112,7 @@ struct cmd_options {
 	const char *platforms[CMD_MAX_PLATFORMS];
 	size_t nplatforms;
 	int quick, fresh;
+	int yes;         /* --yes: measure the default platform's plan without asking */
 	int require_tls; /* --require-tls */
 	const char *output;
 	const char *check;

@@ -150,6 +150,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 'd': o->db = optarg; break;
 		case 'q': o->quick = 1; break;
 		case 'f': o->fresh = 1; break;
+		case 'y': o->yes = 1; break;
 		case 'T': o->require_tls = 1; break;
 		case 'o': o->output = optarg; break;
 		case 'c': o->check = optarg; break;

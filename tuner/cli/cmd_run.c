@@ -69,9 +69,10 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 	return search_context_bind(ctx, st, facts, p, err);
 }
 
-/* The time in kernels each sweep of the run took the last time it ran
- * here (-1: never finished here), read once at the start of the run. */
-static double *last_times(struct store *st, const struct exec_context *ctx, const struct host_run *h)
+/* The time in kernels each sweep of the run took the last time it ran on
+ * this platform and host (-1: never finished there), read once at the
+ * start of the run. */
+static double *last_times(struct store *st, const char *platform, const char *hostname, const struct host_run *h)
 {
 	double *last = malloc(h->nsweeps * sizeof(*last));
 	struct tune_error err;
@@ -82,7 +83,7 @@ static double *last_times(struct store *st, const struct exec_context *ctx, cons
 		last[k] = -1;
 		/* Stored by its name, which a sweep given as a file says inside. */
 		if (sweep_load(h->sweeps[k], &sw, &err) == 0 &&
-		    store_sweep_last_kernel_s(st, sw.name, ctx->platform_id, ctx->host_id, h->o->quick, &last[k],
+		    store_sweep_last_kernel_s(st, sw.name, platform, hostname, h->o->quick, &last[k],
 					      tune_msg(&err)) != 0)
 			last[k] = -1;
 		sweep_free(&sw);
@@ -150,7 +151,7 @@ static void *run_host(void *arg)
 		goto out;
 	}
 	if (h->nsweeps > 1 && !h->several)
-		last = last_times(st, &ctx, h);
+		last = last_times(st, p.name, ctx.facts->hostname, h);
 	for (size_t i = 0; i < h->nsweeps; i++) {
 		struct search_summary sum;
 		struct tune_error serr;
@@ -268,9 +269,15 @@ int cmd_run(int argc, char **argv, struct tune_error *err)
 	if (o.nargs < 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "run: which sweep? (tune run SWEEP --platform P; sweeps are "
 				 "in sweeps/, e.g. chase-g)");
-	/* A sweep measures for minutes on the platform's working sets: never on one the user did not name. */
-	if (!o.nplatforms)
-		return tune_fail(err, TUNE_ERR_USAGE, "run: which platform? (tune run %s --platform P: a name in "
-				 "platforms/, such as local, or a YAML file)", o.args[0]);
+	/* A sweep measures for minutes on the platform's working sets: on one the
+	 * user did not name only once its plan is confirmed. */
+	if (!o.nplatforms) {
+		char call[160];
+
+		snprintf(call, sizeof(call), "tune run %s%s", o.args[0], o.nargs > 1 ? " ..." : "");
+		if ((rc = cmd_confirm_plan("run: ", call, o.args, (size_t)o.nargs, &o, err)) != 0)
+			return rc;
+		o.platforms[o.nplatforms++] = cmd_default_platform;
+	}
 	return cmd_run_sweeps(o.platforms[0], o.args, (size_t)o.nargs, &o, err);
 }

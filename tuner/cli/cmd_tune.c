@@ -18,9 +18,11 @@ int cmd_tune(int argc, char **argv, struct tune_error *err)
 
 	if ((rc = cmd_parse_options("tune", argc, argv, &o, err)) != 0)
 		return rc;
-	if (o.nplatforms != 1)
-		return tune_fail(err, TUNE_ERR_USAGE, "which platform? (tune --platform local; platforms are in "
-				 "platforms/)");
+	if (!o.nplatforms) {
+		if ((rc = cmd_confirm_plan("", "tune", NULL, 0, &o, err)) != 0)
+			return rc;
+		o.platforms[o.nplatforms++] = cmd_default_platform;
+	}
 	rc = cmd_run_sweeps(o.platforms[0], NULL, 0, &o, err);
 	if (rc && rc != TUNE_ERR_TRIALS)
 		return rc;

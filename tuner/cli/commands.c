@@ -56,12 +56,14 @@ static const struct cmd_option results_options[] = {
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option run_options[] = {
-	CMD_OPT_PLATFORM(CMD_OPT_REQUIRED, "the platform to run on: a name in platforms/ or a YAML file"),
-	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
+	CMD_OPT_PLATFORM(0, "the platform to run on: a name in platforms/ or a YAML file (none: local, once its plan "
+			 "is confirmed)"),
+	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_YES, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option tune_options[] = {
-	CMD_OPT_PLATFORM(CMD_OPT_REQUIRED, "the platform to tune: a name in platforms/ or a YAML file"),
-	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
+	CMD_OPT_PLATFORM(0, "the platform to tune: a name in platforms/ or a YAML file (none: local, once its plan is "
+			 "confirmed)"),
+	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_YES, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option no_options[] = { CMD_OPT_END };
 

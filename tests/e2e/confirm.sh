@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A measuring command with no platform named: it shows the plan on the
+# default platform (local) and measures only when confirmed: --yes in a
+# script, "y" on a terminal (a pseudo-terminal from script(1)); a pipe
+# without --yes, or a "no", measures nothing and creates no database.
+tune=$1
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# One scalar trial at 1 MB, whatever local's sizes are.
+sed -e 's/^name: tiny/name: one/' -e 's/^  variant: .*/  variant: [scalar]\n  size_mb: [1]\n  hugepages: [false]/' \
+	tests/data/sweeps/tiny.yaml > "$TMP/one.yaml"
+
+"$tune" run "$TMP/one.yaml" --db "$TMP/pipe.db" < /dev/null > /dev/null 2> "$TMP/pipe.err"
+check "a pipe without --yes: a usage error ($?)" test $? = 2
+check "a pipe: the plan names the default platform" grep -q "^tune: no platform named: this would measure on 'local'" "$TMP/pipe.err"
+check "a pipe: the plan says what the sweep would measure" grep -Eq '^  one +1 trials, 1 context, working sets up to 1 MB; never finished on this host$' "$TMP/pipe.err"
+check "a pipe: the error says how to go on" grep -q "or --yes to measure the plan above" "$TMP/pipe.err"
+check "a pipe: no database created" test ! -e "$TMP/pipe.db"
+
+"$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" --yes < /dev/null > /dev/null 2> "$TMP/yes.err"
+check "--yes: measures ($(tail -1 "$TMP/yes.err"))" test "$(q "$TMP/yes.db" "SELECT p.name || ' ' || s.status FROM sweeps s JOIN platforms p ON p.id = s.platform_id")" = "local done"
+"$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" < /dev/null 2> "$TMP/again.err"
+check "the plan gives the time the sweep's kernels took here the last time" grep -Eq '^  one .*; its kernels took [0-9]+s the last time here$' "$TMP/again.err"
+
+if command -v script > /dev/null; then
+	printf 'n\n' | script -qec "'$tune' run '$TMP/one.yaml' --db '$TMP/no.db'" "$TMP/no.log" > /dev/null
+	check "a terminal, no: a usage error" test $? = 2
+	check "a terminal: asks" grep -q 'measure it? \[y/N\]' "$TMP/no.log"
+	check "a terminal, no: says nothing was measured" grep -q 'nothing measured' "$TMP/no.log"
+	check "a terminal, no: no database created" test ! -e "$TMP/no.db"
+	printf 'y\n' | script -qec "'$tune' run '$TMP/one.yaml' --db '$TMP/tty.db'" "$TMP/tty.log" > /dev/null
+	check "a terminal, yes: measures" test "$(q "$TMP/tty.db" "SELECT status FROM sweeps")" = "done"
+else
+	echo "confirm: script(1) not installed: terminal checks not run"
+fi
+e2e_done confirm

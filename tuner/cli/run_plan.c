@@ -1,0 +1,148 @@
+/* The plan of a run on a platform nobody named: `tune run chase-g` alone
+ * would measure for minutes on the default platform's working sets, so it
+ * says first what it would measure and how long that took here the last
+ * time, and measures only when a terminal answers yes, or with --yes. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "../../store/store.h"
+#include "../base/duration.h"
+#include "../config/config.h"
+#include "../plan/plan.h"
+#include "cli.h"
+
+const char *const cmd_default_platform = "local";
+
+/* The distinct contexts (what one optimum is decided for) among the trials. */
+static size_t count_contexts(const struct plan *pl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->ntrials; i++) {
+		size_t j = 0;
+
+		while (j < i && strcmp(pl->trials[j].context, pl->trials[i].context) != 0)
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
+/* One sweep's line of the plan; *seconds its kernels' time the last time it
+ * ran here, -1 when it never finished here. */
+static int plan_line(const struct platform *p, const char *name, const struct cmd_options *o, struct store *st,
+		     const char *hostname, double *seconds, struct tune_error *err)
+{
+	struct sweep sw = { 0 };
+	struct plan pl = { 0 };
+	long long size_mb = 0;
+	char when[16] = "";
+	int rc;
+
+	*seconds = -1;
+	if ((rc = sweep_load(name, &sw, err)) == 0) {
+		if (o->quick)
+			sweep_apply_quick(&sw);
+		if ((rc = platform_param_values(p, &sw, err)) == 0)
+			rc = plan_build(p, &sw, &pl, err);
+	}
+	if (!rc) {
+		for (size_t i = 0; i < pl.ntrials; i++)
+			if (pl.trials[i].size_mb > size_mb)
+				size_mb = pl.trials[i].size_mb;
+		size_t contexts = count_contexts(&pl);
+		char sets[48] = "";
+
+		if (size_mb)
+			snprintf(sets, sizeof(sets), ", working sets up to %lld MB", size_mb);
+		if (st && store_sweep_last_kernel_s(st, sw.name, p->name, hostname, o->quick, seconds, tune_msg(err)))
+			*seconds = -1;
+		if (*seconds >= 0)
+			duration_format(*seconds, when, sizeof(when));
+		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s%s%s\n", sw.name,
+			sw.strategy == STRATEGY_GRID ? "" : "a search over ", pl.ntrials,
+			sw.strategy == STRATEGY_GRID ? "trials" : "candidates", contexts, contexts == 1 ? "" : "s", sets,
+			*seconds >= 0 ? "its kernels took " : "never finished on this host", when,
+			*seconds >= 0 ? " the last time here" : "");
+	}
+	plan_free(&pl);
+	sweep_free(&sw);
+	return rc;
+}
+
+/* The plan of the sweeps (all the platform's when nsweeps is 0) on this host. */
+static int print_plan(const struct platform *p, char *const *sweeps, size_t nsweeps, const struct cmd_options *o,
+		      const char *hostname, struct tune_error *err)
+{
+	struct store *st = NULL;
+	double total = 0, seconds;
+	int unknown = 0, rc = 0;
+	char when[16];
+
+	if (!nsweeps) {
+		sweeps = p->sweeps.v;
+		nsweeps = p->sweeps.n;
+	}
+	/* The last times are read where a database exists; none is created. */
+	if (access(o->db, F_OK) == 0 && store_open_readonly(o->db, &st, tune_msg(err)) != 0)
+		st = NULL;
+	fprintf(stderr, "tune: no platform named: this would measure on '%s' (%s), this host%s:\n", p->name, p->path,
+		o->quick ? ", quick settings" : "");
+	for (size_t k = 0; k < nsweeps && !rc; k++) {
+		rc = plan_line(p, sweeps[k], o, st, hostname, &seconds, err);
+		if (seconds < 0)
+			unknown = 1;
+		else
+			total += seconds;
+	}
+	store_close(st);
+	if (!rc && nsweeps > 1 && !unknown) {
+		duration_format(total, when, sizeof(when));
+		fprintf(stderr, "  in all, about %s in kernels\n", when);
+	}
+	return rc;
+}
+
+/* A yes on the terminal. */
+static int answered_yes(void)
+{
+	char line[32];
+	size_t i = 0;
+
+	fprintf(stderr, "tune: measure it? [y/N] ");
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return 0;
+	while (line[i] && isspace((unsigned char)line[i]))
+		i++;
+	return tolower((unsigned char)line[i]) == 'y' &&
+	       (!line[i + 1] || isspace((unsigned char)line[i + 1]) || !strncasecmp(line + i, "yes", 3));
+}
+
+int cmd_confirm_plan(const char *prefix, const char *call, char *const *sweeps, size_t nsweeps,
+		     const struct cmd_options *o, struct tune_error *err)
+{
+	struct host_facts facts;
+	struct platform p;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	if ((rc = hostinfo_read(&facts, err)) != 0 || (rc = platform_load(cmd_default_platform, &p, err)) != 0 ||
+	    (rc = platform_resolve(&p, &facts, err)) != 0 ||
+	    (rc = print_plan(&p, sweeps, nsweeps, o, facts.hostname, err)) != 0)
+		goto out;
+	if (o->yes)
+		fprintf(stderr, "tune: measuring it (asked not to ask)\n");
+	else if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
+		rc = tune_fail(err, TUNE_ERR_USAGE, "%swhich platform? (%s --platform P: a name in platforms/, such as "
+			       "local, or a YAML file; or --yes to measure the plan above)", prefix, call);
+	else if (!answered_yes())
+		rc = tune_fail(err, TUNE_ERR_USAGE, "nothing measured (name the platform to go without this question: "
+			       "--platform %s)", p.name);
+out:
+	platform_free(&p);
+	return rc;
+}
