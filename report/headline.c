@@ -15,7 +15,7 @@
 enum {
 	H_PLATFORM, H_HOST, H_KERNEL, H_CONTEXT, H_VARIANT, H_PARAMS, H_MEDIAN, H_LOW, H_HIGH, H_RUNS, H_RUNNER,
 	H_OMIT, H_UNIT, H_BETTER, H_TOLERANCE, H_BASELINE, H_B_MEDIAN, H_B_LOW, H_B_HIGH, H_L_STEP, H_L_TIMES,
-	H_L_APPLIES, H_L_SIZE, H_IS_BASELINE
+	H_L_APPLIES, H_L_SIZE, H_IS_BASELINE, H_B_PAIRED
 };
 
 /* Four significant digits or more, never an exponent: 7.193, 46.27, 65440. */
@@ -138,19 +138,42 @@ static json_t *versus_runner(sqlite3_stmt *q, int higher, char *out, size_t len)
 	return v;
 }
 
-/* Over the baseline: the ratio of medians, and the ratio of the intervals'
- * far ends (the widest it can be, given both intervals). */
+/* Over the baseline: run by run where one process measured both (the
+ * median of each run's ratio, and its interval), else the ratio of medians
+ * and the ratio of the intervals' far ends (the widest it can be, given
+ * both intervals). */
 static json_t *over_baseline(sqlite3_stmt *q, int higher, char *out, size_t len)
 {
 	double m = sqlite3_column_double(q, H_MEDIAN), lo = sqlite3_column_double(q, H_LOW);
 	double hi = sqlite3_column_double(q, H_HIGH), bm = sqlite3_column_double(q, H_B_MEDIAN);
 	double blo = sqlite3_column_double(q, H_B_LOW), bhi = sqlite3_column_double(q, H_B_HIGH), r, rlo, rhi;
 	const char *base = report_text(q, H_BASELINE, "");
+	json_t *p = json_loads(report_text(q, H_B_PAIRED, "null"), JSON_DECODE_ANY, NULL), *v;
 
 	if (sqlite3_column_int(q, H_IS_BASELINE)) {
+		json_decref(p);
 		snprintf(out, len, "- (the baseline, %s, is chosen)", base);
 		return json_null();
 	}
+	if (json_is_object(p) && json_number_value(json_object_get(p, "low")) > 0) {
+		/* The baseline's metric over the optimum's, each run's. */
+		double pr = json_number_value(json_object_get(p, "ratio")), plo = json_number_value(json_object_get(p, "low"));
+		double phi = json_number_value(json_object_get(p, "high"));
+		json_int_t runs = json_integer_value(json_object_get(p, "runs"));
+
+		r = higher ? 1 / pr : pr;
+		rlo = higher ? 1 / phi : plo;
+		rhi = higher ? 1 / plo : phi;
+		snprintf(out, len, "%.2fx [%.2f, %.2f] over %s, run by run (%lld paired runs)", r, rlo, rhi, base,
+			 (long long)runs);
+		v = json_pack("{s:f, s:f, s:f, s:s, s:b, s:I, s:O}", "ratio", round(r * 1000) / 1000, "low",
+			      round(rlo * 1000) / 1000, "high", round(rhi * 1000) / 1000, "baseline", base, "paired", 1,
+			      "runs", runs, "coverage", json_object_get(p, "coverage") ? json_object_get(p, "coverage")
+											: json_null());
+		json_decref(p);
+		return v;
+	}
+	json_decref(p);
 	if (sqlite3_column_type(q, H_B_MEDIAN) == SQLITE_NULL || m <= 0 || lo <= 0 || bm <= 0 || blo <= 0) {
 		snprintf(out, len, "-");
 		return json_null();
@@ -159,8 +182,8 @@ static json_t *over_baseline(sqlite3_stmt *q, int higher, char *out, size_t len)
 	rlo = higher ? lo / bhi : blo / hi;
 	rhi = higher ? hi / blo : bhi / lo;
 	snprintf(out, len, "%.2fx [%.2f, %.2f] over %s", r, rlo, rhi, base);
-	return json_pack("{s:f, s:f, s:f, s:s}", "ratio", round(r * 1000) / 1000, "low", round(rlo * 1000) / 1000,
-			 "high", round(rhi * 1000) / 1000, "baseline", base);
+	return json_pack("{s:f, s:f, s:f, s:s, s:b}", "ratio", round(r * 1000) / 1000, "low", round(rlo * 1000) / 1000,
+			 "high", round(rhi * 1000) / 1000, "baseline", base, "paired", 0);
 }
 
 /* Against the host's limit: how many times the limit the optimum is (1.00x:
@@ -202,7 +225,7 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	struct rdoc *d = h->d;
 	size_t t;
 	int higher = !strcmp(report_text(q, H_BETTER, "lower"), "higher");
-	char use[500], median[96], runner[700], gain[96], limit[120];
+	char use[500], median[96], runner[700], gain[160], limit[120];
 	const char *context = report_text(q, H_CONTEXT, "");
 	json_t *interval, *vr, *vb, *vl;
 
@@ -270,7 +293,7 @@ static int headline_of(struct headline *h, sqlite3 *db, const char *platform, st
 			       " json_extract(s.spec_json, '$.metric.limit.size_mb') IS NULL"
 			       " OR o.size_mb >= json_extract(s.spec_json, '$.metric.limit.size_mb'),"
 			       " json_extract(s.spec_json, '$.metric.limit.size_mb'),"
-			       " " IS_BASELINE("o")
+			       " " IS_BASELINE("o") ", o.baseline_paired"
 			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN sweeps s ON s.id = o.sweep_id"
 			       " LEFT JOIN trial_summary b ON b.trial_id = CASE json_extract(s.spec_json, '$.metric.better')"

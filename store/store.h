@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -196,6 +196,7 @@ struct store_optimum {
 	const char *context;     /* "name=value ..." of the context decided */
 	const char *params;      /* the knee's parameters, a JSON object */
 	const char *exports;     /* its context and exported values, a JSON object; NULL: none (a kernel's own header) */
+	const char *baseline_paired; /* the baseline over it run by run, a JSON object; NULL: not in one process */
 };
 /* Records (or replaces) the optimum for its platform, host, fingerprint,
  * kernel and context. */

@@ -26,10 +26,11 @@ static const char *size_class(const struct platform *p, long long size_mb)
 	return "dram";
 }
 
-/* The runner-up against the knee run by run, when one process measured
- * both (their runs interleaved): the median of the paired ratios and its
- * interval, into ru as "paired". Drift between runs cancels in each ratio. */
-static int paired(struct sweep_run *r, const struct trial *runner, const struct trial *knee, json_t *ru,
+/* Trial a against the knee run by run, when one process measured both
+ * (their runs interleaved): the median of the paired ratios (a's metric
+ * over the knee's) and its interval, as a JSON object into *out; NULL when
+ * measured apart. Drift between runs cancels in each ratio. */
+static int paired(struct sweep_run *r, const struct trial *a, const struct trial *knee, json_t **out,
 		  struct tune_error *err)
 {
 	double *v = NULL;
@@ -37,43 +38,46 @@ static int paired(struct sweep_run *r, const struct trial *runner, const struct 
 	struct stats s;
 	int rc;
 
-	if (!runner->id || !knee->id || !runner->batch || runner->batch != knee->batch)
+	*out = NULL;
+	if (!a->id || !knee->id || !a->batch || a->batch != knee->batch)
 		return 0;
-	if ((rc = store_paired_ratios(r->ctx->store, runner->id, knee->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
+	if ((rc = store_paired_ratios(r->ctx->store, a->id, knee->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
 		stats_compute(v, n, &s, NULL);
-		json_object_set_new(ru, "paired", json_pack("{s:f, s:f, s:f, s:I, s:f}", "ratio", s.median, "low",
-							     s.ci_low, "high", s.ci_high, "runs", (json_int_t)s.n,
-							     "coverage", s.coverage));
+		*out = json_pack("{s:f, s:f, s:f, s:I, s:f}", "ratio", s.median, "low", s.ci_low, "high", s.ci_high,
+				 "runs", (json_int_t)s.n, "coverage", s.coverage);
 	}
 	free(v);
 	return rc;
 }
 
 /* Records the optimum of a decision: its context, every parameter of the
- * knee and the fastest's list value, the runner-up's parameters. */
+ * knee and the fastest's list value, the runner-up's parameters, and the
+ * baseline (when measured) against it run by run. */
 static int record_optimum(struct sweep_run *r, const struct trial *knee, const struct trial *best,
-			  const struct trial *runner, long long trials, struct tune_error *err)
+			  const struct trial *runner, const struct trial *baseline, long long trials,
+			  struct tune_error *err)
 {
 	const struct kernel_manifest *m = knee->manifest;
 	json_t *params = manifest_params_json(knee), *ru = runner ? manifest_params_json(runner) : NULL;
+	json_t *ru_paired = NULL, *base_paired = NULL;
 	/* A kernel with a report of its own gets no generic header block. */
 	int own = m->report == REPORT_OWN;
 	json_t *exports = own ? NULL : manifest_exports_json(knee);
-	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL;
+	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL, *baseline_text = NULL;
 	long long point = manifest_point(knee), best_point = manifest_point(best);
-	int rc;
+	int rc = 0;
 
 	if (ru) {
 		json_object_set_new(ru, "median", json_real(runner->stats.median));
 		json_object_set_new(ru, "ci_low", json_real(runner->stats.ci_low));
 		json_object_set_new(ru, "ci_high", json_real(runner->stats.ci_high));
 		json_object_set_new(ru, "runs", json_integer((json_int_t)runner->stats.n));
-		if ((rc = paired(r, runner, knee, ru, err)) != 0) {
-			json_decref(params);
-			json_decref(ru);
-			json_decref(exports);
-			return rc;
-		}
+		if ((rc = paired(r, runner, knee, &ru_paired, err)) == 0 && ru_paired)
+			json_object_set_new(ru, "paired", ru_paired);
+	}
+	if (!rc && baseline && (rc = paired(r, baseline, knee, &base_paired, err)) == 0 && base_paired) {
+		baseline_text = json_dumps(base_paired, JSON_COMPACT);
+		json_decref(base_paired);
 	}
 	params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
 	runner_text = ru ? json_dumps(ru, JSON_COMPACT) : NULL;
@@ -81,11 +85,15 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	json_decref(params);
 	json_decref(ru);
 	json_decref(exports);
-	if (!params_text || (!own && !exports_text) || (runner && !runner_text)) {
+	if (!rc && (!params_text || (!own && !exports_text) || (runner && !runner_text) ||
+		    (base_paired && !baseline_text)))
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if (rc) {
 		free(params_text);
 		free(runner_text);
 		free(exports_text);
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		free(baseline_text);
+		return rc;
 	}
 	{
 		/* A working set (a memory_mb context) is classed against the caches. */
@@ -104,13 +112,14 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 					    .sweep_id = r->sweep_id, .hugepages = knee->hugepages,
 					    .median = knee->stats.median, .ci_low = knee->stats.ci_low,
 					    .ci_high = knee->stats.ci_high, .runs = (long long)knee->stats.n, .context = knee->context, .params = params_text,
-					    .exports = exports_text };
+					    .exports = exports_text, .baseline_paired = baseline_text };
 
 		rc = store_optimum(r->ctx->store, &o, tune_msg(err));
 	}
 	free(params_text);
 	free(runner_text);
 	free(exports_text);
+	free(baseline_text);
 	return rc;
 }
 
@@ -133,7 +142,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
 		const struct trial *first = &r->plan.trials[i];
 		size_t n = search_decision(&r->plan, i, cand), nf = 0, measured = n;
-		struct trial *best, *knee, *runner = NULL, *fin[SEARCH_FINAL_MAX];
+		struct trial *best, *knee, *runner = NULL, *baseline = NULL, *fin[SEARCH_FINAL_MAX];
 
 		if (!n)
 			continue;
@@ -168,7 +177,12 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 				runner = cand[k];
 				break;
 			}
-		rc = record_optimum(r, knee, best, runner, (long long)measured + (long long)n * (sw->final_top > 0), err);
+		/* The best of the baseline measured in this decision, the headline's. */
+		for (size_t k = 0; k < n && !baseline; k++)
+			if (cand[k] != knee && manifest_is_baseline(cand[k]))
+				baseline = cand[k];
+		rc = record_optimum(r, knee, best, runner, baseline,
+				    (long long)measured + (long long)n * (sw->final_top > 0), err);
 	}
 	free(cand);
 	free(finals);
