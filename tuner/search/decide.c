@@ -125,7 +125,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 
 /* For each working set: re-measure its candidates side by side in a
  * random order, then record the optimum (the knee of the best context). */
-int search_decide(struct sweep_run *r, struct tune_error *err)
+int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 {
 	const struct sweep *sw = &r->sweep;
 	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
@@ -149,7 +149,7 @@ int search_decide(struct sweep_run *r, struct tune_error *err)
 		search_rank(r->kernel, cand, n);
 		knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
-			nf = search_finalists(r->kernel, sw, cand, n, knee, fin);
+			nf = search_finalists(r->kernel, sw, cand, n, knee, drift, fin);
 			for (size_t k = 0; k < nf; k++) {
 				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];

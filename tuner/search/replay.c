@@ -130,8 +130,9 @@ static int in_plateau(const struct replay *p, const struct sweep *sw, const stru
 }
 
 /* The decision of each context as search_decide() makes it, measured by the
- * replay; adds to out. */
-static void decide(struct replay *p, const struct sweep *sw, struct trial **cand, struct replay_result *out)
+ * replay, with the drift the search's anchors saw (< 0: none); adds to out. */
+static void decide(struct replay *p, const struct sweep *sw, double drift, struct trial **cand,
+		   struct replay_result *out)
 {
 	struct plan *pl = p->plan;
 	struct trial finals[SEARCH_FINAL_MAX], *fin[SEARCH_FINAL_MAX];
@@ -146,7 +147,7 @@ static void decide(struct replay *p, const struct sweep *sw, struct trial **cand
 		search_rank(sw->manifest, cand, n);
 		knee = search_knee(sw->manifest, cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {
-			nf = search_finalists(sw->manifest, sw, cand, n, knee, fin);
+			nf = search_finalists(sw->manifest, sw, cand, n, knee, drift, fin);
 			for (size_t k = 0; k < nf; k++) {
 				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];
@@ -373,7 +374,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 			}
 		}
 		search_score(&se);
-		decide(&p, sw, cand, out);
+		decide(&p, sw, se.drift, cand, out);
 		search_free(&se);
 		time_ns += p.time_ns;
 	}

@@ -76,6 +76,15 @@ void search_score(struct search *s)
 	}
 	if (!batches || !done)
 		goto out;
+	/* The drift between processes, as each anchor saw it. */
+	s->drift = -1;
+	for (size_t i = s->plan->ntrials; i < n; i++) {
+		const struct trial *a = nth(s, i), *src = source_of(s, i);
+
+		if (a->stats.n && src->stats.n && a->stats.median > 0 && src->stats.median > 0 && a->batch != src->batch &&
+		    fabs(log(src->stats.median / a->stats.median)) > s->drift)
+			s->drift = fabs(log(src->stats.median / a->stats.median));
+	}
 	qsort(batches, nb, sizeof(*batches), by_value);
 	left = nb;
 	nb = 0;

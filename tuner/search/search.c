@@ -194,12 +194,17 @@ refined:
 }
 
 /* Racing over the categorical choices (variant, hint, huge pages): a context
- * whose best is clearly worse than the best of its working set stops being
- * searched. */
+ * whose best is clearly worse than the best of its working set, by more
+ * than the tolerance and the drift seen between processes, stops being
+ * searched; not before the anchors have seen the drift, as contexts are
+ * measured in processes of their own. */
 static void race(struct search *s)
 {
 	const struct plan *pl = s->plan;
+	double margin = (1.0 + s->sweep->tolerance) * exp(s->drift);
 
+	if (s->drift < 0)
+		return;
 	for (size_t b = 0; b < pl->nbatches; b++) {
 		size_t mine = search_best_in(s, b);
 
@@ -213,7 +218,7 @@ static void race(struct search *s)
 			if (o == b || theirs == (size_t)-1 || !manifest_same_decision(a, t))
 				continue;
 			if (stats_clearly_worse(&s->plan->trials[mine].stats, &s->plan->trials[theirs].stats) &&
-			    s->plan->trials[mine].stats.median > s->plan->trials[theirs].stats.median * (1.0 + s->sweep->tolerance)) {
+			    s->plan->trials[mine].stats.median > s->plan->trials[theirs].stats.median * margin) {
 				s->ctx[b].phase = SEARCH_DROPPED;
 				break;
 			}
@@ -361,6 +366,7 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 		struct tune_error *err)
 {
 	memset(s, 0, sizeof(*s));
+	s->drift = -1;
 	s->strategy = sw->strategy;
 	s->sweep = sw;
 	s->plan = plan;

@@ -54,6 +54,11 @@ struct search {
 	struct trial **anchors; /* plan trials measured again beside a later round */
 	size_t *anchor_of;      /* the plan trial each anchor measures again */
 	size_t nanchors, anchors_cap;
+	/* The largest drift between two kernel processes its anchors have seen,
+	 * |log| of a source's median over its anchor's (search_score); < 0
+	 * while no anchor is measured. A comparison of processes (contexts
+	 * racing, who goes to the final) allows for it. */
+	double drift;
 };
 
 /* state may be NULL (a new search) or what search_state_json() saved; its
@@ -124,10 +129,12 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
 			  double tolerance);
 /* Who is measured again for a decision, cand[0..n) ranked: the top
  * final_top, the knee, then every other whose interval reaches within
- * tolerance of the best score, and the baseline variant's best, up to
- * SEARCH_FINAL_MAX; returns how many. */
+ * tolerance of the best score, the best of every other process whose
+ * interval reaches within tolerance and drift (a search's, 0 when none is
+ * known) of it, and the baseline variant's best, up to SEARCH_FINAL_MAX;
+ * returns how many. */
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
-			struct trial *knee, struct trial **fin);
+			struct trial *knee, double drift, struct trial **fin);
 
 /* The decision of plan trial i, unless an earlier trial's: its measured
  * trials into cand; returns how many (0: none, or decided already). */
@@ -188,7 +195,7 @@ int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct 
 			const struct replay_options *o, FILE *in, FILE *out);
 
 /* For each decision: the top candidates re-measured side by side, then the
- * optimum recorded. */
-int search_decide(struct sweep_run *r, struct tune_error *err);
+ * optimum recorded; drift is the search's (search.drift). */
+int search_decide(struct sweep_run *r, double drift, struct tune_error *err);
 
 #endif

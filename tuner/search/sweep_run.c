@@ -436,7 +436,7 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 		search_warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
 	if (!rc && r->sweep.record_optima) {
 		search_score(&search);
-		rc = search_decide(r, err);
+		rc = search_decide(r, search.drift, err);
 	}
 	if (rc == TUNE_ERR_INTERRUPTED) {
 		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");
