@@ -10,7 +10,7 @@
 # drift and with a drift of 10% and 20% per kernel process. Prints how often
 # each decision lands in the plateau, the search trials, and the measuring
 # time against one pass of the grid; then Optuna's TPE on the same objective
-# (bench/replay_tpe.py), at budgets of 10 to 80 trials.
+# (bench/replay_tpe.py), at budgets of 3 to 80 trials.
 # usage: bench/replay.sh [path/to/tune] [size_mb] [seeds]   (default build/tune, 512, 200)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +52,7 @@ done
 if /usr/bin/python3 -c "import optuna" 2> /dev/null; then
 	for drift in 0 10; do
 		/usr/bin/python3 "$src/bench/replay_tpe.py" "$tune" "$dir/adaptive.yaml" replay-grid replay-bridge "$db" 1 256 \
-			"$seeds" "$drift" 10 20 40 80
+			"$seeds" "$drift" 3 5 8 10 20 40 80
 		echo
 	done
 else

@@ -287,23 +287,6 @@ int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *p
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot drop the trials an interrupted run left unmeasured");
 }
 
-int store_sweep_last_kernel_s(struct store *st, const char *name, const char *platform, const char *hostname,
-			      int quick, double *seconds, char *msg)
-{
-	sqlite3_stmt *q = NULL;
-	long long ns = -1;
-	int rc = store_prepare(st, &q, msg,
-			       "SELECT s.measure_ns FROM sweeps s JOIN platforms p ON p.id = s.platform_id JOIN hosts h"
-			       " ON h.id = s.host_id WHERE s.name = ?1 AND p.name = ?2 AND h.hostname = ?3 AND s.quick = ?4"
-			       " AND s.status = 'done' AND s.measure_ns > 0 ORDER BY s.id DESC LIMIT 1", "sssi", name,
-			       platform, hostname, (long long)quick);
-
-	if (!rc)
-		rc = store_run(st, q, &ns, msg, "cannot read the sweeps");
-	*seconds = ns > 0 ? (double)ns / 1e9 : -1;
-	return rc;
-}
-
 int store_sweep_finish(struct store *st, long long sweep_id, const char *status, char *msg)
 {
 	sqlite3_stmt *q = NULL;

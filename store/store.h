@@ -118,6 +118,10 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
  * host name and quick setting, for an estimate of a run; -1 when none. */
 int store_sweep_last_kernel_s(struct store *st, const char *name, const char *platform, const char *hostname,
 			      int quick, double *seconds, char *msg);
+/* The time in kernels per operation (as plan_cost() counts them) of the
+ * finished sweeps of kernel on that host name, for an estimate of a sweep
+ * never run there; -1 when none. */
+int store_kernel_ns_per_op(struct store *st, const char *kernel, const char *hostname, double *ns, char *msg);
 /* Drops the sweep's trials of a phase still pending (stored, never measured):
  * those an interrupted run had picked, which the next may not pick again. */
 int store_sweep_drop_pending(struct store *st, long long sweep_id, const char *phase, char *msg);

@@ -22,6 +22,9 @@ check "a pipe: no database created" test ! -e "$TMP/pipe.db"
 check "--yes: measures ($(tail -1 "$TMP/yes.err"))" test "$(q "$TMP/yes.db" "SELECT p.name || ' ' || s.status FROM sweeps s JOIN platforms p ON p.id = s.platform_id")" = "local done"
 "$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" < /dev/null 2> "$TMP/again.err"
 check "the plan gives the time the sweep's kernels took here the last time" grep -Eq '^  one .*; its kernels took [0-9]+s the last time here$' "$TMP/again.err"
+sed -e 's/^name: one/name: two/' "$TMP/one.yaml" > "$TMP/two.yaml"
+"$tune" run "$TMP/two.yaml" --db "$TMP/yes.db" < /dev/null 2> "$TMP/two.err"
+check "a grid never run here: estimated at its kernel's rate on this host" grep -Eq '^  two .*; roughly [0-9]+s in kernels, at the rate chase has had on this host$' "$TMP/two.err"
 
 if command -v script > /dev/null; then
 	printf 'n\n' | script -qec "'$tune' run '$TMP/one.yaml' --db '$TMP/no.db'" "$TMP/no.log" > /dev/null

@@ -31,15 +31,65 @@ static size_t count_contexts(const struct plan *pl)
 	return n;
 }
 
-/* One sweep's line of the plan; *seconds its kernels' time the last time it
- * ran here, -1 when it never finished here. */
+/* The grid's time in kernels at rate ns per operation (plan_cost()'s). */
+static double grid_seconds(const struct plan *pl, double ns)
+{
+	double ops = 0;
+
+	for (size_t b = 0; b < pl->nbatches; b++) {
+		struct trial *batch[64];
+		size_t n = 0;
+
+		for (size_t i = pl->batches[b].first; i < pl->batches[b].first + pl->batches[b].count; i++) {
+			if (n == sizeof(batch) / sizeof(batch[0])) {
+				ops += plan_cost(batch, n);
+				n = 0;
+			}
+			batch[n++] = &pl->trials[i];
+		}
+		ops += plan_cost(batch, n);
+	}
+	return ops * ns / 1e9;
+}
+
+/* How long the sweep would take here, into out: its kernels' time the last
+ * time it ran here; else, for a grid, its operations at the rate its kernel
+ * has had on this host. Returns the seconds, -1 when unknown. */
+static double sweep_seconds(const struct sweep *sw, const struct plan *pl, const struct platform *p,
+			    const struct cmd_options *o, struct store *st, const char *hostname, char *out, size_t len)
+{
+	struct tune_error err;
+	double seconds = -1, ns = -1;
+	char when[16];
+
+	if (st && store_sweep_last_kernel_s(st, sw->name, p->name, hostname, o->quick, &seconds, tune_msg(&err)))
+		seconds = -1;
+	if (seconds >= 0) {
+		duration_format(seconds, when, sizeof(when));
+		snprintf(out, len, "its kernels took %s the last time here", when);
+		return seconds;
+	}
+	if (sw->strategy == STRATEGY_GRID && st &&
+	    store_kernel_ns_per_op(st, sw->manifest->name, hostname, &ns, tune_msg(&err)) == 0 && ns > 0) {
+		seconds = grid_seconds(pl, ns);
+		duration_format(seconds, when, sizeof(when));
+		snprintf(out, len, "roughly %s in kernels, at the rate %s has had on this host", when,
+			 sw->manifest->name);
+		return seconds;
+	}
+	snprintf(out, len, "never finished on this host%s", sw->strategy == STRATEGY_GRID ? "" : ": a search takes "
+		 "what it needs");
+	return -1;
+}
+
+/* One sweep's line of the plan; *seconds its kernels' time here, as
+ * sweep_seconds() tells it. */
 static int plan_line(const struct platform *p, const char *name, const struct cmd_options *o, struct store *st,
 		     const char *hostname, double *seconds, struct tune_error *err)
 {
 	struct sweep sw = { 0 };
 	struct plan pl = { 0 };
 	long long size_mb = 0;
-	char when[16] = "";
 	int rc;
 
 	*seconds = -1;
@@ -50,23 +100,19 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 			rc = plan_build(p, &sw, &pl, err);
 	}
 	if (!rc) {
+		size_t contexts = count_contexts(&pl);
+		char sets[48] = "", time[160];
+
 		for (size_t i = 0; i < pl.ntrials; i++)
 			if (pl.trials[i].size_mb > size_mb)
 				size_mb = pl.trials[i].size_mb;
-		size_t contexts = count_contexts(&pl);
-		char sets[48] = "";
-
 		if (size_mb)
 			snprintf(sets, sizeof(sets), ", working sets up to %lld MB", size_mb);
-		if (st && store_sweep_last_kernel_s(st, sw.name, p->name, hostname, o->quick, seconds, tune_msg(err)))
-			*seconds = -1;
-		if (*seconds >= 0)
-			duration_format(*seconds, when, sizeof(when));
-		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s%s%s\n", sw.name,
+		*seconds = sweep_seconds(&sw, &pl, p, o, st, hostname, time, sizeof(time));
+		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s\n", sw.name,
 			sw.strategy == STRATEGY_GRID ? "" : "a search over ", pl.ntrials,
 			sw.strategy == STRATEGY_GRID ? "trials" : "candidates", contexts, contexts == 1 ? "" : "s", sets,
-			*seconds >= 0 ? "its kernels took " : "never finished on this host", when,
-			*seconds >= 0 ? " the last time here" : "");
+			time);
 	}
 	plan_free(&pl);
 	sweep_free(&sw);
