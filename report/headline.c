@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/stats.h"
 #include "report.h"
 
 /* Columns of the query below. */
@@ -23,12 +24,6 @@ static const char *digits_for(double v)
 {
 	v = fabs(v);
 	return v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : "%.3f";
-}
-
-/* a is better than b on a metric where lower (or higher) is better. */
-static int better(double a, double b, int higher)
-{
-	return higher ? a > b : a < b;
 }
 
 /* "interleaved-prefetch hint=pldl1keep group_size=83": a variant and the
@@ -52,7 +47,7 @@ const char *report_runner_verdict(json_t *ru, double m, double lo, double hi, in
 	if (json_is_object(p)) {
 		double r = json_number_value(json_object_get(p, "ratio"));
 
-		return better(r, 1.0, higher) ? "knee"
+		return stats_better(higher, r, 1.0) ? "knee"
 		       : json_number_value(json_object_get(p, "low")) <= 1.0 &&
 				 1.0 <= json_number_value(json_object_get(p, "high"))
 			       ? "tie"
@@ -60,7 +55,7 @@ const char *report_runner_verdict(json_t *ru, double m, double lo, double hi, in
 	}
 	if (!json_is_number(json_object_get(ru, "median")))
 		return NULL;
-	return better(json_number_value(json_object_get(ru, "median")), m, higher) ? "knee"
+	return stats_better(higher, json_number_value(json_object_get(ru, "median")), m) ? "knee"
 	       : json_number_value(json_object_get(ru, "ci_low")) <= hi &&
 			 lo <= json_number_value(json_object_get(ru, "ci_high"))
 		       ? "tie"

@@ -76,6 +76,11 @@ double stats_rel_halfwidth(const struct stats *s)
 	return s->median > 0 ? (s->ci_high - s->ci_low) / 2.0 / s->median : INFINITY;
 }
 
+int stats_better(int higher, double a, double b)
+{
+	return higher ? a > b : a < b;
+}
+
 int stats_clearly_worse(const struct stats *a, const struct stats *b)
 {
 	return a->ci_low > b->ci_high;

@@ -36,6 +36,9 @@ size_t stats_median_rank(size_t n, double *coverage);
 /* Half the interval's width over the median: how tightly it is known. */
 double stats_rel_halfwidth(const struct stats *s);
 
+/* Value a is better than b on a metric where higher (else lower) is better. */
+int stats_better(int higher, double a, double b);
+
 /* a is clearly worse (slower) than b: their intervals do not overlap. */
 int stats_clearly_worse(const struct stats *a, const struct stats *b);
 

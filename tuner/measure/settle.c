@@ -9,12 +9,6 @@
 
 #include "measure.h"
 
-/* 1 when median a is better than b in the metric's direction. */
-static int better_median(int higher, double a, double b)
-{
-	return higher ? a > b : a < b;
-}
-
 static int ratio_settled(const double *x, const double *best, size_t runs, int higher, double tolerance,
 			 double target, double *r)
 {
@@ -52,7 +46,7 @@ int measure_settled(const double *const *x, size_t ntrials, size_t runs, int hig
 		struct stats st;
 
 		stats_compute(x[i], runs, &st, NULL);
-		if (!i || better_median(higher, st.median, best_median)) {
+		if (!i || stats_better(higher, st.median, best_median)) {
 			best = i;
 			best_median = st.median;
 		}

@@ -283,7 +283,7 @@ int manifest_is_baseline(const struct trial *t)
 
 int manifest_better(const struct kernel_manifest *m, double a, double b)
 {
-	return m->metric.better == BETTER_HIGHER ? a > b : a < b;
+	return stats_better(m->metric.better == BETTER_HIGHER, a, b);
 }
 
 static int number(json_t *o, const char *field, double *out)

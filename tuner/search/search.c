@@ -61,6 +61,12 @@ static void neighbours(const struct search *s, size_t b, long long g, long long 
 	}
 }
 
+/* Half of g, not below gmin: a step down towards the range's start. */
+static long long halved(long long g, long long gmin)
+{
+	return g / 2 > gmin ? g / 2 : gmin;
+}
+
 static long long geo_mid(long long a, long long b)
 {
 	return (long long)llround(sqrt((double)a * (double)b));
@@ -120,7 +126,7 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 			/* A best at the edge of what was probed: the next power out. */
 			neighbours(s, b, gb, &below, &above);
 			if (below == gb && gb > gmin)
-				propose(s, p, at_g(s, b, gb / 2 > gmin ? gb / 2 : gmin));
+				propose(s, p, at_g(s, b, halved(gb, gmin)));
 			if (above == gb && gb < gmax)
 				propose(s, p, at_g(s, b, gb * 2 < gmax ? gb * 2 : gmax));
 			if (p->n > before)
@@ -182,7 +188,7 @@ refined:
 			/* Nothing below measured over the tolerance (a probe that
 			 * started above g_min): halve until something is. */
 			if (over == 0 && within > gmin)
-				propose(s, p, at_g(s, b, within / 2 > gmin ? within / 2 : gmin));
+				propose(s, p, at_g(s, b, halved(within, gmin)));
 			if (p->n == before)
 				c->phase = SEARCH_DONE;
 			return;
