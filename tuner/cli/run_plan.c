@@ -4,6 +4,7 @@
  * time, and measures only when a terminal answers yes, or with --yes. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -11,44 +12,42 @@
 #include "../../store/store.h"
 #include "../base/duration.h"
 #include "../config/config.h"
+#include "../measure/measure.h"
 #include "../plan/plan.h"
 #include "cli.h"
 
 const char *const cmd_default_platform = "local";
 
-/* The distinct contexts (what one optimum is decided for) among the trials. */
+/* The distinct contexts (what one optimum is decided for) among the
+ * trials: a batch's trials share theirs. */
 static size_t count_contexts(const struct plan *pl)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < pl->ntrials; i++) {
-		size_t j = 0;
+	for (size_t b = 0; b < pl->nbatches; b++) {
+		const char *c = pl->trials[pl->batches[b].first].context;
+		size_t a = 0;
 
-		while (j < i && strcmp(pl->trials[j].context, pl->trials[i].context) != 0)
-			j++;
-		n += j == i;
+		while (a < b && strcmp(pl->trials[pl->batches[a].first].context, c) != 0)
+			a++;
+		n += a == b;
 	}
 	return n;
 }
 
-/* The grid's time in kernels at rate ns per operation (plan_cost()'s). */
+/* The grid's time in kernels at rate ns per operation (plan_cost()'s),
+ * its processes costed as a run measures them; -1 when out of memory. */
 static double grid_seconds(const struct plan *pl, double ns)
 {
-	double ops = 0;
+	struct trial **all = malloc((pl->ntrials ? pl->ntrials : 1) * sizeof(struct trial *));
+	double ops;
 
-	for (size_t b = 0; b < pl->nbatches; b++) {
-		struct trial *batch[64];
-		size_t n = 0;
-
-		for (size_t i = pl->batches[b].first; i < pl->batches[b].first + pl->batches[b].count; i++) {
-			if (n == sizeof(batch) / sizeof(batch[0])) {
-				ops += plan_cost(batch, n);
-				n = 0;
-			}
-			batch[n++] = &pl->trials[i];
-		}
-		ops += plan_cost(batch, n);
-	}
+	if (!all)
+		return -1;
+	for (size_t i = 0; i < pl->ntrials; i++)
+		all[i] = &pl->trials[i];
+	ops = measure_cost(all, pl->ntrials);
+	free(all);
 	return ops * ns / 1e9;
 }
 
@@ -70,8 +69,8 @@ static double sweep_seconds(const struct sweep *sw, const struct plan *pl, const
 		return seconds;
 	}
 	if (sw->strategy == STRATEGY_GRID && st &&
-	    store_kernel_ns_per_op(st, sw->manifest->name, hostname, &ns, tune_msg(&err)) == 0 && ns > 0) {
-		seconds = grid_seconds(pl, ns);
+	    store_kernel_ns_per_op(st, sw->manifest->name, hostname, &ns, tune_msg(&err)) == 0 && ns > 0 &&
+	    (seconds = grid_seconds(pl, ns)) >= 0) {
 		duration_format(seconds, when, sizeof(when));
 		snprintf(out, len, "roughly %s in kernels, at the rate %s has had on this host", when,
 			 sw->manifest->name);

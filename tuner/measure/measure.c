@@ -317,20 +317,26 @@ size_t measure_process_end(struct trial *const *ts, size_t i, size_t n)
 	return j < n ? j : n;
 }
 
+double measure_cost(struct trial *const *ts, size_t n)
+{
+	double cost = 0;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		j = measure_process_end(ts, i, n);
+		cost += plan_cost(ts + i, j - i);
+	}
+	return cost;
+}
+
 /* Measures the given trials, a context at a time (consecutive trials of one
  * context share a kernel process). */
 int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
 {
 	struct progress pg;
 	struct trial *todo[MAX_BATCH];
-	double cost = 0;
 	int rc = 0;
 
-	for (size_t i = 0, j; i < n; i = j) {
-		j = measure_process_end(ts, i, n);
-		cost += plan_cost(ts + i, j - i);
-	}
-	progress_init(&pg, title, n, cost);
+	progress_init(&pg, title, n, measure_cost(ts, n));
 	for (size_t i = 0, j; i < n && !rc; i = j) {
 		size_t m = 0;
 

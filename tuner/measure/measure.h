@@ -69,6 +69,9 @@ int measure_json_number(json_t *o, const char *key, double *out);
 /* ts[i..end) is what one kernel process measures: the consecutive trials of
  * one process from i, at most MAX_BATCH; returns end. */
 size_t measure_process_end(struct trial *const *ts, size_t i, size_t n);
+/* plan_cost() of ts[0..n), each kernel process's trials costed together
+ * as measure_trials() runs them. */
+double measure_cost(struct trial *const *ts, size_t n);
 /* Measures the given trials, a context at a time, each batch recorded in one
  * transaction; title heads the progress. A trial a previous run finished is
  * not measured again: its statistics are read back. */

@@ -80,10 +80,14 @@ void search_score(struct search *s)
 	s->drift = -1;
 	for (size_t i = s->plan->ntrials; i < n; i++) {
 		const struct trial *a = nth(s, i), *src = source_of(s, i);
+		double d;
 
-		if (a->stats.n && src->stats.n && a->stats.median > 0 && src->stats.median > 0 && a->batch != src->batch &&
-		    fabs(log(src->stats.median / a->stats.median)) > s->drift)
-			s->drift = fabs(log(src->stats.median / a->stats.median));
+		if (!a->stats.n || !src->stats.n || !(a->stats.median > 0) || !(src->stats.median > 0) ||
+		    a->batch == src->batch)
+			continue;
+		d = fabs(log(src->stats.median / a->stats.median));
+		if (d > s->drift)
+			s->drift = d;
 	}
 	qsort(batches, nb, sizeof(*batches), by_value);
 	left = nb;
