@@ -259,7 +259,9 @@ static inline uint64_t chase_run_interleaved_prefetch(const struct chase_graph *
 }
 
 /* Dispatch by variant number; slots must hold group entries for the
- * interleaved variants (group in [1, CHASE_MAX_GROUP]). */
+ * interleaved variants (group in [0, CHASE_MAX_GROUP]). Group 0, no lookup
+ * interleaved, is the scalar chase: amaco2's baseline run in the interleaved
+ * variants' own process, so the gain over it is measured run by run. */
 static inline uint64_t chase_run(int variant, const struct chase_graph *g, const struct chase_queries *q,
 				 unsigned group, struct chase_slot *slots)
 {
@@ -269,8 +271,10 @@ static inline uint64_t chase_run(int variant, const struct chase_graph *g, const
 	case CHASE_VARIANT_SCALAR_PREFETCH:
 		return chase_run_scalar_prefetch(g, q);
 	case CHASE_VARIANT_INTERLEAVED:
-		return chase_run_interleaved(g, q, group, slots);
+		return group ? chase_run_interleaved(g, q, group, slots) : chase_run_scalar(g, q);
 	default:
+		if (!group)
+			return chase_run_scalar(g, q);
 		return chase_run_interleaved_prefetch(g, q, group, slots);
 	}
 }

@@ -45,7 +45,7 @@ static void chase_options_init(struct chase_options *o, struct flag_spec *specs)
 		{ "seed", FLAG_U64, &o->seed, 0, UINT64_MAX, "seed of the cycle and of the queries", NULL },
 		{ "cpu", FLAG_U64, &o->cpu, 0, CPU_SETSIZE - 1, "CPU to pin to (default: not pinned)", NULL },
 		{ "hugepages", FLAG_BOOL, &o->hugepages, 0, 1, "ask for transparent huge pages (madvise)", NULL },
-		{ "group-size", FLAG_U64_LIST, &o->groups, 1, CHASE_MAX_GROUP, "lookups in flight (interleaved variants)", NULL },
+		{ "group-size", FLAG_U64_LIST, &o->groups, 0, CHASE_MAX_GROUP, "lookups in flight (interleaved variants; 0: the scalar chase, beside them)", NULL },
 		{ "limits", FLAG_BOOL, &o->limits, 0, 1, "measure this host's limits on the working set instead: one dependent hop and the prefetched ceiling per line (limits.h)", NULL },
 		{ NULL, FLAG_U64, NULL, 0, 0, NULL, NULL },
 	};

@@ -7,6 +7,13 @@
 
 #include "../../report/report.h"
 
+/* g = 0 of an interleaved variant is the scalar chase, measured beside the
+ * g's (chase.h): the tables and the CSV read it as scalar, of a trials row
+ * or view with prefix r ("" or "r."). */
+#define CHASE_SQL_VARIANT(r) "CASE WHEN " r "group_size = 0 THEN 'scalar' ELSE " r "variant END"
+#define CHASE_SQL_HINT(r) "CASE WHEN " r "group_size = 0 THEN NULL ELSE " r "hint END"
+#define CHASE_SQL_GROUP_SIZE(r) "MAX(" r "group_size, 1)"
+
 /* The newest result of each configuration (current fingerprints only),
  * ordered by platform, host, depth, size, variant and g. Free rs->v. */
 struct chase_result {

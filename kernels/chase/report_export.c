@@ -268,7 +268,8 @@ static int csv(sqlite3 *db, const char *platform, int columns, FILE *out, size_t
 	fprintf(out, "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,"
 		     "checksum%s\n", columns == REPORT_CSV_ALL ? ",platform,host,fingerprint,hugepages,trial,phase,outlier" : "");
 	return report_each_row(db,
-			       "SELECT r.variant, r.size_mb, r.depth, r.group_size, COALESCE(r.hint, 'none'), s.run_id,"
+			       "SELECT " CHASE_SQL_VARIANT("r.") ", r.size_mb, r.depth, " CHASE_SQL_GROUP_SIZE("r.") ","
+			       " COALESCE(" CHASE_SQL_HINT("r.") ", 'none'), s.run_id,"
 			       " s.ns_total, s.ns_per_lookup, s.lookups_per_sec, s.checksum,"
 			       " r.platform, r.host, r.fingerprint, r.hugepages, r.trial_id, r.phase, s.outlier"
 			       " FROM latest_results r JOIN current_fingerprints USING (platform, host, fingerprint)"

@@ -38,7 +38,8 @@ int chase_report_results(sqlite3 *db, const char *platform, struct chase_results
 	rs->v = NULL;
 	rs->n = 0;
 	return report_each_row(db,
-			       "SELECT platform, host, variant, COALESCE(hint, ''), size_mb, depth, group_size,"
+			       "SELECT platform, host, " CHASE_SQL_VARIANT("") " AS variant, COALESCE(" CHASE_SQL_HINT("") ", ''),"
+			       " size_mb, depth, " CHASE_SQL_GROUP_SIZE("") " AS group_size,"
 			       " hugepages, median_ns_per_lookup, fingerprint, COALESCE(ci_low, median_ns_per_lookup),"
 			       " COALESCE(ci_high, median_ns_per_lookup), COALESCE(outliers, 0), COALESCE(runs, 0)"
 			       " FROM latest_results JOIN current_fingerprints"

@@ -17,7 +17,8 @@ check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1")) (rc $rc)" test $rc = 0
 search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status = 'done'")
 check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
 check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
-check "the final measured the baseline beside the optimum" test "$(q "$db" "SELECT count(*) FROM optima o WHERE NOT EXISTS (SELECT 1 FROM trials t WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND t.variant = 'scalar' AND t.status = 'done' AND t.context = o.context)")" = 0
+check "the final measured the baseline (scalar, or g = 0: the scalar chase in the g's process)" test "$(q "$db" "SELECT count(*) FROM optima o WHERE NOT EXISTS (SELECT 1 FROM trials t WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND (t.variant = 'scalar' OR t.group_size = 0) AND t.status = 'done' AND t.context = o.context)")" = 0
+check "g = 0 is measured, never chosen" test "$(q "$db" "SELECT count(*) FROM optima WHERE group_size = 0 OR json_extract(runner_up, '\$.group_size') = 0")" = 0
 check "anchors: measured again beside later rounds" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'anchor' AND status = 'done'")" -ge 1
 check "anchors: each in a batch with new search trials" test "$(q "$db" "SELECT count(*) FROM trials a WHERE a.phase = 'anchor' AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.batch = a.batch AND t.phase = 'search')")" = 0
 check "every measured trial names its batch" test "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done' AND batch IS NULL")" = 0
@@ -29,6 +30,25 @@ check "statistics stored per trial" test "$(q "$db" "SELECT count(*) FROM trial_
 check "samples flagged or not as outliers" test "$(q "$db" "SELECT count(*) FROM samples WHERE outlier NOT IN (0, 1)")" = 0
 check "fingerprint recorded" test "$(q "$db" "SELECT length(fingerprint) FROM sweeps")" = 16
 check "results show the optima" sh -c "'$tune' results --platform tiny --db '$db' | grep -q 'Optima of chase: platform tiny'"
+
+# The gain over scalar, run by run: the final measures g = 0 (chase.h: the
+# scalar chase) in the optimum's own process, though the sweep lists no
+# scalar variant; the tables and the CSV read it as scalar.
+printf 'name: beside\nkernel: chase\nstrategy: adaptive\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [4]\n  hint: [pldl1keep]\n  depth: 8\n  queries: 4000\ng_min: 1\ng_max: 64\nruns: 3\nwarmup: 1\nmax_runs: 6\nfinal_top: 2\nseed: 5\ntimeout_s: 60\n' > "$TMP/beside.yaml"
+bdb=$TMP/beside.db
+"$tune" run "$TMP/beside.yaml" --platform $plat --db "$bdb" > /dev/null 2> "$TMP/beside.err"
+check "beside: the sweep exits 0 ($(tail -1 "$TMP/beside.err"))" test $? = 0
+knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND k.group_size = o.group_size AND k.status = 'done'"
+check "beside: g = 0 ran in the optimum's process, in the final" test "$(q "$bdb" "SELECT count(*) FROM $knee JOIN trials b ON b.batch = k.batch AND b.group_size = 0 AND b.phase = 'final' AND b.status = 'done'")" = 1
+runs=$(q "$bdb" "SELECT min(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || max(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || count(*) FROM $knee JOIN trials tb ON tb.batch = k.batch AND tb.group_size = 0 JOIN samples sb ON sb.trial_id = tb.id AND sb.warmup = 0 JOIN samples sk ON sk.trial_id = k.id AND sk.run_id = sb.run_id AND sk.warmup = 0")
+check "beside: the gain over scalar is stored paired, within its runs' own ratios (min max runs: $runs)" \
+	test "$(q "$bdb" "SELECT json_extract(baseline_paired, '\$.ratio') BETWEEN ${runs%% *} AND $(echo "$runs" | cut -d' ' -f2) AND json_extract(baseline_paired, '\$.runs') = ${runs##* } FROM optima")" = 1
+"$tune" results --platform tiny --db "$bdb" --format json --table headline > "$TMP/bh.json"
+check "beside: the headline's gain is over scalar, run by run ($(q "$bdb" "SELECT json_extract(readfile('$TMP/bh.json'), '\$.sections[0].tables[0].rows[0][7]')"))" \
+	test "$(q "$bdb" "SELECT json_extract(readfile('$TMP/bh.json'), '\$.sections[0].tables[0].rows[0][7].baseline') || ' ' || json_extract(readfile('$TMP/bh.json'), '\$.sections[0].tables[0].rows[0][7].paired') || ' ' || (round(json_extract(baseline_paired, '\$.ratio'), 3) = json_extract(readfile('$TMP/bh.json'), '\$.sections[0].tables[0].rows[0][7].ratio')) FROM optima")" = "scalar 1 1"
+check "beside: the summary reads g = 0 as scalar, the g table has no g = 0" \
+	sh -c "'$tune' results --platform tiny --db '$bdb' | grep -Eq '^4 MB +[0-9.]+ +[0-9.]+ +[0-9]+ ' && ! '$tune' results --platform tiny --db '$bdb' | sed -n '/^Group-size sweep/,/^\$/p' | grep -q '^0 '"
+check "beside: the CSV has g = 0 as scalar rows, without a hint" test "$("$tune" export csv --db "$bdb" | grep -c '^scalar,4,8,1,none,')" -ge 3
 
 # The header, as C and as C++.
 "$tune" export header --platform tiny --db "$db" -o "$TMP/tuned_config.h"

@@ -92,6 +92,11 @@ int main(void)
 						sums_differ = 1;
 					CHECK(chase_run_scalar_prefetch(&g, &q) == ref, "scalar-prefetch size %llu depth %u q %llu",
 					      (unsigned long long)sizes[si], depths[di], (unsigned long long)queries[qi]);
+					/* g = 0 in an interleaved binary: the scalar chase. */
+					CHECK(chase_run(CHASE_VARIANT_INTERLEAVED_PREFETCH, &g, &q, 0, slots) == ref &&
+					      chase_run(CHASE_VARIANT_INTERLEAVED, &g, &q, 0, slots) == ref,
+					      "g=0 size %llu depth %u q %llu", (unsigned long long)sizes[si], depths[di],
+					      (unsigned long long)queries[qi]);
 					for (size_t gi = 0; gi < sizeof(groups) / sizeof(groups[0]); gi++) {
 						uint64_t a = chase_run_interleaved(&g, &q, groups[gi], slots);
 						uint64_t b = chase_run_interleaved_prefetch(&g, &q, groups[gi], slots);

@@ -74,33 +74,24 @@ const char *manifest_column_choice(const struct trial *t, int column)
 	return NULL;
 }
 
-/* The trial of variant v at the walk's indices, list value l. */
-static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struct tune_error *err)
+/* t's key, context, columns and stored parameters, from its variant and
+ * values: 0, -1 out of memory, 1 too long to store. */
+static int describe(struct trial *t)
 {
-	const struct sweep *s = w->s;
-	const struct kernel_manifest *m = s->manifest;
+	const struct kernel_manifest *m = t->manifest;
 	size_t used = 0, cused = 0;
+	json_t *o;
+	char *text;
 
-	memset(t, 0, sizeof(*t));
-	t->kernel = s->kernel;
-	t->manifest = m;
-	t->variant = (int)s->kvariants.v[v];
-	t->hint = -1;
-	t->seed = s->seed;
-	t->runs = s->runs;
-	t->warmup = s->warmup;
+	t->key[0] = t->context[0] = '\0';
 	t->group_size = 1;
-	t->queries = 1; /* the ETA's unit: a run of each trial */
 	str_appendf(t->key, sizeof(t->key), &used, "%s", m->variants.v[t->variant]);
 	for (size_t i = 0; i < m->parameters.n; i++) {
 		const struct kernel_param *p = param_at(m, i);
 		char text[64];
 
-		if (!manifest_param_applies(m, p, (size_t)t->variant) || p->role == ROLE_PROBE) {
-			t->values[i] = PLAN_NA;
+		if (t->values[i] == PLAN_NA)
 			continue;
-		}
-		t->values[i] = s->values[i].v[p->role == ROLE_LIST ? l : w->idx[i]];
 		/* The search walks a numeric list as it walks chase's g. */
 		if (p->role == ROLE_LIST && p->type != PARAM_CHOICE)
 			t->group_size = t->values[i];
@@ -113,22 +104,61 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 	str_appendf(t->key, sizeof(t->key), &used, "/r%lld+%lld", t->runs, t->warmup);
 	t->kernel_name = m->name;
 	t->variant_name = m->variants.v[t->variant];
-	{
-		json_t *o = manifest_params_json(t);
-		char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	o = manifest_params_json(t);
+	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (!text)
+		return -1;
+	snprintf(t->params, sizeof(t->params), "%s", text);
+	if (strlen(text) + 1 > sizeof(t->params))
+		used = sizeof(t->key);
+	free(text);
+	return used + 1 >= sizeof(t->key) || cused + 1 >= sizeof(t->context);
+}
 
-		json_decref(o);
-		if (!text)
-			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-		snprintf(t->params, sizeof(t->params), "%s", text);
-		if (strlen(text) + 1 > sizeof(t->params))
-			used = sizeof(t->key);
-		free(text);
+/* The trial of variant v at the walk's indices, list value l. */
+static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struct tune_error *err)
+{
+	const struct sweep *s = w->s;
+	const struct kernel_manifest *m = s->manifest;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->kernel = s->kernel;
+	t->manifest = m;
+	t->variant = (int)s->kvariants.v[v];
+	t->hint = -1;
+	t->seed = s->seed;
+	t->runs = s->runs;
+	t->warmup = s->warmup;
+	t->queries = 1; /* the ETA's unit: a run of each trial */
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+
+		if (!manifest_param_applies(m, p, (size_t)t->variant) || p->role == ROLE_PROBE)
+			t->values[i] = PLAN_NA;
+		else
+			t->values[i] = s->values[i].v[p->role == ROLE_LIST ? l : w->idx[i]];
 	}
-	if (used + 1 >= sizeof(t->key) || cused + 1 >= sizeof(t->context))
+	if ((rc = describe(t)) < 0)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	if (rc)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s': the parameters of a trial of kernel '%s' are "
-				 "too long to store (%zu bytes; shorten the names or values)", s->path, s->name, m->name,
-				 used);
+				 "too long to store (shorten the names or values)", s->path, s->name, m->name);
+	return 0;
+}
+
+int manifest_trial_at(const struct trial *src, long long point, int phase, const char *suffix, struct trial *out)
+{
+	const struct kernel_param *list = manifest_list_param(src->manifest);
+
+	plan_copy_trial(src, phase, suffix, out);
+	if (!list || out->values[list - param_at(src->manifest, 0)] == PLAN_NA)
+		return -1;
+	out->values[list - param_at(src->manifest, 0)] = point;
+	if (describe(out) != 0)
+		return -1;
+	snprintf(out->key + strlen(out->key), sizeof(out->key) - strlen(out->key), "/%s", suffix);
 	return 0;
 }
 

@@ -115,6 +115,10 @@ int manifest_same_process(const struct trial *a, const struct trial *b);
 int manifest_same_decision(const struct trial *a, const struct trial *b);
 /* The list parameter's value, what tells a process's trials apart (PLAN_NA: none). */
 long long manifest_point(const struct trial *t);
+/* A copy of src (as plan_copy_trial) at another value of the list
+ * parameter: the baseline_as point beside it. -1: src has no list value,
+ * or the copy's parameters are too long to store. */
+int manifest_trial_at(const struct trial *src, long long point, int phase, const char *suffix, struct trial *out);
 /* The choice's name t has for the parameter filling column (enum
  * param_column), or NULL: chase's hint, as its trials' column holds it. */
 const char *manifest_column_choice(const struct trial *t, int column);

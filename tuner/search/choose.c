@@ -95,8 +95,9 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 			fin[nf++] = cand[k];
 	}
 	/* The baseline's best too, so that the gain over it is measured in the
-	 * same final, not minutes apart. */
-	for (size_t k = 0; k < n && nf < SEARCH_FINAL_MAX; k++) {
+	 * same final, not minutes apart; the caller adds it to the knee's own
+	 * process where it can. */
+	for (size_t k = 0; search_baseline_beside(m, knee) == PLAN_NA && k < n && nf < SEARCH_FINAL_MAX; k++) {
 		if (!manifest_is_baseline(cand[k]))
 			continue;
 		if (!holds(fin, nf, cand[k]))
@@ -104,6 +105,16 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 		break;
 	}
 	return nf;
+}
+
+long long search_baseline_beside(const struct kernel_manifest *m, const struct trial *knee)
+{
+	int variant;
+	long long point;
+
+	if (!manifest_baseline_as(m, &variant, &point) || knee->variant != variant || plan_trial_point(knee) == PLAN_NA)
+		return PLAN_NA;
+	return point;
 }
 
 void search_group_by_process(struct trial **fin, size_t n)

@@ -123,6 +123,25 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	return rc;
 }
 
+/* The point of the knee's process that behaves as the baseline, added to
+ * the finals fin[0..*nf) (copies in finals[]) unless one of them is it
+ * already: the gain over the baseline then pairs run by run. */
+static struct trial *baseline_beside(const struct kernel_manifest *m, const struct trial *knee, struct trial **fin,
+				     size_t *nf, struct trial *finals)
+{
+	long long at = search_baseline_beside(m, knee);
+
+	if (at == PLAN_NA || *nf >= SEARCH_FINAL_MAX)
+		return NULL;
+	for (size_t k = 0; k < *nf; k++)
+		if (manifest_is_baseline(fin[k]) && plan_same_process(fin[k], knee))
+			return NULL;
+	if (manifest_trial_at(knee, at, PHASE_FINAL, "final", &finals[*nf]) != 0)
+		return NULL;
+	fin[*nf] = &finals[*nf];
+	return fin[(*nf)++];
+}
+
 /* For each working set: re-measure its candidates side by side in a
  * random order, then record the optimum (the knee of the best context). */
 int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
@@ -142,7 +161,7 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
 		const struct trial *first = &r->plan.trials[i];
 		size_t n = search_decision(&r->plan, i, cand), nf = 0, measured = n;
-		struct trial *best, *knee, *runner = NULL, *baseline = NULL, *fin[SEARCH_FINAL_MAX];
+		struct trial *best, *knee, *runner = NULL, *baseline = NULL, *beside = NULL, *fin[SEARCH_FINAL_MAX];
 
 		if (!n)
 			continue;
@@ -154,6 +173,7 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];
 			}
+			beside = baseline_beside(r->kernel, knee, fin, &nf, finals);
 			/* A random order, kept together by context so each is one process. */
 			for (size_t k = nf; k > 1; k--) {
 				size_t j = (size_t)rng_below(&rng, k);
@@ -167,7 +187,13 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 			search_round_title(r, what, final_title, sizeof(final_title));
 			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
 				break;
-			if (!(n = search_finals_ranked(r->kernel, fin, nf, cand)))
+			/* The baseline beside the knee measures the gain, not a candidate. */
+			for (size_t k = 0; beside && k + 1 < nf; k++)
+				if (fin[k] == beside) {
+					fin[k] = fin[nf - 1];
+					fin[nf - 1] = beside;
+				}
+			if (!(n = search_finals_ranked(r->kernel, fin, nf - (beside != NULL), cand)))
 				continue;
 			knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
 		}
@@ -177,12 +203,15 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 				runner = cand[k];
 				break;
 			}
-		/* The best of the baseline measured in this decision, the headline's. */
+		/* The baseline measured in this decision, the headline's: beside
+		 * the knee, else the best of it. */
+		if (beside && beside->stats.n)
+			baseline = beside;
 		for (size_t k = 0; k < n && !baseline; k++)
 			if (cand[k] != knee && manifest_is_baseline(cand[k]))
 				baseline = cand[k];
 		rc = record_optimum(r, knee, best, runner, baseline,
-				    (long long)measured + (long long)n * (sw->final_top > 0), err);
+				    (long long)measured + (long long)(n + (beside != NULL)) * (sw->final_top > 0), err);
 	}
 	free(cand);
 	free(finals);

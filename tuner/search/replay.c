@@ -152,6 +152,7 @@ static void decide(struct replay *p, const struct sweep *sw, double drift, struc
 				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];
 			}
+			/* No baseline beside the knee: it measures the gain, not the choice. */
 			search_group_by_process(fin, nf);
 			measure_round(p, fin, nf);
 			out->finals += (double)nf;

@@ -131,11 +131,17 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
  * final_top, the knee, then every other whose interval reaches within
  * tolerance of the best score, the best of every other process whose
  * interval reaches within tolerance and drift (a search's, 0 when none is
- * known) of it, and the baseline variant's best, up to SEARCH_FINAL_MAX;
- * returns how many. */
+ * known) of it, and the baseline's best (unless it can be measured beside
+ * the knee, search_baseline_beside), up to SEARCH_FINAL_MAX; returns how
+ * many. */
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, double drift, struct trial **fin);
 
+/* The list value that behaves as the baseline in knee's own process (the
+ * manifest's baseline_as: chase's g = 0, the scalar chase), PLAN_NA when
+ * there is none: the final measures it beside the knee, not as a candidate,
+ * so that the gain over the baseline is paired run by run. */
+long long search_baseline_beside(const struct kernel_manifest *m, const struct trial *knee);
 /* The decision of plan trial i, unless an earlier trial's: its measured
  * trials into cand; returns how many (0: none, or decided already). */
 size_t search_decision(struct plan *pl, size_t i, struct trial **cand);
