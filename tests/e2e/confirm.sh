@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A measuring command with no platform named: it shows the plan on the
 # default platform (local) and measures only when confirmed: --yes in a
-# script, "y" on a terminal (a pseudo-terminal from script(1)); a pipe
+# script, "y" or "yes" alone on a terminal (a pseudo-terminal from script(1)); a pipe
 # without --yes, or a "no", measures nothing and creates no database.
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
@@ -32,6 +32,10 @@ if command -v script > /dev/null; then
 	check "a terminal: asks" grep -q 'measure it? \[y/N\]' "$TMP/no.log"
 	check "a terminal, no: says nothing was measured" grep -q 'nothing measured' "$TMP/no.log"
 	check "a terminal, no: no database created" test ! -e "$TMP/no.db"
+	printf 'yesterday\n' | script -qec "'$tune' run '$TMP/one.yaml' --db '$TMP/later.db'" "$TMP/later.log" > /dev/null
+	check "a terminal, a word that only starts with yes: nothing measured" test $? = 2 -a ! -e "$TMP/later.db"
+	printf ' YES \n' | script -qec "'$tune' run '$TMP/one.yaml' --db '$TMP/upper.db'" "$TMP/upper.log" > /dev/null
+	check "a terminal, YES: measures" test "$(q "$TMP/upper.db" "SELECT status FROM sweeps")" = "done"
 	printf 'y\n' | script -qec "'$tune' run '$TMP/one.yaml' --db '$TMP/tty.db'" "$TMP/tty.log" > /dev/null
 	check "a terminal, yes: measures" test "$(q "$TMP/tty.db" "SELECT status FROM sweeps")" = "done"
 else

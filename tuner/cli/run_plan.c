@@ -151,11 +151,11 @@ static int print_plan(const struct platform *p, char *const *sweeps, size_t nswe
 	return rc;
 }
 
-/* A yes on the terminal. */
+/* A yes on the terminal: the word y or yes, in any case, alone on its line. */
 static int answered_yes(void)
 {
 	char line[32];
-	size_t i = 0;
+	size_t i = 0, end, len;
 
 	fprintf(stderr, "tune: measure it? [y/N] ");
 	fflush(stderr);
@@ -163,8 +163,13 @@ static int answered_yes(void)
 		return 0;
 	while (line[i] && isspace((unsigned char)line[i]))
 		i++;
-	return tolower((unsigned char)line[i]) == 'y' &&
-	       (!line[i + 1] || isspace((unsigned char)line[i + 1]) || !strncasecmp(line + i, "yes", 3));
+	for (end = i; line[end] && !isspace((unsigned char)line[end]);)
+		end++;
+	len = end - i;
+	while (line[end] && isspace((unsigned char)line[end]))
+		end++;
+	return !line[end] && ((len == 1 && tolower((unsigned char)line[i]) == 'y') ||
+			      (len == 3 && !strncasecmp(line + i, "yes", 3)));
 }
 
 int cmd_confirm_plan(const char *prefix, const char *call, char *const *sweeps, size_t nsweeps,
