@@ -34,8 +34,10 @@ check "both kernel processes of the record scaled to the bridge" grep -q "the re
 row() { awk -v s="$1" '$1 == s' "$TMP/out"; }
 check "a row per strategy" test "$(grep -cE '^(grid|random|adaptive) ' "$TMP/out")" = 3
 check "grid: every point, a decision per seed ($(row grid))" test "$(row grid | awk '{ print $5 }') $(row grid | sed -n 's|.*/\([0-9]*\)).*|\1|p')" = "96.0 30"
+check "grid: two kernel processes of 64 points at most, then its final ($(row grid | awk '{ print $8 }'))" test "$(row grid | awk '{ print $8 }')" = 3.0
 adaptive=$(row adaptive | awk '{ print $5 }')
 check "adaptive: fewer trials than the grid ($adaptive)" awk -v a="$adaptive" 'BEGIN { exit !(a > 0 && a < 96) }'
+check "adaptive: fewer kernel processes than search trials ($(row adaptive | awk '{ print $8 " < " $5 }'))" awk -v p="$(row adaptive | awk '{ print $8 }')" -v a="$adaptive" 'BEGIN { exit !(p > 0 && p < a) }'
 check "random: the adaptive search's budget ($(row random))" awk -v r="$(row random | awk '{ print $5 }')" -v a="$adaptive" 'BEGIN { d = r - a; exit !(d <= 0.55 && d >= -0.55) }'
 "$tune" replay "$TMP/adaptive.yaml" --from rec-grid --bridge rec-bridge --platform $plat --db "$db" --seeds 30 > "$TMP/out2" 2>&1
 check "the same seeds, the same table" cmp -s "$TMP/out" "$TMP/out2"

@@ -400,6 +400,15 @@ int main(void)
 		s.strategy = STRATEGY_GRID;
 		CHECK(search_replay(&s, &pl, &rec, &ro, &res, &err) == 0 && res.trials == (double)pl.ntrials,
 		      "grid replayed: %.1f trials of %zu", res.trials, pl.ntrials);
+		/* Random draws a sample of its own for each seed, as a new sweep
+		 * would: not the same points, so not the same choice, every time. */
+		s.strategy = STRATEGY_RANDOM;
+		s.max_trials = 4;
+		CHECK(search_replay(&s, &pl, &rec, &ro, &res, &err) == 0 && res.trials == 4.0,
+		      "random replayed: %.1f trials", res.trials);
+		CHECK(res.chosen_min < res.chosen_max, "random: every seed chose %lld..%lld: one sample for all seeds",
+		      res.chosen_min, res.chosen_max);
+		s.max_trials = 0;
 		for (size_t i = 0; i < pl.ntrials; i++)
 			free(rec.rec[i].v);
 		free(rec.rec);

@@ -126,10 +126,10 @@ int cmd_replay(int argc, char **argv, struct tune_error *err)
 		printf("recorded: best at %lld; the plateau (points whose interval reaches within %lld%% of it) %lld..%lld\n", rec.best_point,
 		       sw.tolerance_pct, rec.plateau_lo, rec.plateau_hi);
 	printf("(in plateau: the choice's recorded interval reaches within the tolerance of the best recorded median;"
-	       " by median: its median itself does; trials, anchors and finals per seed; time: all measuring, finals "
-	       "too, over one pass of the grid)\n\n");
-	printf("%-9s %16s %11s %14s %9s %8s %15s %12s\n", "strategy", "in plateau", "by median", "search trials",
-	       "anchors", "finals", "time vs grid", "choices");
+	       " by median: its median itself does; trials, anchors, finals and kernel processes per seed; time: all "
+	       "measuring, finals too, over one pass of the grid)\n\n");
+	printf("%-9s %16s %11s %14s %9s %8s %10s %15s %12s\n", "strategy", "in plateau", "by median", "search trials",
+	       "anchors", "finals", "processes", "time vs grid", "choices");
 	/* With --start, the adaptive search again, started there. */
 	for (size_t k = 0; o.start && k < nwhich; k++)
 		if (which[k] == STRATEGY_ADAPTIVE) {
@@ -158,9 +158,9 @@ int cmd_replay(int argc, char **argv, struct tune_error *err)
 			snprintf(choices, sizeof(choices), "%lld..%lld", res.chosen_min, res.chosen_max);
 		snprintf(hits, sizeof(hits), "%.0f%% (%zu/%zu)",
 			 res.decisions ? 100.0 * (double)res.hits / (double)res.decisions : 0.0, res.hits, res.decisions);
-		printf("%-9s %16s %10.0f%% %14.1f %9.1f %8.1f %14.1f%% %12s\n", name, hits,
+		printf("%-9s %16s %10.0f%% %14.1f %9.1f %8.1f %10.1f %14.1f%% %12s\n", name, hits,
 		       res.decisions ? 100.0 * (double)res.hits_median / (double)res.decisions : 0.0, res.trials,
-		       res.anchors, res.finals, 100.0 * res.time_share, choices);
+		       res.anchors, res.finals, res.processes, 100.0 * res.time_share, choices);
 		if (res.unrecorded)
 			fprintf(stderr, "tune: replay: %s asked %zu times for points never recorded (they count as failed)\n",
 				name, res.unrecorded);

@@ -28,6 +28,7 @@ struct replay {
 	double sigma, log_drift;
 	long long ids;          /* trial ids as a store would number them */
 	double time_ns;         /* measuring time so far */
+	size_t processes;       /* kernel processes so far: each builds its working set anew */
 	size_t unrecorded;      /* measurements asked of points never recorded */
 };
 
@@ -61,6 +62,7 @@ static void measure_process(struct replay *p, struct trial **ts, size_t n)
 	double drift, v[256];
 	long long batch = p->ids + 1;
 
+	p->processes++;
 	p->log_drift = DRIFT_KEEP * p->log_drift + p->sigma * normal(&p->rng);
 	drift = exp(p->log_drift);
 	for (size_t i = 0; i < n; i++) {
@@ -337,7 +339,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 {
 	struct trial **round = calloc(plan->ntrials + SEARCH_ANCHORS * plan->nbatches + 1, sizeof(struct trial *));
 	struct trial **cand = calloc(plan->ntrials + SEARCH_FINAL_MAX + 1, sizeof(struct trial *));
-	struct replay p = { plan, record->rec, { 0 }, o->drift, 0, 0, 0, 0 };
+	struct replay p = { plan, record->rec, { 0 }, o->drift, 0, 0, 0, 0, 0 };
 	double time_ns = 0, grid_ns = grid_time(&p);
 	int rc = 0;
 
@@ -348,9 +350,12 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
 	for (size_t seed = 0; !rc && seed < o->seeds; seed++) {
+		/* The sweep as if seeded anew: random draws its own sample each time. */
+		struct sweep each = *sw;
 		struct search se;
 		size_t n;
 
+		each.seed = sw->seed + (long long)seed;
 		p.rng.state = (uint64_t)sw->seed * 0x9e3779b97f4a7c15ull + seed + 1;
 		p.log_drift = 0;
 		p.time_ns = 0;
@@ -361,7 +366,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 			t->status = TRIAL_PENDING;
 			t->id = t->batch = 0;
 		}
-		if ((rc = search_init(&se, sw, plan, NULL, err)) != 0)
+		if ((rc = search_init(&se, &each, plan, NULL, err)) != 0)
 			break;
 		for (size_t b = 0; b < plan->nbatches; b++) {
 			se.ctx[b].start_lo = o->start_lo;
@@ -385,6 +390,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 		out->trials /= (double)o->seeds;
 		out->anchors /= (double)o->seeds;
 		out->finals /= (double)o->seeds;
+		out->processes = (double)p.processes / (double)o->seeds;
 		out->time_share = grid_ns > 0 ? time_ns / (double)o->seeds / grid_ns : 0;
 	}
 	free(round);
@@ -404,7 +410,7 @@ static struct trial *at_point(struct plan *plan, long long g)
 int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
 			const struct replay_options *o, FILE *in, FILE *out)
 {
-	struct replay p = { plan, record->rec, { 1 }, o->drift, 0, 0, 0, 0 };
+	struct replay p = { plan, record->rec, { 1 }, o->drift, 0, 0, 0, 0, 0 };
 	char line[128];
 
 	while (fgets(line, sizeof(line), in)) {

@@ -181,6 +181,7 @@ struct replay_result {
 	size_t seeds, decisions, hits, unrecorded;
 	size_t hits_median; /* of them, those whose recorded median itself is within tolerance */
 	double trials, anchors, finals; /* per seed */
+	double processes;               /* kernel processes per seed (each builds its working set) */
 	double time_share;              /* measuring time over the grid's */
 	long long chosen_min, chosen_max;
 };
