@@ -190,12 +190,13 @@ static json_t *against_limit(sqlite3_stmt *q, int higher, char *out, size_t len)
 	double m = sqlite3_column_double(q, H_MEDIAN), step = sqlite3_column_double(q, H_L_STEP);
 	double times = sqlite3_column_double(q, H_L_TIMES), limit = step * times, r;
 
-	if (sqlite3_column_type(q, H_L_STEP) == SQLITE_NULL || step <= 0 || m <= 0) {
-		snprintf(out, len, "-");
+	/* Said before whether a probe ran: a smaller sweep never runs it. */
+	if (sqlite3_column_type(q, H_L_SIZE) != SQLITE_NULL && !sqlite3_column_int(q, H_L_APPLIES)) {
+		snprintf(out, len, "- (the limit holds from %lld MiB)", sqlite3_column_int64(q, H_L_SIZE));
 		return json_null();
 	}
-	if (!sqlite3_column_int(q, H_L_APPLIES)) {
-		snprintf(out, len, "- (the limit holds from %lld MiB)", sqlite3_column_int64(q, H_L_SIZE));
+	if (sqlite3_column_type(q, H_L_STEP) == SQLITE_NULL || step <= 0 || m <= 0) {
+		snprintf(out, len, "-");
 		return json_null();
 	}
 	r = higher ? limit / m : m / limit;

@@ -117,6 +117,8 @@ check "headline: ipa's paired gain lies within its runs' own ratios, T = 0 besid
 check "headline: chase's scalar ran in another process: its gain divides the medians" test "$(hq 'count(*)' "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[7].paired') != 0")" = 0
 check "limits: sweeps of 1 and 4 MB run no probe over 512 MB" test "$(q "$db" "SELECT count(*) FROM host_probes WHERE kernel = 'chase'")" = 0
 check "headline: below the probe's working set, no limit (4 MB)" test "$(hq "json_type(value, '\$[8]')" "WHERE json_extract(value, '\$[2]') = 'chase' AND json_extract(value, '\$[3]') = 'size_mb=4'")" = null
+check "headline: below the probe's working set, it says from where the limit holds, though no probe ran" \
+	sh -c "'$tune' results --platform tiny --db '$db' | grep -E '^tiny +[^ ]+ +chase +size_mb=4 ' | grep -q -- '- (the limit holds from 512 MiB)'"
 # The host's limits: chase's probe (one dependent hop, the prefetched ceiling
 # per line over 512 MiB), once per page size the sweep measures, stored with
 # the host, and an optimum past the caches set against depth x the ceiling of
