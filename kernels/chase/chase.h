@@ -273,9 +273,7 @@ static inline uint64_t chase_run(int variant, const struct chase_graph *g, const
 	case CHASE_VARIANT_INTERLEAVED:
 		return group ? chase_run_interleaved(g, q, group, slots) : chase_run_scalar(g, q);
 	default:
-		if (!group)
-			return chase_run_scalar(g, q);
-		return chase_run_interleaved_prefetch(g, q, group, slots);
+		return group ? chase_run_interleaved_prefetch(g, q, group, slots) : chase_run_scalar(g, q);
 	}
 }
 

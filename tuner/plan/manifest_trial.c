@@ -151,11 +151,12 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 int manifest_trial_at(const struct trial *src, long long point, int phase, const char *suffix, struct trial *out)
 {
 	const struct kernel_param *list = manifest_list_param(src->manifest);
+	long long *value = list ? &out->values[list - param_at(src->manifest, 0)] : NULL;
 
 	plan_copy_trial(src, phase, suffix, out);
-	if (!list || out->values[list - param_at(src->manifest, 0)] == PLAN_NA)
+	if (!value || *value == PLAN_NA)
 		return -1;
-	out->values[list - param_at(src->manifest, 0)] = point;
+	*value = point;
 	if (describe(out) != 0)
 		return -1;
 	snprintf(out->key + strlen(out->key), sizeof(out->key) - strlen(out->key), "/%s", suffix);

@@ -91,13 +91,15 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 		for (size_t j = 0; j < k && first_of_process; j++)
 			first_of_process = !plan_same_process(cand[j], cand[k]);
 		if (first_of_process && !holds(fin, nf, cand[k]) &&
-		    reaches_plateau(m, cand[k], cand[0], (1.0 + sw->tolerance) * exp(drift) - 1.0))
+		    reaches_plateau(m, cand[k], cand[0], search_drift_tolerance(sw->tolerance, drift)))
 			fin[nf++] = cand[k];
 	}
 	/* The baseline's best too, so that the gain over it is measured in the
 	 * same final, not minutes apart; the caller adds it to the knee's own
 	 * process where it can. */
-	for (size_t k = 0; search_baseline_beside(m, knee) == PLAN_NA && k < n && nf < SEARCH_FINAL_MAX; k++) {
+	if (search_baseline_beside(m, knee) != PLAN_NA)
+		return nf;
+	for (size_t k = 0; k < n && nf < SEARCH_FINAL_MAX; k++) {
 		if (!manifest_is_baseline(cand[k]))
 			continue;
 		if (!holds(fin, nf, cand[k]))
@@ -105,6 +107,11 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 		break;
 	}
 	return nf;
+}
+
+double search_drift_tolerance(double tolerance, double drift)
+{
+	return (1.0 + tolerance) * exp(drift) - 1.0;
 }
 
 long long search_baseline_beside(const struct kernel_manifest *m, const struct trial *knee)

@@ -207,7 +207,7 @@ refined:
 static void race(struct search *s)
 {
 	const struct plan *pl = s->plan;
-	double margin = (1.0 + s->sweep->tolerance) * exp(s->drift);
+	double margin = 1.0 + search_drift_tolerance(s->sweep->tolerance, s->drift);
 
 	if (s->drift < 0)
 		return;

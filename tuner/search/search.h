@@ -137,6 +137,10 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, double drift, struct trial **fin);
 
+/* The tolerance widened by a drift between processes (in log, >= 0):
+ * how far behind a value measured in another process may read and still
+ * be as good. */
+double search_drift_tolerance(double tolerance, double drift);
 /* The list value that behaves as the baseline in knee's own process (the
  * manifest's baseline_as: chase's g = 0, the scalar chase), PLAN_NA when
  * there is none: the final measures it beside the knee, not as a candidate,
