@@ -463,6 +463,41 @@ int main(void)
 		search_free(&se);
 		plan_free(&pl);
 	}
+	/* Wide intervals: every g reaches the plateau and final_top asks for
+	 * more than a final holds. The knee is still among the finalists, and a
+	 * place is left for the baseline beside it, so the gain is measured. */
+	{
+		struct trial **cand, *fin[SEARCH_FINAL_MAX], *knee;
+		size_t nc, nf;
+		int knee_in = 0;
+
+		setup(&p, &s, STRATEGY_ADAPTIVE, 1);
+		s.final_top = SEARCH_FINAL_MAX; /* the most a sweep may ask */
+		CHECK(plan_build(&p, &s, &pl, &err) == 0, "plan: %s", err.msg);
+		cand = calloc(pl.ntrials + 1, sizeof(struct trial *));
+		for (size_t i = 0; i < pl.ntrials; i++) {
+			struct trial *t = &pl.trials[i];
+
+			fake_measure(t, 48, manifest_is_baseline(t) ? 0 : 1);
+			if (manifest_is_baseline(t))
+				t->stats.median = 400;
+			t->score = t->stats.median;
+			t->score_low = t->stats.median * 0.5;
+			t->score_high = t->stats.median * 1.5;
+		}
+		nc = search_decision(&pl, 0, cand);
+		search_rank(s.manifest, cand, nc);
+		knee = search_knee(s.manifest, cand, nc, cand[0], s.tolerance);
+		nf = search_finalists(s.manifest, &s, cand, nc, knee, 0, fin);
+		for (size_t k = 0; k < nf; k++)
+			knee_in |= fin[k] == knee;
+		CHECK(knee_in, "the knee g=%lld is not among the %zu finalists", knee->group_size, nf);
+		CHECK(search_baseline_beside(s.manifest, knee) != PLAN_NA && nf < SEARCH_FINAL_MAX,
+		      "%zu finalists of %d leave no place for g = %lld beside the knee", nf, SEARCH_FINAL_MAX,
+		      search_baseline_beside(s.manifest, knee));
+		free(cand);
+		plan_free(&pl);
+	}
 	sweep_free(&s);
 	return check_done("test_search");
 }

@@ -69,15 +69,19 @@ static int holds(struct trial *const *fin, size_t nf, const struct trial *c)
 
 /* Who is measured again for a decision, cand[0..n) ranked: the top final_top,
  * the knee, then every other whose interval reaches the plateau, best first,
- * up to SEARCH_FINAL_MAX. Returns how many, in fin. */
+ * up to one less than SEARCH_FINAL_MAX; then the baseline. Returns how many,
+ * in fin. */
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, double drift, struct trial **fin)
 {
+	/* One place is kept for the baseline: with wide intervals every
+	 * candidate may reach the plateau, and the gain is still measured. */
+	const size_t room = SEARCH_FINAL_MAX - 1;
 	size_t nf = 0;
 
-	for (size_t k = 0; k < n && nf < (size_t)sw->final_top; k++)
+	for (size_t k = 0; k < n && k < (size_t)sw->final_top && nf + 1 < room; k++)
 		fin[nf++] = cand[k];
-	for (size_t k = 0; k <= n && nf < SEARCH_FINAL_MAX; k++) {
+	for (size_t k = 0; k <= n && nf < room; k++) {
 		struct trial *c = k == 0 ? knee : cand[k - 1];
 
 		if (!holds(fin, nf, c) && (c == knee || reaches_plateau(m, c, cand[0], sw->tolerance)))
@@ -85,7 +89,7 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 	}
 	/* Processes ran minutes apart: the best of another (a hint, a page
 	 * size) that only drift may have put behind is measured beside it. */
-	for (size_t k = 1; drift > 0 && k < n && nf < SEARCH_FINAL_MAX; k++) {
+	for (size_t k = 1; drift > 0 && k < n && nf < room; k++) {
 		int first_of_process = 1;
 
 		for (size_t j = 0; j < k && first_of_process; j++)

@@ -132,8 +132,8 @@ struct trial *search_knee(const struct kernel_manifest *m, struct trial **cand, 
  * tolerance of the best score, the best of every other process whose
  * interval reaches within tolerance and drift (a search's, 0 when none is
  * known) of it, and the baseline's best (unless it can be measured beside
- * the knee, search_baseline_beside), up to SEARCH_FINAL_MAX; returns how
- * many. */
+ * the knee, search_baseline_beside), up to SEARCH_FINAL_MAX with a place
+ * always left for the baseline; returns how many. */
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, double drift, struct trial **fin);
 
