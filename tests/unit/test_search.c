@@ -464,7 +464,7 @@ int main(void)
 		plan_free(&pl);
 	}
 	/* Wide intervals: every g reaches the plateau and final_top asks for
-	 * more than a final holds. The knee is still among the finalists, and a
+	 * as many as a final holds. The knee is still among the finalists, and a
 	 * place is left for the baseline beside it, so the gain is measured. */
 	{
 		struct trial **cand, *fin[SEARCH_FINAL_MAX], *knee;
@@ -478,9 +478,7 @@ int main(void)
 		for (size_t i = 0; i < pl.ntrials; i++) {
 			struct trial *t = &pl.trials[i];
 
-			fake_measure(t, 48, manifest_is_baseline(t) ? 0 : 1);
-			if (manifest_is_baseline(t))
-				t->stats.median = 400;
+			fake_measure(t, 48, 1);
 			t->score = t->stats.median;
 			t->score_low = t->stats.median * 0.5;
 			t->score_high = t->stats.median * 1.5;
