@@ -110,7 +110,7 @@ struct report_chart {
 	char caption[256];
 };
 /* The file name (without extension) of platform's chart: "<platform>-<chart>",
- * the platform escaped as a file name. */
+ * both escaped as a file name. */
 void report_chart_file(const char *platform, const char *chart, char *out, size_t len);
 int report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart made[REPORT_MAX_CHARTS],
 		  size_t *charts, struct tune_error *err);
@@ -119,7 +119,8 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, struct rep
 FILE *report_chart_data(const char *dir, const char *name, char *path, size_t len, struct tune_error *err);
 struct strbuf;
 /* Writes dir/name.gp drawing body for both terminals (in body, datafile is
- * ARG1/name.dat; ARG2 the platform, ARG3 the host) and runs gnuplot on it. */
+ * ARG1/name.dat; ARG2 the platform, ARG3 the host, ARG4 name) and runs
+ * gnuplot on it; name, a report_chart_file(), stays out of the script's text. */
 int report_plot(const char *dir, const char *name, const char *platform, const char *host, const struct strbuf *body,
 		struct tune_error *err);
 /* Adds a chart drawn to made (REPORT_MAX_CHARTS at most). */
