@@ -64,6 +64,9 @@ int store_platform(struct store *st, const struct store_platform *p, long long *
  * CREATE VIEW <kernel>_<name> AS SELECT statements; anything else is
  * STORE_ERR_REFUSED naming file:line, and the old views stay. */
 int store_kernel_views(struct store *st, const char *kernel, const char *file, const char *sql, char *msg);
+/* The name of tune's own table or view that begins with "<kernel>_" (a
+ * kernel so named could take it with its views), or NULL. */
+const char *store_kernel_name_reserved(const char *kernel);
 /* Records what a kernel's probe measured of the host, one field at a time,
  * replacing the last measurement of that field. */
 int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,

@@ -1,8 +1,10 @@
 /* A kernel's views, made from the SQL of its folder (its manifest's views:
  * file). The file is data: SQLite's authorizer lets its statements create
  * views named <kernel>_... and read, nothing else (no insert, update,
- * delete, drop, pragma, attach, trigger or table), so a file can neither
- * change what is recorded nor replace another's views. The views are made
+ * delete, drop, pragma, attach, trigger or table), and none that exists
+ * already (tune's, another kernel's), so a file can neither change what is
+ * recorded nor replace another's views; a kernel whose prefix begins one of
+ * tune's names has none. The views are made
  * again only when the SQL changed (kernel_views holds its hash), in one
  * transaction with dropping the kernel's old ones: a bad file leaves them. */
 #include <ctype.h>
@@ -29,6 +31,43 @@ static int named_for(const char *name, const char *kernel)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			return 0;
 	return 1;
+}
+
+/* tune's own tables and views, those of every schema version: a kernel
+ * whose <kernel>_ prefix begins one of them could take it (a kernel named
+ * trial and its view trial_results), so the name is reserved. */
+static const char *const tune_objects[] = {
+	"best_per_size", "builds", "current_fingerprints", "host_probes", "hosts", "kernel_results", "kernel_views",
+	"latest_results", "newest_kernel_sweeps", "optima", "optima_v4", "optima_v6", "optimum_params", "platforms",
+	"samples", "sweep_leases", "sweeps", "trial_params", "trial_results", "trial_stats", "trial_summary", "trials",
+	NULL,
+};
+
+const char *store_kernel_name_reserved(const char *kernel)
+{
+	size_t k = strlen(kernel);
+
+	for (size_t i = 0; tune_objects[i]; i++)
+		if (!strncmp(tune_objects[i], kernel, k) && tune_objects[i][k] == '_')
+			return tune_objects[i];
+	return NULL;
+}
+
+/* Whether the schema holds anything named name: after drop_old, that is
+ * tune's, another kernel's, or one this file made already. */
+static int name_taken(struct store *st, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	int taken = 1;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT COUNT(*) FROM sqlite_master WHERE name = ?1 COLLATE NOCASE", -1, &q,
+			       NULL) != SQLITE_OK)
+		return 1;
+	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		taken = sqlite3_column_int(q, 0) > 0;
+	sqlite3_finalize(q);
+	return taken;
 }
 
 /* What an authorizer action would do, for the message. */
@@ -167,10 +206,14 @@ static int make_views(struct store *st, const char *kernel, const char *file, co
 
 		sqlite3_set_authorizer(st->db, authorize, &c);
 		prc = sqlite3_prepare_v2(st->db, at, -1, &q, &next);
-		if (prc == SQLITE_OK && q && c.creates == 1 && sqlite3_step(q) != SQLITE_DONE)
-			prc = sqlite3_errcode(st->db);
 		sqlite3_set_authorizer(st->db, NULL, NULL);
-		if (prc != SQLITE_OK || (q && c.creates != 1)) {
+		/* IF NOT EXISTS over a view someone else holds would record it as the kernel's. */
+		if (prc == SQLITE_OK && q && c.creates == 1 && name_taken(st, c.name))
+			snprintf(c.denied, sizeof(c.denied), "view %s already exists: it is tune's, another kernel's, or "
+				 "made twice in this file (name yours %.32s_<something new>)", c.name, kernel);
+		else if (prc == SQLITE_OK && q && c.creates == 1 && sqlite3_step(q) != SQLITE_DONE)
+			prc = sqlite3_errcode(st->db);
+		if (prc != SQLITE_OK || (q && c.creates != 1) || c.denied[0]) {
 			rc = store_fail(msg, STORE_ERR_REFUSED, "%s:%zu: %s; a kernel's views file holds only statements "
 					"CREATE VIEW %s_<name> AS SELECT ...", file, line_of(sql, at),
 					c.denied[0] ? c.denied : prc != SQLITE_OK ? sqlite3_errmsg(st->db) :
@@ -198,6 +241,11 @@ int store_kernel_views(struct store *st, const char *kernel, const char *file, c
 	char hash[17];
 	int rc;
 
+	const char *reserved = store_kernel_name_reserved(kernel);
+
+	if (reserved)
+		return store_fail(msg, STORE_ERR_REFUSED, "%s: kernel '%s' may not have views: its views' prefix %s_ "
+				  "begins tune's own %s (rename the kernel)", file, kernel, kernel, reserved);
 	sql_hash(sql, hash);
 	if (up_to_date(st, kernel, hash))
 		return 0;

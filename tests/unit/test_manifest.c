@@ -213,6 +213,23 @@ int main(void)
 	CHECK(manifest_load("k", &m, &err) == 0, "a good manifest: %s", err.msg);
 	CHECK(m.variants.n == 2 && !strcmp(m.baseline, "plain") && m.sources.n == 2, "its values");
 	manifest_free(&m);
+	/* A kernel named like the start of tune's own views could take them. */
+	{
+		char tdir[300], tpath[320], text[sizeof(good) + 32];
+		const char *name = strstr(good, "name: k\n");
+
+		snprintf(tdir, sizeof(tdir), "%s/trial", dir);
+		mkdir(tdir, 0755);
+		snprintf(tpath, sizeof(tpath), "%s/kernel.yaml", tdir);
+		CHECK(name != NULL, "the good manifest names k");
+		if (name) {
+			snprintf(text, sizeof(text), "%.*sname: trial\n%s", (int)(name - good), good, name + strlen("name: k\n"));
+			write_file(tpath, text);
+			CHECK(manifest_load("trial", &m, &err) != 0, "a kernel named trial is refused");
+			CHECK_CONTAINS(err.msg, "key 'name': 'trial' is reserved: its views would be named like tune's own");
+			manifest_free(&m);
+		}
+	}
 	/* A report of its own is compiled in: a user's kernel that asks for one
 	 * would show nothing, so it is refused once tune says which it has. */
 	{

@@ -90,6 +90,43 @@ int main(void)
 		CHECK(scalar(db, "SELECT n FROM k_two") == 2, "the old view stays after: %s", bad[i].sql);
 		CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'k'") == 1, "its record stays");
 	}
+	/* Views belong to their owner: IF NOT EXISTS over tune's view or another
+	 * kernel's takes nothing, and a kernel named for tune's prefix has none. */
+	CHECK(store_kernel_views(st, "a_b", "a_b/views.sql", "CREATE VIEW a_b_v AS SELECT 7 AS n;", msg) == 0,
+	      "another kernel's view: %s", msg);
+	CHECK(store_kernel_views(st, "a", "a/views.sql", "CREATE VIEW IF NOT EXISTS a_b_v AS SELECT 1 AS n;", msg) ==
+		      STORE_ERR_REFUSED, "another kernel's view is refused");
+	CHECK_CONTAINS(msg, "a/views.sql:1: view a_b_v already exists: it is tune's, another kernel's");
+	CHECK(scalar(db, "SELECT n FROM a_b_v") == 7, "another kernel's view stays its");
+	CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE name = 'a_b_v' AND kernel <> 'a_b'") == 0,
+	      "and is recorded as its only");
+	CHECK(store_kernel_views(st, "a", "a/views.sql", "CREATE VIEW a_own AS SELECT 1 AS n;", msg) == 0,
+	      "then a's own: %s", msg);
+	CHECK(store_kernel_views(st, "a_b", "a_b/views.sql", "CREATE VIEW a_b_v AS SELECT 8 AS n;", msg) == 0,
+	      "a changed file of a_b's after a's: %s", msg);
+	CHECK(scalar(db, "SELECT n FROM a_b_v") == 8, "a_b's view replaced by a_b");
+	{
+		long long rows = scalar(db, "SELECT COUNT(*) FROM trial_results");
+
+		CHECK(store_kernel_views(st, "trial", "trial/views.sql",
+					 "CREATE VIEW IF NOT EXISTS trial_results AS SELECT 1 AS forged;", msg) ==
+			      STORE_ERR_REFUSED, "a kernel named trial is refused");
+		CHECK_CONTAINS(msg, "kernel 'trial' may not have views: its views' prefix trial_ begins tune's own "
+				    "trial_params");
+		CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'trial'") == 0, "nothing recorded");
+		CHECK(scalar(db, "SELECT COUNT(*) FROM trial_results") == rows, "tune's view stays tune's");
+		/* A database handed over already records it as the kernel's: still refused, before dropping. */
+		sqlite3_exec(db, "INSERT INTO kernel_views VALUES ('trial', 'trial_results', 'x')", NULL, NULL, NULL);
+		CHECK(store_kernel_views(st, "trial", "trial/views.sql", "CREATE VIEW trial_results AS SELECT 1;", msg) ==
+			      STORE_ERR_REFUSED, "a forged record gives nothing");
+		CHECK(scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trial_results' AND sql LIKE "
+				 "'%forged%'") == 0 && scalar(db, "SELECT COUNT(*) FROM trial_results") == rows,
+		      "tune's view is not dropped");
+	}
+	CHECK(store_kernel_name_reserved("sweep") && store_kernel_name_reserved("kernel") &&
+		      store_kernel_name_reserved("optima") && !store_kernel_name_reserved("chase") &&
+		      !store_kernel_name_reserved("trials"),
+	      "reserved: the prefixes of tune's names only");
 	CHECK(scalar(db, "PRAGMA integrity_check") != -1, "integrity");
 	store_close(st);
 	unlink(path);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../store/store.h"
 #include "../base/names.h"
 #include "../base/strbuf.h"
 #include "config.h"
@@ -424,6 +425,10 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 	if (strcmp(m->name, name) != 0)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'name': '%s' is not its folder's name '%s' (rename one)",
 				 m->path, m->name, name);
+	if (store_kernel_name_reserved(m->name))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'name': '%s' is reserved: its views would be named like "
+				 "tune's own %s (rename the kernel and its folder)", m->path, m->name,
+				 store_kernel_name_reserved(m->name));
 	if (!m->sources.n || strcmp(m->sources.v[0], m->main) != 0)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sources': the first source must be main, '%s' (list "
 				 "everything main includes after it)", m->path, m->main);
