@@ -105,6 +105,30 @@ check "every slow client was cut at the deadline" grep -qE 'longest lived (9|1[0
 check "both sweeps measured every trial" test "$(q "$TMP/busy.db" "SELECT count(*) FROM trials WHERE status = 'done'")" = "$(q "$TMP/quiet.db" "SELECT count(*) FROM trials WHERE status = 'done'")"
 printf 'slow clients: the sweep took %.1f s beside 20 slow clients, %.1f s undisturbed\n' "$(echo "$t2 - $t1 - 3" | bc)" "$(echo "$t1 - $t0" | bc)"
 
+# 8 slow clients from the orchestrator's own address (a shared login node,
+# one NAT) and 64 from others: only connections without the token count
+# against the limits, so the orchestrator's own still get through.
+"$hostile" slow $port 8 30 127.0.0.1 > "$TMP/slow-own.out" 2>&1 &
+own_pid=$!
+"$hostile" slow $port 64 30 > "$TMP/slow-many.out" 2>&1 &
+many_pid=$!
+sleep 3
+for i in 1 2 3; do
+	out=$(curl -s -w ' %{http_code}' --max-time 5 -H "Authorization: Bearer $token" "$url/v1/facts")
+	check "with them all holding on, a request with the token is answered at once ($i: ${out: -20})" test "${out: -3}" = 200
+done
+t3=$(date +%s.%N)
+"$tune" run tests/data/sweeps/tiny.yaml --platform "$TMP/remote.yaml" --db "$TMP/crowd.db" > /dev/null 2> "$TMP/crowd.err"
+rc=$?
+t4=$(date +%s.%N)
+check "sweep beside 8 slow clients on its own address and 64 on others exits 0 ($(tail -2 "$TMP/crowd.err")) (rc $rc)" test $rc = 0
+check "the sweep finished while they still held on" kill -0 $own_pid $many_pid
+wait $own_pid $many_pid
+cat "$TMP/slow-own.out" "$TMP/slow-many.out"
+check "it measured every trial" test "$(q "$TMP/crowd.db" "SELECT count(*) FROM trials WHERE status = 'done'")" = "$(q "$TMP/quiet.db" "SELECT count(*) FROM trials WHERE status = 'done'")"
+printf 'slow clients: the sweep took %.1f s beside 8 + 64 slow clients, %.1f s undisturbed (ratio %.2f)\n' \
+	"$(echo "$t4 - $t3" | bc)" "$(echo "$t1 - $t0" | bc)" "$(echo "($t4 - $t3) / ($t1 - $t0)" | bc -l)"
+
 # Token files.
 (umask 022; cp "$TMP/token" "$TMP/open-token"; chmod 644 "$TMP/open-token")
 out=$("$tune" agent --listen 127.0.0.1:$((port + 1)) --token-file "$TMP/open-token" 2>&1)
@@ -143,6 +167,16 @@ check "a run the agent hung up on: exit 8 ($out)" test $rc = 8
 check "it says the run may have started and is not sent again" grep -q "stopped answering a POST it may have started (.*): not sent again" <<< "$out"
 check "the run was sent once ($(cat "$TMP/posts" 2>/dev/null))" test "$(cat "$TMP/posts" 2>/dev/null)" = 1
 check "its trials stay pending" test "$(q "$TMP/hangup.db" "SELECT count(*) FROM trials WHERE status = 'done'")" = 0
+
+# An agent that hangs up on every request for 6 s, as one does whose
+# connections slow strangers hold until its 10 s deadline: the orchestrator
+# tries again for longer than that deadline before it marks the host down.
+"$hostile" busy $((port + 4)) "$TMP/hangup.json" 6 &
+pids+=($!)
+sleep 0.3
+sed "s|hosts: .*|hosts: [http://127.0.0.1:$((port + 4))]|" "$TMP/remote.yaml" > "$TMP/busy.yaml"
+out=$("$tune" hosts --platform "$TMP/busy.yaml" 2>&1)
+check "a host that hangs up for 6 s is waited for, not marked down ($out)" test $? = 0
 
 # Plain http:// off loopback.
 sed "s|hosts: .*|hosts: [http://tune-test.invalid:7781]|" "$TMP/remote.yaml" > "$TMP/far.yaml"

@@ -13,16 +13,20 @@
  *     not yet sent: prints the status and whether it came before the body
  *     (exit 0 when it is a 401, with no 100 Continue, and the connection is
  *     closed by the agent).
- *   agent_hostile slow PORT N SECONDS
- *     holds N connections from 127.0.0.2..127.0.0.6 for SECONDS, each sending
- *     a request without the token one header byte per second, reconnecting
+ *   agent_hostile slow PORT N SECONDS [ADDR]
+ *     holds N connections for SECONDS, from ADDR or else from 127.0.0.2 on
+ *     (at least 5 addresses, at most 8 connections each), each sending a
+ *     request without the token one header byte per second, reconnecting
  *     whenever the agent cuts one; prints how many were cut and how long the
  *     longest lived.
  *   agent_hostile serve PORT FILE [COUNT_FILE]
  *     plays an agent (or a proxy in front of one) that answers every request
  *     with 200 and the JSON of FILE, for the orchestrator's side; with
  *     COUNT_FILE it answers only GETs, reads each POST and hangs up, and
- *     writes how many POSTs it had to COUNT_FILE. */
+ *     writes how many POSTs it had to COUNT_FILE.
+ *   agent_hostile busy PORT FILE SECONDS
+ *     as serve, but for its first SECONDS hangs up on every request, as an
+ *     agent does whose connections slow strangers hold. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -268,8 +272,9 @@ static int early(int port)
 	return status_of(answer) == 401 && !strstr(answer, "100 Continue") && closed ? 0 : 1;
 }
 
-static int slow(int port, int n, double seconds)
+static int slow(int port, int n, double seconds, const char *addr)
 {
+	int addrs = n / 8 + (n % 8 != 0) > 5 ? n / 8 + (n % 8 != 0) : 5;
 	static const char req[] = "POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nX-Pad: "
 				  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 	int *fd = calloc((size_t)n, sizeof(int));
@@ -283,7 +288,10 @@ static int slow(int port, int n, double seconds)
 	while (now_s() < end) {
 		for (int i = 0; i < n; i++) {
 			if (fd[i] < 0) {
-				snprintf(src, sizeof(src), "127.0.0.%d", 2 + i % 5);
+				if (addr)
+					snprintf(src, sizeof(src), "%s", addr);
+				else
+					snprintf(src, sizeof(src), "127.0.0.%d", 2 + i % addrs);
 				fd[i] = connect_from(port, src);
 				sent[i] = 0;
 				since[i] = now_s();
@@ -319,8 +327,9 @@ static int slow(int port, int n, double seconds)
 	return 0;
 }
 
-static int serve(int port, const char *file, const char *count_file)
+static int serve(int port, const char *file, const char *count_file, double busy_s)
 {
+	double busy_until = now_s() + busy_s;
 	int posts = 0;
 	struct sockaddr_in sa = { 0 };
 	int one = 1, ls = socket(AF_INET, SOCK_STREAM, 0);
@@ -345,6 +354,10 @@ static int serve(int port, const char *file, const char *count_file)
 		if (c < 0)
 			continue;
 		read_answer(c, buf, sizeof(buf), 0.3, &closed);
+		if (now_s() < busy_until) {
+			close(c);
+			continue;
+		}
 		if (count_file && !strncmp(buf, "POST ", 5)) {
 			FILE *cf = fopen(count_file, "w");
 
@@ -380,14 +393,17 @@ int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "serve"))
-		return serve(port_arg(argv[2]), argv[3], argc == 5 ? argv[4] : NULL);
+		return serve(port_arg(argv[2]), argv[3], argc == 5 ? argv[4] : NULL, 0);
+	if (argc == 5 && !strcmp(argv[1], "busy"))
+		return serve(port_arg(argv[2]), argv[3], NULL, strtod(argv[4], NULL));
 	if (argc == 5 && !strcmp(argv[1], "catalogue"))
 		return catalogue(port_arg(argv[2]), argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "early"))
 		return early(port_arg(argv[2]));
-	if (argc == 5 && !strcmp(argv[1], "slow"))
-		return slow(port_arg(argv[2]), (int)strtol(argv[3], NULL, 10), strtod(argv[4], NULL));
-	fprintf(stderr, "usage: agent_hostile catalogue PORT TOKEN_FILE | early PORT | slow PORT N SECONDS | serve PORT "
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "slow"))
+		return slow(port_arg(argv[2]), (int)strtol(argv[3], NULL, 10), strtod(argv[4], NULL),
+			    argc == 6 ? argv[5] : NULL);
+	fprintf(stderr, "usage: agent_hostile catalogue PORT TOKEN_FILE | early PORT | slow PORT N SECONDS [ADDR] | busy PORT FILE SECONDS | serve PORT "
 		"FILE [COUNT_FILE]\n");
 	return 2;
 }

@@ -62,6 +62,15 @@ struct conn *agent_conn_of(struct MHD_Connection *c)
 	return i ? i->socket_context : NULL;
 }
 
+static void conn_authed(struct agent *a, struct conn *k)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&a->conns_lock);
+	k->authed = 1;
+	pthread_mutex_unlock(&a->conns_lock);
+}
+
 static void conn_serving(struct agent *a, struct conn *k, int serving)
 {
 	if (!k)
@@ -72,6 +81,44 @@ static void conn_serving(struct agent *a, struct conn *k, int serving)
 	pthread_mutex_unlock(&a->conns_lock);
 }
 
+/* Cuts the oldest connection without the token (of addr's, or of all when
+ * addr is 0) other than the newest; under conns_lock. Returns whether it
+ * found one. */
+static int evict_oldest(struct agent *a, const struct conn *newest, unsigned long addr)
+{
+	struct conn *oldest = NULL;
+
+	for (struct conn *k = a->conns; k; k = k->next)
+		if (k != newest && !k->authed && !k->cut && k->fd >= 0 && (!addr || k->addr == addr) &&
+		    (!oldest || k->opened < oldest->opened))
+			oldest = k;
+	if (!oldest)
+		return 0;
+	shutdown(oldest->fd, SHUT_RDWR);
+	oldest->cut = 1;
+	a->evicted++;
+	return 1;
+}
+
+/* Keeps the connections that have not shown the token within their caps,
+ * cutting the oldest: the newest may be the orchestrator's, and it shows
+ * its token within milliseconds. Under conns_lock. */
+static void within_caps(struct agent *a, const struct conn *newest)
+{
+	for (;;) {
+		size_t all = 0, same = 0;
+
+		for (struct conn *k = a->conns; k; k = k->next)
+			if (!k->authed && !k->cut) {
+				all++;
+				same += k->addr == newest->addr;
+			}
+		if (same > AGENT_MAX_PER_CLIENT ? !evict_oldest(a, newest, newest->addr) :
+		    all <= AGENT_MAX_UNAUTHENTICATED || !evict_oldest(a, newest, 0))
+			return;
+	}
+}
+
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 			  enum MHD_ConnectionNotificationCode code)
 {
@@ -80,17 +127,21 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
 		const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *from = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 
 		if (!(k = calloc(1, sizeof(*k))))
 			return;
 		/* Close-on-exec: the kernels this agent starts must not hold it. */
 		k->fd = i ? fcntl(i->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
-		k->since = timing_now_s();
+		k->since = k->opened = timing_now_s();
+		if (from && from->client_addr && from->client_addr->sa_family == AF_INET)
+			k->addr = ((const struct sockaddr_in *)(const void *)from->client_addr)->sin_addr.s_addr;
 		pthread_mutex_lock(&a->conns_lock);
 		k->next = a->conns;
 		if (a->conns)
 			a->conns->prev = k;
 		a->conns = k;
+		within_caps(a, k);
 		pthread_mutex_unlock(&a->conns_lock);
 		*socket_context = k;
 	} else if (k) {
@@ -146,6 +197,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 				    "with the token of the agent's --token-file)");
 		if (clen && strtoull(clen, NULL, 10) > AGENT_MAX_BODY)
 			return body_too_big(c);
+		conn_authed(a, agent_conn_of(c));
 		return MHD_YES;
 	}
 	if (*data_size) {
@@ -285,14 +337,14 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 	if (sa.sin_addr.s_addr != htonl(INADDR_LOOPBACK) && !cert)
 		fprintf(stderr, "tune agent: warning: listening on %s without TLS: the token and the results cross the "
 			"network in clear (give --tls-cert and --tls-key)\n", listen);
-	/* An idle limit, a total deadline per request (cut_late), a cap per
-	 * client address and in all: slow or many clients cannot hold it. */
+	/* An idle limit, a total deadline per request (cut_late), caps on the
+	 * connections without the token (within_caps) and on all of them:
+	 * slow or many clients cannot hold it. */
 	if (cert)
 		d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_TLS, 0,
 				     NULL, NULL, handle, a, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)AGENT_REQUEST_DEADLINE_S,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned)AGENT_MAX_CONNECTIONS,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)AGENT_MAX_PER_CLIENT,
 				     MHD_OPTION_NOTIFY_COMPLETED, completed, a, MHD_OPTION_NOTIFY_CONNECTION, on_connection, a,
 				     MHD_OPTION_HTTPS_MEM_CERT, cert, MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
 	else
@@ -300,7 +352,6 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 				     handle, a, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)AGENT_REQUEST_DEADLINE_S,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned)AGENT_MAX_CONNECTIONS,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)AGENT_MAX_PER_CLIENT,
 				     MHD_OPTION_NOTIFY_COMPLETED, completed, a, MHD_OPTION_NOTIFY_CONNECTION, on_connection, a,
 				     MHD_OPTION_END);
 	if (!d) {
@@ -316,8 +367,8 @@ int agent_serve(const struct agent_options *o, struct tune_error *err)
 		nanosleep(&nap, NULL);
 		cut_late(a);
 	}
-	fprintf(stderr, "tune agent: stopping (%lu connections cut at the %d s request deadline)\n", a->cut,
-		AGENT_REQUEST_DEADLINE_S);
+	fprintf(stderr, "tune agent: stopping (%lu connections cut at the %d s request deadline, %lu without the "
+		"token cut for newer ones)\n", a->cut, AGENT_REQUEST_DEADLINE_S, a->evicted);
 	MHD_stop_daemon(d);
 	rc = 0;
 out:

@@ -6,8 +6,10 @@
  * It never runs a command or code it is sent. Every request needs the token
  * (compared in constant time): a request without it, or with a body over
  * the limit, is answered as soon as its headers are read and closed. A
- * request must arrive whole within AGENT_REQUEST_DEADLINE_S; connections are
- * capped per client address and in all. A run spec's fields are all known,
+ * request must arrive whole within AGENT_REQUEST_DEADLINE_S. Connections
+ * that have not shown the token are capped per client address and in all:
+ * past a cap the oldest of them is cut, so slow strangers, even on the
+ * orchestrator's own address, never keep its requests out. A run spec's fields are all known,
  * bounded, and checked against this host (memory, --max-timeout); a trial
  * whose client hangs up is stopped. */
 #ifndef TUNER_AGENT_H
@@ -21,8 +23,9 @@
 #define AGENT_API 1
 #define AGENT_MAX_BODY 65536 /* bytes of a request body */
 #define AGENT_REQUEST_DEADLINE_S 10 /* to send a whole request (headers and body), and to stay idle */
-#define AGENT_MAX_CONNECTIONS 64
-#define AGENT_MAX_PER_CLIENT 8      /* connections from one address */
+#define AGENT_MAX_CONNECTIONS 256    /* threads, in all */
+#define AGENT_MAX_UNAUTHENTICATED 64 /* connections that have not shown the token */
+#define AGENT_MAX_PER_CLIENT 8       /* of those, from one address */
 #define AGENT_DEFAULT_MAX_TIMEOUT_S 3600 /* the longest trial a run spec may ask for */
 
 struct agent_options {

@@ -20,7 +20,10 @@
 struct conn {
 	int fd;        /* ours; closed when MHD closes the connection */
 	double since;  /* when its current request began to arrive */
+	double opened; /* when it was accepted */
+	unsigned long addr; /* the client's IPv4 address */
 	int serving;   /* the request is whole: a trial's time is not the client's */
+	int authed;    /* a request on it carried the token */
 	int cut;
 	struct conn *prev, *next;
 };
@@ -31,6 +34,7 @@ struct agent {
 	pthread_mutex_t conns_lock;
 	struct conn *conns;
 	unsigned long cut;        /* connections cut at the deadline */
+	unsigned long evicted;    /* connections without the token cut for a newer one */
 	struct platform platform; /* resolved for this host */
 	struct host_facts facts;
 	char fingerprint[17], compiler_version[256], cflags[PLATFORM_MAX_CFLAGS];

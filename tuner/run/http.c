@@ -8,7 +8,10 @@
 #include "http.h"
 
 #define MAX_RESPONSE (64u << 20) /* bytes of an answer: a kernel's output is far less */
-#define CONNECT_TRIES 4          /* back-off 0.5, 1, 2 s between them */
+#define CONNECT_TRIES 4          /* nothing listens: back-off 0.5, 1, 2 s between them */
+/* It listens but hangs up: 0.5 .. 8 s between them, 15.5 s in all, longer
+ * than an agent lets slow clients hold a connection (10 s). */
+#define HANGUP_TRIES 6
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 
@@ -61,6 +64,7 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 		struct curl_slist *hdr = NULL;
 		struct buffer b = { NULL, 0 };
 		long sent = 0;
+		curl_off_t connected_us = 0;
 		CURLcode cc;
 
 		if (!h)
@@ -84,6 +88,7 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 		*status = 0;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
 		curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &sent);
+		curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &connected_us);
 		curl_slist_free_all(hdr);
 		curl_easy_cleanup(h);
 		if (cc == CURLE_OK && !(rq->wait_busy && *status == 503)) {
@@ -107,7 +112,7 @@ int http_call(const struct http_request *rq, const char *what, long *status, cha
 			return tune_fail(err, TUNE_ERR_HOST, "%s stopped answering a %s it may have started (%s): not "
 					 "sent again, marked down; its trials stay pending, run the same command to resume",
 					 what, rq->method, curl_easy_strerror(cc));
-		if (++tries >= CONNECT_TRIES)
+		if (++tries >= (connected_us > 0 ? HANGUP_TRIES : CONNECT_TRIES))
 			return tune_fail(err, TUNE_ERR_HOST, "%s stopped answering (%s, %d tries): marked down; its "
 					 "trials stay pending, run the same command to resume", what, curl_easy_strerror(cc), tries);
 		if (nap(0.5 * (double)(1 << (tries - 1)), rq->stop))
