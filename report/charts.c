@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/names.h"
 #include "../tuner/base/runner.h"
 #include "../tuner/base/strbuf.h"
 #include "escape.h"
@@ -51,7 +52,7 @@ static int run_gnuplot(const char *script, const char *dir, const char *platform
 
 	if (rc)
 		return rc;
-	if (!res.exited || res.status != 0) {
+	if (!runner_succeeded(&res)) {
 		if (res.exited && res.status == 127)
 			rc = tune_fail(err, TUNE_ERR_BUILD, "report: gnuplot is not installed (apt-get install gnuplot-nox), "
 				       "or not on PATH");
@@ -182,7 +183,14 @@ static int kernel_point(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		report_chart_file(ks->platform, chart, file, sizeof(file));
 		if (!(ks->f = report_chart_data(ks->dir, file, ks->path, sizeof(ks->path), err)))
 			return TUNE_ERR_SYSTEM;
-		fprintf(ks->f, "# %s median low high, in %s\n", ks->list, ks->unit);
+		/* One line: a line break in a name would start a row of data. */
+		{
+			char list[80 * 4], unit[40 * 4];
+
+			names_show(ks->list, 0, list, sizeof(list));
+			names_show(ks->unit, 0, unit, sizeof(unit));
+			fprintf(ks->f, "# %s median low high, in %s\n", list, unit);
+		}
 	}
 	/* The axis is logarithmic: 0 and inf (a duration's never) have no place on it. */
 	if (strcmp(h, ks->host) != 0 || sqlite3_column_type(q, 10) != SQLITE_INTEGER ||

@@ -1,8 +1,10 @@
 /* tune: an autotuner and sweep orchestrator for latency-hiding kernels. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../report/report.h"
+#include "base/names.h"
 #include "cli/cli.h"
 #include "config/config.h"
 
@@ -66,8 +68,13 @@ int main(int argc, char **argv)
 		rc = c->fn(argc - 1, argv + 1, &err);
 	}
 	if (rc) {
-		if (err.msg[0])
-			fprintf(stderr, "tune: %s\n", err.msg);
+		/* A message may quote a compiler, a kernel or a database: shown, not obeyed. */
+		if (err.msg[0]) {
+			char *shown = names_shown(err.msg, 1);
+
+			fprintf(stderr, "tune: %s\n", shown ? shown : err.msg);
+			free(shown);
+		}
 		return tune_exit_code(rc);
 	}
 	return 0;

@@ -23,4 +23,12 @@ int names_check(const char *name, char *why, size_t len);
  * that is shown but is not a name (a CPU model, a kernel release). */
 int names_printable(const char *s);
 
+/* s as text safe to show on a terminal or store as a message, and valid
+ * UTF-8: each byte of a control character (C0, DEL, C1) or of invalid UTF-8
+ * as \xNN, but with lines, line breaks and tabs kept. Cut between
+ * characters to fit len; returns its length. */
+size_t names_show(const char *s, int lines, char *out, size_t len);
+/* The same, as a malloc()ed string (NULL: out of memory). */
+char *names_shown(const char *s, int lines);
+
 #endif

@@ -1,9 +1,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +101,71 @@ static void child(char *const argv[], int cpu, int out, int errfd, int status)
 	_exit(127);
 }
 
+/* Containment: tune is its descendants' subreaper, so that a kernel's
+ * child that left its process group (setsid) comes back to tune when the
+ * kernel ends, and is ended with it. The children runner_exec is waiting
+ * for are listed; any other child of tune is such an orphan. */
+#define RUNNER_MAX_LIVE 64
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t live[RUNNER_MAX_LIVE];
+static size_t nlive;
+static int subreaper;
+
+static int is_live(pid_t pid)
+{
+	for (size_t i = 0; i < nlive; i++)
+		if (live[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* The parent's pid in /proc/PID/stat (after the command's closing paren). */
+static pid_t parent_of(const char *pid)
+{
+	char path[64], text[512], *paren;
+	FILE *f;
+	size_t n;
+	int ppid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	if (!(paren = strrchr(text, ')')) || sscanf(paren + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/* Kills and reaps every child of tune's that no runner_exec waits for,
+ * until none is left (a killed orphan's own children come back too).
+ * Under live_lock. */
+static void end_orphans(void)
+{
+	for (int round = 0; round < 100; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		int found = 0;
+
+		if (!d)
+			return;
+		while ((e = readdir(d)) != NULL) {
+			pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
+
+			if (pid <= 0 || is_live(pid) || parent_of(e->d_name) != getpid())
+				continue;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			found = 1;
+		}
+		closedir(d);
+		if (!found)
+			return;
+	}
+}
+
 /* Reaps pid with a deadline, since a child may close its pipes and go on
  * running: past it (or on stop) its group is killed. Whatever remains of
  * the group once the child has ended (a compiler's cc1) is killed before
@@ -153,7 +220,13 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 		}
 		return tune_fail(err, TUNE_ERR_SYSTEM, "cannot create a pipe: %s", strerror(e));
 	}
-	pid = fork();
+	pthread_mutex_lock(&live_lock);
+	if (!subreaper)
+		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+	pid = nlive < RUNNER_MAX_LIVE ? fork() : (errno = EAGAIN, -1);
+	if (pid > 0)
+		live[nlive++] = pid;
+	pthread_mutex_unlock(&live_lock);
 	if (pid < 0) {
 		int e = errno;
 
@@ -204,6 +277,14 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 				close(fds[i].fd);
 	}
 	reap(pid, deadline, stop, res, &wstatus);
+	pthread_mutex_lock(&live_lock);
+	for (size_t i = 0; i < nlive; i++)
+		if (live[i] == pid) {
+			live[i] = live[--nlive];
+			break;
+		}
+	end_orphans();
+	pthread_mutex_unlock(&live_lock);
 	res->exited = WIFEXITED(wstatus);
 	res->status = res->exited ? WEXITSTATUS(wstatus) : 0;
 	res->signo = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
@@ -223,6 +304,11 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 		res->errout = eb.p ? eb.p : strdup("");
 	}
 	return 0;
+}
+
+int runner_succeeded(const struct run_result *res)
+{
+	return res->exited && res->status == 0 && !res->timed_out && !res->interrupted;
 }
 
 void run_result_free(struct run_result *res)

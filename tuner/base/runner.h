@@ -26,10 +26,15 @@ struct run_result {
 };
 
 /* cpu < 0: not pinned. stop: polled; when set the child is killed. Returns 0
- * when the child ran (whatever its status), or TUNE_ERR_SYSTEM. */
+ * when the child ran (whatever its status), or TUNE_ERR_SYSTEM. The child
+ * and every descendant end with it: its process group is killed, and tune,
+ * their subreaper, kills any that left the group (setsid) once it ends. */
 int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atomic_t *stop,
 		struct run_result *res, struct tune_error *err);
 void run_result_free(struct run_result *res);
+/* It exited with status 0, within its time and not stopped (a child that
+ * exits 0 but leaves a descendant holding its output times out). */
+int runner_succeeded(const struct run_result *res);
 
 /* "exit status 2", "killed by signal 11 (Segmentation fault)", "timed out after 10 s" */
 void runner_describe(const struct run_result *res, double timeout_s, char *out, size_t len);

@@ -27,7 +27,7 @@ static int hash_file(uint64_t *h, const char *path)
 {
 	char buf[65536];
 	size_t n;
-	FILE *f = fopen(path, "rb");
+	FILE *f = paths_fopen_regular(path, 0);
 
 	if (!f)
 		return -1;
@@ -47,8 +47,9 @@ static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint6
 		snprintf(path, sizeof(path), "%s/%s", kdir, m->sources.v[i]);
 		*h = fnv_str(*h, m->sources.v[i]);
 		if (hash_file(h, path) != 0)
-			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s' (listed in %s): %s (set "
-					 "TUNE_HOME to tune's source tree)", path, m->path, strerror(errno));
+			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s' (listed in %s): %s (%s)",
+					 path, m->path, paths_strerror(errno), errno == ENXIO ? "list only files in "
+					 "'sources'" : "set TUNE_HOME to tune's source tree");
 	}
 	return 0;
 }
@@ -59,7 +60,7 @@ int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tu
 	int rc;
 
 	if (hash_file(&h, m->path) != 0)
-		return tune_fail(err, TUNE_ERR_BUILD, "cannot read '%s': %s", m->path, strerror(errno));
+		return tune_fail(err, TUNE_ERR_BUILD, "cannot read '%s': %s", m->path, paths_strerror(errno));
 	if ((rc = sources_hash(m->dir, m, &h, err)) != 0)
 		return rc;
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
@@ -104,7 +105,7 @@ int build_compiler_version(const char *compiler, char *out, size_t len, struct t
 
 	if ((rc = runner_exec(argv, -1, 30.0, NULL, &res, err)) != 0)
 		return rc;
-	if (!res.exited || res.status != 0) {
+	if (!runner_succeeded(&res)) {
 		rc = tune_fail(err, TUNE_ERR_BUILD, "compiler '%s' does not run: %s (install it, e.g. "
 			       "'apt-get install gcc', or set 'compiler:' in the platform file)",
 			       compiler, res.errout[0] ? (res.errout[strcspn(res.errout, "\n")] = '\0', res.errout)
@@ -239,7 +240,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	if (res.interrupted) {
 		rc = tune_fail(err, TUNE_ERR_INTERRUPTED, "the compile of '%s' was interrupted", src);
 		unlink(tmp);
-	} else if (!res.exited || res.status != 0) {
+	} else if (!runner_succeeded(&res)) {
 		char why[128];
 
 		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));

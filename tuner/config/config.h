@@ -233,8 +233,15 @@ int paths_add_kernels_dir(const char *dir);
 /* TUNE_CACHE_DIR, else $XDG_CACHE_HOME/tune, else $HOME/.cache/tune. */
 void paths_cache_dir(char *out, size_t len);
 
-/* The whole file, NUL-terminated (free() it), when it holds at most max
- * bytes; NULL with errno set otherwise (EFBIG: larger than max). */
+/* path opened for reading as a stream, when it is a regular file (a FIFO
+ * or a device would block or never end): NULL with errno set otherwise
+ * (ENXIO: not a regular file; paths_strerror() says so). flags adds to
+ * open()'s, e.g. O_NOFOLLOW. */
+FILE *paths_fopen_regular(const char *path, int flags);
+/* strerror(e), but "not a regular file" for paths_fopen_regular's ENXIO. */
+const char *paths_strerror(int e);
+/* The whole file, NUL-terminated (free() it), when it is a regular file of
+ * at most max bytes; NULL with errno set otherwise (EFBIG: larger than max). */
 char *paths_read_file(const char *path, size_t max);
 /* The same, but a symbolic link is refused (errno ELOOP): for files in a
  * directory others can write to. */
@@ -323,6 +330,8 @@ enum param_type { PARAM_INT, PARAM_CHOICE, PARAM_BOOL, PARAM_DURATION };
 /* probe: set by the kernel's probe run only, never part of a trial. */
 enum param_role { ROLE_FIXED, ROLE_CONTEXT, ROLE_SEARCHED, ROLE_LIST, ROLE_PROBE };
 enum metric_better { BETTER_LOWER, BETTER_HIGHER };
+/* The values a metric may take; always finite. */
+enum metric_range { RANGE_POSITIVE, RANGE_NONNEGATIVE, RANGE_ANY };
 
 extern const char *const param_type_names[];
 extern const char *const param_role_names[];
@@ -331,6 +340,7 @@ extern const char *const param_role_names[];
 enum param_knee { KNEE_SMALLEST, KNEE_NONE };
 extern const char *const param_knee_names[];
 extern const char *const metric_better_names[];
+extern const char *const metric_range_names[];
 
 struct kernel_param {
 	struct conf_where at;       /* first: filled by the loader */
@@ -381,6 +391,7 @@ struct kernel_metric {
 	char *field;                /* of the kernel's JSON line */
 	char *unit;
 	int better;                 /* enum metric_better */
+	int range;                  /* enum metric_range: a run outside it fails */
 	struct conf_strs per;       /* fields the value is divided by (a run's wall time per call) */
 	char *total;                /* the field holding a run's whole time in ns, or NULL */
 	char *rate;                 /* the field holding its operations per second, or NULL: 1e9 / the metric */

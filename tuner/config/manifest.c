@@ -16,6 +16,7 @@ const char *const param_type_names[] = { "int", "choice", "bool", "duration", NU
 const char *const param_role_names[] = { "fixed", "context", "searched", "list", "probe", NULL };
 const char *const param_knee_names[] = { "smallest", "none", NULL };
 const char *const metric_better_names[] = { "lower", "higher", NULL };
+const char *const metric_range_names[] = { "positive", "nonnegative", "any", NULL };
 const char *const param_column_names[] = { "none", "size_mb", "group_size", "hint", "hugepages", "depth", "queries", NULL };
 const char *const kernel_report_names[] = { "generic", "own", NULL };
 
@@ -48,6 +49,7 @@ static const struct conf_key metric_keys[] = {
 	{ "field", CONF_STRING, T(field), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the field of the kernel's JSON line" },
 	{ "unit", CONF_STRING, T(unit), 0, 0, NULL, NULL, CONF_NAME, "its unit, e.g. ns" },
 	{ "better", CONF_ENUM, T(better), 0, 0, metric_better_names, NULL, 0, "lower (default) or higher" },
+	{ "range", CONF_ENUM, T(range), 0, 0, metric_range_names, NULL, 0, "the values it may take, always finite: positive (default), nonnegative or any; a run reporting another fails" },
 	{ "per", CONF_STRING_LIST, T(per), 0, 0, NULL, NULL, CONF_NAME, "fields the value is divided by, e.g. [apps, calls]" },
 	{ "total", CONF_STRING, T(total), 0, 0, NULL, NULL, CONF_NAME, "the field holding a run's whole time in ns, stored with the sample" },
 	{ "rate", CONF_STRING, T(rate), 0, 0, NULL, NULL, CONF_NAME, "the field holding operations per second (default: 1e9 / the metric)" },

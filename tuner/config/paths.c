@@ -165,18 +165,39 @@ int paths_mkdirs(const char *path)
 	return 0;
 }
 
+FILE *paths_fopen_regular(const char *path, int flags)
+{
+	/* O_NONBLOCK: opening a FIFO with no writer returns at once. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	/* O_NONBLOCK stays: it changes nothing for a regular file. */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+		int e = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) ? ENXIO : errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+const char *paths_strerror(int e)
+{
+	return e == ENXIO ? "not a regular file (a FIFO, a device or a directory)" : strerror(e);
+}
+
 static char *read_file(const char *path, size_t max, int flags)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	FILE *f = paths_fopen_regular(path, flags);
 	char *buf = NULL;
 	long len;
 
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (!f)
 		return NULL;
-	}
 	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
 		errno = errno ? errno : EIO;
 	else if ((size_t)len > max)

@@ -188,14 +188,14 @@ int ydoc_parse(const char *path, const char *text, size_t len, struct ydoc *doc,
 
 int ydoc_load(const char *path, struct ydoc *doc, struct tune_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = paths_fopen_regular(path, 0);
 	char *buf = NULL;
 	size_t len;
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
 	if (!f)
-		return tune_fail(err, TUNE_ERR_CONFIG, "cannot open '%s': %s", path, strerror(errno));
+		return tune_fail(err, TUNE_ERR_CONFIG, "cannot open '%s': %s", path, paths_strerror(errno));
 	buf = malloc(YDOC_MAX_BYTES + 1);
 	if (!buf) {
 		fclose(f);

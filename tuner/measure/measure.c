@@ -11,6 +11,7 @@
 #include "../config/config.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
+#include "../base/names.h"
 #include "measure.h"
 
 int measure_json_number(json_t *o, const char *key, double *out)
@@ -211,7 +212,7 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	g->cpu = res.cpu;
 	if (res.loadavg1 > g->load)
 		g->load = res.loadavg1;
-	if (!res.exited || res.status != 0) {
+	if (!runner_succeeded(&res)) {
 		char desc[160];
 
 		runner_describe(&res, (double)r->sweep.timeout_s, desc, sizeof(desc));
@@ -243,7 +244,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 	struct stats stats[MAX_BATCH];
 	struct gathered g = { .cpu = -1, .load = -1 };
 	const char *reason = NULL;
-	char why[1024], label[160];
+	char why[1024], label[160], shown[4200];
 	long long max_runs = sw->max_runs > sw->runs ? sw->max_runs : sw->runs;
 	struct built *bin;
 	int rc = 0;
@@ -272,6 +273,10 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 		gathered_free(&g);
 		return rc;
 	}
+	/* A kernel's or compiler's words are shown and stored as text: no
+	 * terminal sequence of theirs reaches a terminal later. */
+	if (reason)
+		reason = (names_show(reason, 1, shown, sizeof(shown)), shown);
 	for (size_t i = 0; i < n; i++) {
 		outs[i].trial_id = todo[i]->id;
 		outs[i].ok = reason == NULL;

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,14 @@ int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json
 			return -1;
 		}
 		out->metric /= d;
+	}
+	if (!isfinite(out->metric) || (m->metric.range == RANGE_POSITIVE && out->metric <= 0) ||
+	    (m->metric.range == RANGE_NONNEGATIVE && out->metric < 0)) {
+		snprintf(why, len, "field '%s' (the metric) is %g, outside its range: %s (a manifest may widen it with "
+			 "metric: { range: nonnegative } or { range: any })", m->metric.field, out->metric,
+			 m->metric.range == RANGE_POSITIVE ? "above 0 and finite" :
+			 m->metric.range == RANGE_NONNEGATIVE ? "0 or above, and finite" : "finite");
+		return -1;
 	}
 	if (m->metric.total && number(o, m->metric.total, &out->total)) {
 		snprintf(why, len, "field '%s' (the run's whole time) is missing or not a number", m->metric.total);

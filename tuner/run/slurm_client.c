@@ -342,7 +342,7 @@ int slurm_client_facts(struct slurm_client *c, struct host_facts *facts, struct 
 
 	if (rc)
 		return rc;
-	o = res.exited && res.status == 0 ? json_loads(res.out, 0, NULL) : NULL;
+	o = runner_succeeded(&res) ? json_loads(res.out, 0, NULL) : NULL;
 
 	rc = o && hostinfo_from_json(o, facts, why, sizeof(why)) == 0 ? 0
 		: tune_fail(err, TUNE_ERR_HOST, "node '%s': 'tune facts' did not run there (is '%s' on a file system "

@@ -111,7 +111,7 @@ static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, 
 		search_warn(r, "cannot run probe %s: %s", name, reason);
 		return 0;
 	}
-	if (res.exited && res.status == 0)
+	if (runner_succeeded(&res))
 		o = json_loads(res.out, JSON_DISABLE_EOF_CHECK, NULL);
 	said[0] = '\0';
 	for (size_t i = 0; i < m->probe.fields.n; i++) {
