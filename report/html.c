@@ -65,7 +65,7 @@ static int add_facts(struct rdoc *d, sqlite3 *db, const char *platform, struct t
 				   " c.fingerprint = s.fingerprint WHERE p.name = ?1 AND s.id = (SELECT max(s2.id) FROM"
 				   " sweeps s2 WHERE s2.platform_id = s.platform_id AND s2.host_id = s.host_id AND"
 				   " s2.fingerprint = s.fingerprint) ORDER BY h.hostname", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read hosts: %s", sqlite3_errmsg(db));
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read hosts: %s", store_errmsg(db));
 	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		char title[600];
@@ -87,7 +87,7 @@ static int add_facts(struct rdoc *d, sqlite3 *db, const char *platform, struct t
 		json_decref(facts);
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read hosts: %s", sqlite3_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read hosts: %s", store_errmsg(db));
 }
 
 /* The sweeps behind the page, each with how it ran and its warnings beside it. */

@@ -13,7 +13,7 @@ int report_each_row(sqlite3 *db, const char *sql, const char *platform, const ch
 	int rc, stop = 0;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", what, sqlite3_errmsg(db));
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", what, store_errmsg(db));
 	if (platform)
 		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	else
@@ -23,7 +23,7 @@ int report_each_row(sqlite3 *db, const char *sql, const char *platform, const ch
 	sqlite3_finalize(q);
 	if (stop)
 		return stop;
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", what, sqlite3_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", what, store_errmsg(db));
 }
 
 void *report_grow(void *v, size_t *n, size_t size)

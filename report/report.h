@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "../store/store.h"
 #include "../tuner/base/errors.h"
 
 /* A report as data (sections, tables, figures), rendered in any format. */

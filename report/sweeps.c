@@ -15,7 +15,7 @@ int report_load_sweeps(sqlite3 *db, const char *platform, const struct report_sw
 	*n = 0;
 	if (sqlite3_prepare_v2(db, how->sweeps_sql, -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, how->points_sql, -1, &pts, NULL) != SQLITE_OK) {
-		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", how->what, sqlite3_errmsg(db));
+		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", how->what, store_errmsg(db));
 		goto out;
 	}
 	if (platform)
@@ -38,7 +38,7 @@ int report_load_sweeps(sqlite3 *db, const char *platform, const struct report_sw
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			break;
 	}
-	rc = rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", how->what, sqlite3_errmsg(db));
+	rc = rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read %s: %s", how->what, store_errmsg(db));
 out:
 	sqlite3_finalize(q);
 	sqlite3_finalize(pts);

@@ -9,9 +9,18 @@
 
 struct store_heartbeat;
 
+/* A statement of a reading command and when it began (open.c's watch). */
+struct store_watched {
+	sqlite3_stmt *q;
+	double began;
+};
+#define STORE_WATCHED_MAX 16
+
 struct store {
 	sqlite3 *db;
 	char *path;
+	char *copy;   /* a private migrated copy read in place of path, unlinked on close; or NULL */
+	struct store_watched watched[STORE_WATCHED_MAX];
 	struct store_heartbeat *beat; /* renews this process's sweep leases; NULL until one is taken */
 	char holder[STORE_HOLDER_MAX]; /* this machine's name in them (store_sweep's holder) */
 };

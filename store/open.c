@@ -1,10 +1,15 @@
 /* Opening the database: the schema migrations (store/migrations/, applied
  * in order under PRAGMA user_version, one transaction each), WAL and the
- * sync level for a writer, and a read-only open for commands that read. */
+ * sync level for a writer, and a read-only open for commands that read,
+ * with limits for a database that is outside input. */
+#define STORE_STR_(x) #x
+#define STORE_STR(x) STORE_STR_(x)
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
@@ -112,25 +117,135 @@ static int open_readonly(struct store *st, int *v, char *msg)
 	return rc;
 }
 
-int store_open_readonly(const char *path, struct store **out, char *msg)
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* When each statement began: a slot of its own, or the oldest one. */
+static int on_trace(unsigned type, void *arg, void *stmt, void *x)
+{
+	struct store *st = arg;
+	size_t slot = 0;
+
+	(void)type;
+	for (size_t i = 0; i < STORE_WATCHED_MAX; i++) {
+		if (st->watched[i].q == stmt) {
+			slot = i;
+			break;
+		}
+		if (st->watched[i].began < st->watched[slot].began)
+			slot = i;
+	}
+	/* x is the statement's SQL as it starts, or "-- trigger" within it. */
+	if (st->watched[slot].q != stmt || !x || strncmp(x, "--", 2) != 0) {
+		st->watched[slot].q = stmt;
+		st->watched[slot].began = now_s();
+	}
+	return 0;
+}
+
+/* Interrupts when a running statement began past the limit. */
+static int on_progress(void *arg)
+{
+	struct store *st = arg;
+	double now = now_s();
+
+	for (size_t i = 0; i < STORE_WATCHED_MAX; i++)
+		if (st->watched[i].q && now - st->watched[i].began > STORE_READ_STATEMENT_S) {
+			for (sqlite3_stmt *q = sqlite3_next_stmt(st->db, NULL); q; q = sqlite3_next_stmt(st->db, q))
+				if (q == st->watched[i].q && sqlite3_stmt_busy(q))
+					return 1;
+			st->watched[i].q = NULL; /* finalized or done */
+		}
+	return 0;
+}
+
+/* The limits of a reading command, for a database that is outside input. */
+static void read_limits(struct store *st)
+{
+	sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, STORE_READ_MAX_LENGTH);
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, on_trace, st);
+	sqlite3_progress_handler(st->db, 10000, on_progress, st);
+}
+
+const char *store_errmsg(sqlite3 *db)
+{
+	switch (sqlite3_errcode(db)) {
+	case SQLITE_INTERRUPT:
+		return "a query ran past " STORE_STR(STORE_READ_STATEMENT_S) " s and was stopped (does a view of this "
+		       "database never end? see sqlite3 DB .schema)";
+	case SQLITE_TOOBIG:
+		return "a value over 16 MiB (does a view of this database make one? see sqlite3 DB .schema)";
+	default:
+		return sqlite3_errmsg(db);
+	}
+}
+
+/* A private copy of st's database, migrated: the original is left as it was. */
+static int migrated_copy(struct store *st, struct store **out, char *msg)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = malloc(4200);
+	sqlite3 *to = NULL;
+	sqlite3_backup *b;
+	int fd, rc;
+
+	if (!path)
+		return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
+	snprintf(path, 4200, "%s/tune-read-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemp(path)) < 0) {
+		rc = store_fail(msg, STORE_ERR_SYSTEM, "cannot make a private copy of '%s' to read it migrated: %s (set "
+				"TMPDIR)", st->path, strerror(errno));
+		free(path);
+		return rc;
+	}
+	close(fd);
+	rc = sqlite3_open(path, &to) == SQLITE_OK && (b = sqlite3_backup_init(to, "main", st->db, "main")) != NULL &&
+	     (sqlite3_backup_step(b, -1), sqlite3_backup_finish(b)) == SQLITE_OK ? 0 :
+	     store_fail(msg, STORE_ERR_DB, "cannot copy '%s' to read it migrated: %s", st->path,
+			to ? sqlite3_errmsg(to) : "out of memory");
+	sqlite3_close(to);
+	if (!rc && (rc = store_open(path, out, msg)) == 0) {
+		(*out)->copy = path;
+		read_limits(*out);
+		return 0;
+	}
+	unlink(path);
+	free(path);
+	return rc;
+}
+
+int store_open_readonly(const char *path, struct store **out, int *copied, char *msg)
 {
 	struct store *st = calloc(1, sizeof(*st));
 	int v = 0, rc;
 
 	*out = NULL;
+	if (copied)
+		*copied = 0;
 	if (!st || !(st->path = strdup(path))) {
 		free(st);
 		return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 	}
 	if ((rc = open_readonly(st, &v, msg)) != 0)
 		goto fail;
+	if (v < STORE_SCHEMA_VERSION && copied) {
+		/* Older: read a migrated copy, so that reading writes nothing. */
+		if ((rc = migrated_copy(st, out, msg)) == 0)
+			*copied = 1;
+		goto fail;
+	}
 	if (v != STORE_SCHEMA_VERSION) {
-		/* Older: it needs migrating, which takes a writable open. */
 		rc = store_fail(msg, STORE_ERR_DB, "database '%s' has schema version %d and this tune reads %d%s", path,
 			       v, STORE_SCHEMA_VERSION, v > STORE_SCHEMA_VERSION ? " (upgrade tune, or use another --db)"
 			       : ": open it once writable to migrate it (any tune run), or use another --db");
 		goto fail;
 	}
+	read_limits(st);
 	*out = st;
 	return 0;
 fail:
@@ -186,6 +301,16 @@ void store_close(struct store *st)
 		return;
 	store_heartbeat_stop(st);
 	sqlite3_close(st->db);
+	if (st->copy) {
+		char side[4300];
+
+		unlink(st->copy);
+		snprintf(side, sizeof(side), "%s-wal", st->copy);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", st->copy);
+		unlink(side);
+		free(st->copy);
+	}
 	free(st->path);
 	free(st);
 }

@@ -40,9 +40,17 @@ struct store;
 
 int store_open(const char *path, struct store **out, char *msg);
 /* For commands that only read: no migration, no WAL switch, nothing
- * written, so a database the user can only read works. STORE_ERR_DB when
- * its schema is not this tune's (an older one needs one writable open). */
-int store_open_readonly(const char *path, struct store **out, char *msg);
+ * written, so a database the user can only read works, and one handed over
+ * is left byte for byte as it was. An older schema is read from a private
+ * copy, migrated (*copied set; NULL copied: refused instead); a newer one is
+ * STORE_ERR_DB. A database is outside input: a statement that runs past
+ * STORE_READ_STATEMENT_S (a view that never ends) is interrupted, and no
+ * text or blob may pass STORE_READ_MAX_LENGTH bytes; store_errmsg() says so. */
+#define STORE_READ_STATEMENT_S 5
+#define STORE_READ_MAX_LENGTH (16 << 20)
+int store_open_readonly(const char *path, struct store **out, int *copied, char *msg);
+/* sqlite3_errmsg(db), or what a reading command's limits stopped. */
+const char *store_errmsg(sqlite3 *db);
 void store_close(struct store *st);
 /* The connection, for read-only queries of the report module. */
 sqlite3 *store_db(struct store *st);

@@ -149,7 +149,7 @@ int main(void)
 		CHECK(store_open(odd, &ro, err) == 0, "create %s: %s", odd, err);
 		store_close(ro);
 		ro = NULL;
-		CHECK(store_open_readonly(odd, &ro, err) == 0, "read-only %s: %s", odd, err);
+		CHECK(store_open_readonly(odd, &ro, NULL, err) == 0, "read-only %s: %s", odd, err);
 		CHECK(ro && scalar(store_db(ro), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "its schema");
 		CHECK(ro && sqlite3_exec(store_db(ro), "CREATE TABLE x (y)", NULL, NULL, NULL) != SQLITE_OK,
 		      "nothing can be written");

@@ -76,6 +76,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err);
 int cmd_hosts(int argc, char **argv, struct tune_error *err);
 int cmd_kernels(int argc, char **argv, struct tune_error *err);
 int cmd_man(int argc, char **argv, struct tune_error *err);
+int cmd_migrate(int argc, char **argv, struct tune_error *err);
 int cmd_replay(int argc, char **argv, struct tune_error *err);
 int cmd_report(int argc, char **argv, struct tune_error *err);
 int cmd_results(int argc, char **argv, struct tune_error *err);

@@ -1,4 +1,5 @@
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,12 +24,16 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err)
 	if (access(path, F_OK) != 0)
 		return tune_fail(err, TUNE_ERR_STORE, "database '%s' does not exist (run 'tune --platform local' "
 				 "first, or give --db)", path);
-	/* Reading needs no write access; an older schema is migrated where it can be. */
-	if (store_open_readonly(path, st, tune_msg(err)) == 0)
-		return 0;
-	if (access(path, W_OK) != 0)
+	int copied = 0;
+
+	/* Reading needs no write access and writes nothing: an older schema is
+	 * read from a migrated copy. */
+	if (store_open_readonly(path, st, &copied, tune_msg(err)) != 0)
 		return TUNE_ERR_STORE;
-	return store_open(path, st, tune_msg(err));
+	if (copied)
+		fprintf(stderr, "tune: note: database '%s' has an older schema: read from a migrated copy, the file left "
+			"as it is (any tune run migrates it)\n", path);
+	return 0;
 }
 
 int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err)

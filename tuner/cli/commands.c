@@ -66,6 +66,7 @@ static const struct cmd_option tune_options[] = {
 	CMD_OPT_QUICK, CMD_OPT_FRESH, CMD_OPT_YES, CMD_OPT_REQUIRE_TLS, CMD_OPT_KERNELS_DIR, CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option no_options[] = { CMD_OPT_END };
+static const struct cmd_option db_options[] = { CMD_OPT_DB, CMD_OPT_END };
 
 /* Sorted by name. */
 const struct cmd_entry tune_commands[] = {
@@ -89,6 +90,10 @@ const struct cmd_entry tune_commands[] = {
 	  "tune kernels --kernels-dir examples" },
 	{ "man", cmd_man, "", no_options, "print tune's manual page (roff), made from the same tables as the help",
 	  "tune man > tune.1 && man -l tune.1" },
+	{ "migrate", cmd_migrate, "", db_options,
+	  "bring a database of an older schema to this tune's, in place (reading commands leave it and read a "
+	  "migrated copy)",
+	  "tune migrate --db old.db" },
 	{ "replay", cmd_replay, "SWEEP", replay_options,
 	  "prove a search on recorded runs: each strategy of SWEEP replayed over many seeds against a recorded grid, "
 	  "with drift; how often it lands in the plateau, at what cost",

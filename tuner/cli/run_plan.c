@@ -132,7 +132,7 @@ static int print_plan(const struct platform *p, char *const *sweeps, size_t nswe
 		nsweeps = p->sweeps.n;
 	}
 	/* The last times are read where a database exists; none is created. */
-	if (access(o->db, F_OK) == 0 && store_open_readonly(o->db, &st, tune_msg(err)) != 0)
+	if (access(o->db, F_OK) == 0 && store_open_readonly(o->db, &st, NULL, tune_msg(err)) != 0)
 		st = NULL;
 	fprintf(stderr, "tune: no platform named: this would measure on '%s' (%s), this host%s:\n", p->name, p->path,
 		o->quick ? ", quick settings" : "");
