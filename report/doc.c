@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/names.h"
 #include "../tuner/base/version.h"
 #include "doc_internal.h"
 #include "escape.h"
@@ -35,9 +36,10 @@ void rdoc_section(struct rdoc *d, const char *platform, const char *host, const 
 
 	if (!b)
 		return;
-	snprintf(b->platform, sizeof(b->platform), "%s", platform);
-	snprintf(b->host, sizeof(b->host), "%s", host);
-	snprintf(b->fingerprint, sizeof(b->fingerprint), "%s", fingerprint ? fingerprint : "");
+	/* Text from the database is shown: a control character as \xNN. */
+	names_show(platform, 0, b->platform, sizeof(b->platform));
+	names_show(host, 0, b->host, sizeof(b->host));
+	names_show(fingerprint ? fingerprint : "", 0, b->fingerprint, sizeof(b->fingerprint));
 	b->depth = depth;
 }
 
@@ -47,7 +49,7 @@ size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *c
 
 	if (!b)
 		return (size_t)-1;
-	b->title = strdup(title);
+	b->title = names_shown(title, 0);
 	b->ncols = ncols;
 	rdoc_row(d, d->n - 1, headers);
 	return d->n - 1;
@@ -77,7 +79,7 @@ void rdoc_row(struct rdoc *d, size_t table, const char *const *cells)
 	}
 	b->values = nv;
 	for (size_t c = 0; c < b->ncols; c++) {
-		b->cells[b->nrows * b->ncols + c] = strdup(cells[c] ? cells[c] : "");
+		b->cells[b->nrows * b->ncols + c] = names_shown(cells[c] ? cells[c] : "", 0);
 		b->values[b->nrows * b->ncols + c] = NULL;
 	}
 	b->nrows++;
@@ -107,7 +109,7 @@ void rdoc_units(struct rdoc *d, size_t table, const char *const *units)
 	for (size_t c = 0; c < b->ncols; c++)
 		if (units[c] && units[c][0]) {
 			free(b->units[c]);
-			b->units[c] = strdup(units[c]);
+			b->units[c] = names_shown(units[c], 0);
 		}
 }
 
@@ -117,7 +119,7 @@ void rdoc_figure(struct rdoc *d, const char *caption, const char *svg)
 
 	if (!b)
 		return;
-	b->title = strdup(caption);
+	b->title = names_shown(caption, 0);
 	b->html = strdup(svg);
 }
 

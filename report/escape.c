@@ -1,7 +1,10 @@
 #include <ctype.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/names.h"
 #include "escape.h"
 
 static int printable(unsigned char c)
@@ -82,17 +85,50 @@ void escape_c_identifier(const char *s, int upper, char *out, size_t len)
 		out[i] = '\0';
 }
 
+/* A spreadsheet takes a cell starting with = + - @ (or a tab or CR before
+ * one) as a formula: such a cell, unless it is a number or a lone '-',
+ * gets a leading quote (OWASP's CSV injection advice). */
+static int formula_like(const char *s)
+{
+	char *end = NULL;
+
+	if (!*s || !strchr("=+-@\t\r", *s) || !strcmp(s, "-"))
+		return 0;
+	(void)strtod(s, &end);
+	return !end || end == s || *end;
+}
+
 void escape_csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	int formula = formula_like(s);
+
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
 		fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+json_t *escape_json_text(const char *s)
+{
+	char *text;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)) != NULL)
+		return j;
+	if (!(text = names_shown(s, 1)))
+		return NULL;
+	j = json_string(text);
+	free(text);
+	return j;
 }

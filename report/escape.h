@@ -6,6 +6,7 @@
  *  - a C block comment: escape_c_comment();
  *  - a file name: escape_file_name();
  *  - a CSV field: escape_csv_field();
+ *  - a JSON string: escape_json_text();
  *  - part of a C identifier: escape_c_identifier();
  *  - HTML: doc.c's html_text();
  *  - gnuplot: names never enter a script's text; they are passed as the
@@ -13,6 +14,7 @@
 #ifndef REPORT_ESCAPE_H
 #define REPORT_ESCAPE_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -34,12 +36,19 @@ const char *escape_c_comment(const char *s, char *out, size_t len);
 void escape_file_name(const char *s, char *out, size_t len);
 
 /* s as one CSV field to out (RFC 4180): as it is, or between double quotes
- * with its quotes doubled when it holds a comma, a quote or a line break. */
+ * with its quotes doubled when it holds a comma, a quote or a line break;
+ * a text a spreadsheet would run as a formula (=, +, -, @ first, but not a
+ * number) starts with a quote ('=1+1). */
 void escape_csv_field(FILE *out, const char *s);
 
 /* s as part of a C identifier (after a prefix such as TUNED_), into out:
  * letters and digits kept (upper-cased when upper, else lower-cased), every
  * other byte '_', cut to fit len. */
 void escape_c_identifier(const char *s, int upper, char *out, size_t len);
+
+/* s as a JSON string: as it is when valid UTF-8, else with each byte that
+ * is not as \xNN text (jansson refuses invalid UTF-8, and a value would
+ * vanish). NULL only when out of memory. */
+json_t *escape_json_text(const char *s);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../tuner/base/version.h"
+#include "escape.h"
 #include "export_internal.h"
 #include "report.h"
 
@@ -27,13 +28,14 @@ static json_t *kernels_json(sqlite3 *db, const char *platform)
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		json_t *e = json_loads((const char *)sqlite3_column_text(q, 3), 0, NULL);
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:f, s:f, s:f, s:s}", "kernel",
-						   (const char *)sqlite3_column_text(q, 0), "context",
-						   (const char *)sqlite3_column_text(q, 1), "host",
-						   (const char *)sqlite3_column_text(q, 2), "values", e ? e : json_object(),
-						   "median", sqlite3_column_double(q, 4), "ci_low",
+		/* Text from the database as JSON strings whatever its bytes (escape_json_text). */
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o, s:f, s:f, s:f, s:o}", "kernel",
+						   escape_json_text((const char *)sqlite3_column_text(q, 0)), "context",
+						   escape_json_text((const char *)sqlite3_column_text(q, 1)), "host",
+						   escape_json_text((const char *)sqlite3_column_text(q, 2)), "values",
+						   e ? e : json_object(), "median", sqlite3_column_double(q, 4), "ci_low",
 						   sqlite3_column_double(q, 5), "ci_high", sqlite3_column_double(q, 6),
-						   "decided", (const char *)sqlite3_column_text(q, 7)));
+						   "decided", escape_json_text((const char *)sqlite3_column_text(q, 7))));
 	}
 	sqlite3_finalize(q);
 	return a;
@@ -53,8 +55,9 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 	root = json_pack("{s:s, s:i, s:s, s:s, s:o}", "format", "tune-optima", "version", 1, "generated", now,
 			 "tune_version", TUNE_VERSION, "platforms", plats);
 	for (size_t i = 0; i < n && !rc; i++) {
-		json_t *plat = json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", po[i].name, "arch", po[i].arch, "host",
-					 po[i].host, "fingerprint", po[i].fingerprint, "decided", po[i].decided);
+		json_t *plat = json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", escape_json_text(po[i].name), "arch",
+					 escape_json_text(po[i].arch), "host", escape_json_text(po[i].host), "fingerprint",
+					 escape_json_text(po[i].fingerprint), "decided", escape_json_text(po[i].decided));
 
 		for (size_t k = 0; !rc && kernel_reports[k]; k++) {
 			json_t *own = NULL;

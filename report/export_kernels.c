@@ -4,6 +4,7 @@
  * Names from the database reach the header as identifiers made of letters,
  * digits and '_' only, and as escaped comments and string literals. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 /* One kernel's optima on the platform, as decided (context by context). */
 struct kernel_rows {
-	char kernel[80], host[256], unit[32];
+	char *kernel, host[256], unit[32];
 	json_t **exports;   /* each row's exports object */
 	char **lines;       /* each row's summary, for the comment */
 	size_t n;
@@ -33,6 +34,7 @@ static void rows_free(struct kernel_rows *k)
 	}
 	free(k->exports);
 	free(k->lines);
+	free(k->kernel);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -94,20 +96,38 @@ static long long value_at(const struct kernel_rows *k, size_t r, size_t c)
 	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 }
 
+/* s as part of a C identifier, whole (escape_c_identifier); free() it. */
+static char *identifier(const char *s, int upper)
+{
+	char *out = malloc(strlen(s) + 1);
+
+	if (out)
+		escape_c_identifier(s, upper, out, strlen(s) + 1);
+	return out;
+}
+
+/* A value as a C integer constant: -2^63 has no literal of its own. */
+static const char *c_integer(long long v, char out[32])
+{
+	if (v == LLONG_MIN)
+		return "(-9223372036854775807LL - 1)";
+	snprintf(out, 32, "%lld", v);
+	return out;
+}
+
 /* The context parameters of the lookup's signature, "long long c0, ..." and
  * its arguments "c0, ..."; how many. */
-static size_t lookup_params(const struct kernel_rows *k, char *params, size_t plen, char *args, size_t alen)
+static size_t lookup_params(const struct kernel_rows *k, struct strbuf *params, struct strbuf *args)
 {
-	size_t used = 0, aused = 0, n = 0;
+	size_t n = 0;
 
-	params[0] = args[0] = '\0';
 	for (size_t c = 0; c < k->ncols; c++)
 		if (k->context[c]) {
 			char esc[200];
 
 			escape_c_comment(k->names[c], esc, sizeof(esc));
-			str_appendf(params, plen, &used, "%slong long c%zu /* %s */", n ? ", " : "", n, esc);
-			str_appendf(args, alen, &aused, "%sc%zu", n ? ", " : "", n);
+			strbuf_addf(params, "%slong long c%zu /* %s */", n ? ", " : "", n, esc);
+			strbuf_addf(args, "%sc%zu", n ? ", " : "", n);
 			n++;
 		}
 	return n;
@@ -115,18 +135,24 @@ static size_t lookup_params(const struct kernel_rows *k, char *params, size_t pl
 
 static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, const char *kl)
 {
-	char P[80], pl[80], params[2048], args[512];
-	size_t nctx = lookup_params(k, params, sizeof(params), args, sizeof(args));
+	struct strbuf pb = STRBUF_INIT, ab = STRBUF_INIT;
+	size_t nctx = lookup_params(k, &pb, &ab);
+	const char *params = strbuf_str(&pb), *args = strbuf_str(&ab);
 
-	if (!nctx)
+	if (!nctx || pb.oom || ab.oom) {
+		strbuf_release(&pb);
+		strbuf_release(&ab);
 		return;
+	}
 	fprintf(out, "\n/* The row of the table for a context: the other context values equal, the\n"
 		     " * first the smallest tuned value at or above c0, else the largest. */\n"
 		     "static inline unsigned tuned_%s_row_for(%s)\n{\n", kl, params);
 	for (size_t c = 0, i = 0; c < k->ncols; c++)
 		if (k->context[c]) {
-			escape_c_identifier(k->names[c], 1, P, sizeof(P));
-			fprintf(out, "\tstatic const long long t%zu[] = TUNED_%s_TABLE_%s;\n", i++, K, P);
+			char *P = identifier(k->names[c], 1);
+
+			fprintf(out, "\tstatic const long long t%zu[] = TUNED_%s_TABLE_%s;\n", i++, K, P ? P : "");
+			free(P);
 		}
 	fprintf(out, "\tunsigned i, best = TUNED_%s_TABLE_LEN;\n\n\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\tif (",
 		K, K);
@@ -139,23 +165,32 @@ static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, c
 	fprintf(out, "(best == TUNED_%s_TABLE_LEN || t0[i] > t0[best]))\n\t\t\t\tbest = i;\n", K);
 	fprintf(out, "\treturn best == TUNED_%s_TABLE_LEN ? 0 : best;\n}\n", K);
 	for (size_t c = 0; c < k->ncols; c++) {
+		char *P, *pl;
+
 		if (k->context[c])
 			continue;
-		escape_c_identifier(k->names[c], 1, P, sizeof(P));
-		escape_c_identifier(k->names[c], 0, pl, sizeof(pl));
+		P = identifier(k->names[c], 1);
+		pl = identifier(k->names[c], 0);
 		fprintf(out, "\nstatic inline long long tuned_%s_%s_for(%s)\n{\n"
 			     "\tstatic const long long v[] = TUNED_%s_TABLE_%s;\n\n"
-			     "\treturn v[tuned_%s_row_for(%s)];\n}\n", kl, pl, params, K, P, kl, args);
+			     "\treturn v[tuned_%s_row_for(%s)];\n}\n", kl, pl ? pl : "", params, K, P ? P : "", kl, args);
+		free(P);
+		free(pl);
 	}
+	strbuf_release(&pb);
+	strbuf_release(&ab);
 }
 
 static void emit(FILE *out, const struct kernel_rows *k)
 {
-	char K[80], kl[80], P[80], esc[800], host[300], number[24];
+	char *K = identifier(k->kernel, 1), *kl = identifier(k->kernel, 0), esc[800], host[300], number[32];
 	size_t last = k->n - 1;
 
-	escape_c_identifier(k->kernel, 1, K, sizeof(K));
-	escape_c_identifier(k->kernel, 0, kl, sizeof(kl));
+	if (!K || !kl) {
+		free(K);
+		free(kl);
+		return;
+	}
 	fprintf(out, "\n/* Kernel %s: %zu context%s decided on host %s; the defaults are the last\n"
 		     " * context's. Per context:\n", escape_c_comment(k->kernel, esc, sizeof(esc)), k->n,
 		k->n == 1 ? "" : "s", escape_c_comment(k->host, host, sizeof(host)));
@@ -165,26 +200,31 @@ static void emit(FILE *out, const struct kernel_rows *k)
 	for (size_t c = 0; c < k->ncols; c++) {
 		json_t *v = json_object_get(k->exports[last], k->names[c]);
 		const char *text = json_string_value(json_object_get(v, "text"));
+		char *P;
 
-		if (k->context[c])
+		if (k->context[c] || !(P = identifier(k->names[c], 1)))
 			continue;
-		escape_c_identifier(k->names[c], 1, P, sizeof(P));
-		fprintf(out, "#define TUNED_%s_%s %lld%s%s%s\n", K, P, value_at(k, last, c), text ? "" : " /* ",
-			text ? "" : "does not apply to the variant", text ? "" : " */");
+		fprintf(out, "#define TUNED_%s_%s %s%s%s%s\n", K, P, c_integer(value_at(k, last, c), number),
+			text ? "" : " /* ", text ? "" : "does not apply to the variant", text ? "" : " */");
 		/* A choice's (or the variant's) name beside its index. */
 		snprintf(number, sizeof(number), "%lld", value_at(k, last, c));
 		if (text && strcmp(text, number) != 0)
 			fprintf(out, "#define TUNED_%s_%s_NAME %s\n", K, P, escape_c_string(text, esc, sizeof(esc)));
+		free(P);
 	}
 	fprintf(out, "#define TUNED_%s_TABLE_LEN %zu\n", K, k->n);
 	for (size_t c = 0; c < k->ncols; c++) {
-		escape_c_identifier(k->names[c], 1, P, sizeof(P));
-		fprintf(out, "#define TUNED_%s_TABLE_%s {", K, P);
+		char *P = identifier(k->names[c], 1);
+
+		fprintf(out, "#define TUNED_%s_TABLE_%s {", K, P ? P : "");
 		for (size_t r = 0; r < k->n; r++)
-			fprintf(out, "%s%lld", r ? ", " : " ", value_at(k, r, c));
+			fprintf(out, "%s%s", r ? ", " : " ", c_integer(value_at(k, r, c), number));
 		fprintf(out, " }\n");
+		free(P);
 	}
 	emit_lookup(out, k, K, kl);
+	free(K);
+	free(kl);
 }
 
 /* The header's rows so far and where they go. */
@@ -205,7 +245,9 @@ static int header_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		rows_free(k);
 	}
 	if (!k->n) {
-		snprintf(k->kernel, sizeof(k->kernel), "%s", kernel);
+		free(k->kernel);
+		if (!(k->kernel = strdup(kernel)))
+			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		report_column_text(q, 8, k->host, sizeof(k->host));
 		report_column_text(q, 9, k->unit, sizeof(k->unit));
 	}

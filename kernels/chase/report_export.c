@@ -213,15 +213,17 @@ static int json(sqlite3 *db, const char *platform, json_t **out, struct tune_err
 		json_t *ru = r->runner_up[0] ? json_loads(r->runner_up, 0, NULL) : NULL;
 
 		json_array_append_new(table, json_pack(
-			"{s:I, s:s, s:s, s:s?, s:I, s:I, s:b, s:f, s:f, s:f, s:o, s:I, s:s}",
-			"size_mb", (json_int_t)r->size_mb, "size_class", r->size_class, "variant", r->variant,
-			"hint", r->hint[0] ? r->hint : NULL, "group_size", (json_int_t)r->group_size,
+			"{s:I, s:o, s:o, s:o, s:I, s:I, s:b, s:f, s:f, s:f, s:o, s:I, s:o}",
+			"size_mb", (json_int_t)r->size_mb, "size_class", escape_json_text(r->size_class), "variant",
+			escape_json_text(r->variant), "hint", escape_json_text(r->hint[0] ? r->hint : NULL),
+			"group_size", (json_int_t)r->group_size,
 			"best_group_size", (json_int_t)r->best_group_size, "hugepages", r->hugepages,
 			"median_ns_per_lookup", r->median, "ci_low", r->ci_low, "ci_high", r->ci_high,
-			"runner_up", ru ? ru : json_null(), "trials", (json_int_t)r->trials, "decided", r->decided));
+			"runner_up", ru ? ru : json_null(), "trials", (json_int_t)r->trials, "decided",
+			escape_json_text(r->decided)));
 	}
-	*out = json_pack("{s:s, s:I, s:s?, s:o}", "variant", p->variant, "group_size", (json_int_t)p->group_size,
-			 "hint", p->hint[0] ? p->hint : NULL, "table", table);
+	*out = json_pack("{s:o, s:I, s:o, s:o}", "variant", escape_json_text(p->variant), "group_size",
+			 (json_int_t)p->group_size, "hint", escape_json_text(p->hint[0] ? p->hint : NULL), "table", table);
 	free(o.rows);
 	return 0;
 }
@@ -238,12 +240,14 @@ static int csv_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	struct csv *c = arg;
 
 	(void)err;
-	fprintf(c->out, "%s,%lld,%lld,%lld,%s,%lld,%lld,%.4f,%.1f,%llu", sqlite3_column_text(q, 0),
-		sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
-		sqlite3_column_text(q, 4), sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 6),
+	/* Names are data: escaped as CSV fields (amaco2's own stay as they are). */
+	escape_csv_field(c->out, report_text(q, 0, ""));
+	fprintf(c->out, ",%lld,%lld,%lld,", sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+		sqlite3_column_int64(q, 3));
+	escape_csv_field(c->out, report_text(q, 4, ""));
+	fprintf(c->out, ",%lld,%lld,%.4f,%.1f,%llu", sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 6),
 		sqlite3_column_double(q, 7), sqlite3_column_double(q, 8), (unsigned long long)sqlite3_column_int64(q, 9));
 	if (c->columns == REPORT_CSV_ALL) {
-		/* Names are data: escaped as CSV fields. */
 		for (int k = 10; k < 13; k++) {
 			fputc(',', c->out);
 			escape_csv_field(c->out, report_text(q, k, ""));

@@ -528,13 +528,15 @@ static int json(sqlite3 *db, const char *platform, json_t **out, struct tune_err
 	for (size_t i = 0; i < o.n; i++) {
 		const struct optimum *r = &o.v[i];
 
-		json_array_append_new(table, json_pack("{s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, s:s}", "speedup",
+		json_array_append_new(table, json_pack("{s:I, s:I, s:o, s:o, s:o, s:f, s:f, s:f, s:o}", "speedup",
 						       (json_int_t)r->speedup, "apps", (json_int_t)r->apps, "class",
-						       r->size_class, "policy", r->policy, "dispatch", r->dispatch,
-						       "median_ns_per_task", r->median, "ci_low", r->ci_low, "ci_high",
-						       r->ci_high, "decided", r->decided));
+						       escape_json_text(r->size_class), "policy", escape_json_text(r->policy),
+						       "dispatch", escape_json_text(r->dispatch), "median_ns_per_task",
+						       r->median, "ci_low", r->ci_low, "ci_high", r->ci_high, "decided",
+						       escape_json_text(r->decided)));
 	}
-	*out = json_pack("{s:s, s:s, s:o}", "policy", p->policy, "dispatch", p->dispatch, "table", table);
+	*out = json_pack("{s:o, s:o, s:o}", "policy", escape_json_text(p->policy), "dispatch",
+			 escape_json_text(p->dispatch), "table", table);
 	free(o.v);
 	return 0;
 }

@@ -12,6 +12,34 @@ printf 'name: sumk-tune\nkernel: sumk\nparams:\n  variant: [plain]\n  n: [1000]\
 db=$TMP/base.db
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err"
 check "a user's kernel's sweep for the base database ($(tail -1 "$TMP/err"))" test $? = 0
+"$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err"
+check "and the chase's ($(tail -1 "$TMP/err"))" test $? = 0
+# hex TEXT: TEXT as an SQL blob literal's digits, for names no quoting may cut.
+hex() { printf %s "$1" | od -An -tx1 | tr -d ' \n'; }
+# reads DB: every reading command on DB, each within 10 s; their outputs in
+# $TMP/read/, their exit codes and times in $TMP/read/codes.
+reads() {
+	rm -rf "$TMP/read"
+	mkdir -p "$TMP/read"
+	local i=0
+	while read -r name args; do
+		local t0 t1
+		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086
+		timeout 30 "$tune" $args --db "$1" > "$TMP/read/$name.out" 2> "$TMP/read/$name.err"
+		echo "$name $? $(echo "$(date +%s.%N) - $t0" | bc)" >> "$TMP/read/codes"
+		i=$((i + 1))
+	done << CMDS
+results-table results
+results-md results --format md
+results-json results --format json
+results-csv results --format csv
+report report --platform tiny -o $TMP/read/rep
+header export header --platform tiny -o $TMP/read/tuned.h
+json export json --platform tiny
+csv export csv --platform tiny
+CMDS
+}
 
 # A kernel name that closes gnuplot's quote and calls system() (no '/' in
 # it: the path it touches comes from the environment).
@@ -20,8 +48,9 @@ cp "$db" "$evil"
 export PWNED=$TMP/PWNED_KERNEL
 name="x';system \"touch \$PWNED\";a='"
 hex=$(printf %s "$name" | od -An -tx1 | tr -d ' \n')
-q "$evil" "UPDATE trials SET kernel = CAST(x'$hex' AS TEXT); UPDATE optima SET kernel = CAST(x'$hex' AS TEXT);
-	UPDATE sweeps SET spec_json = json_set(spec_json, '$.kernel', CAST(x'$hex' AS TEXT))"
+q "$evil" "UPDATE trials SET kernel = CAST(x'$hex' AS TEXT) WHERE kernel = 'sumk';
+	UPDATE optima SET kernel = CAST(x'$hex' AS TEXT) WHERE kernel = 'sumk';
+	UPDATE sweeps SET spec_json = json_set(spec_json, '$.kernel', CAST(x'$hex' AS TEXT)) WHERE json_extract(spec_json, '$.kernel') = 'sumk'"
 check "the database holds the hostile kernel name" test "$(q "$evil" "SELECT count(*) FROM trials WHERE kernel LIKE 'x''%'")" -ge 3
 mkdir -p "$TMP/rep"
 touch "$TMP/marker"
@@ -32,4 +61,76 @@ check "hostile kernel: the kernel's chart is drawn" test "$(find "$TMP/rep" -nam
 check "hostile kernel: no name reaches a script's text" test -z "$(grep -l "system" "$TMP"/rep/*.gp)"
 check "hostile kernel: nothing written outside the report's folder" \
 	test -z "$(find "$TMP" -newer "$TMP/marker" -type f ! -path "$TMP/rep/*" ! -name 'evil.db*')"
+# CSV: a variant holding a comma, a line break and a formula stays one field
+# of one row, and no cell is a formula.
+csvdb=$TMP/csv.db
+cp "$db" "$csvdb"
+q "$csvdb" "UPDATE trials SET variant = CAST(x'$(hex $'x,y\n=1+1')' AS TEXT) WHERE kernel = 'chase' AND variant = 'interleaved';
+	UPDATE trials SET hint = '@SUM(A1)' WHERE kernel = 'chase' AND hint = 'pldl1keep'"
+"$tune" export csv --platform tiny --db "$csvdb" > "$TMP/evil.csv" 2> "$TMP/csv.err"
+check "CSV: exits 0 ($(tail -1 "$TMP/csv.err"))" test $? = 0
+rows=$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(len(r)-1, sum(1 for x in r for c in x if c[:1] in "=+@" or (c[:1] == "-" and c != "-" and not c[1:].replace(".","",1).isdigit())), len(set(len(x) for x in r)))' "$TMP/evil.csv")
+check "CSV: parses back to one row per sample, no formula, every row the same width ($rows)" \
+	test "$rows" = "$(q "$csvdb" "SELECT count(*) FROM latest_results r JOIN current_fingerprints USING (platform, host, fingerprint) JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.platform = 'tiny' AND r.kernel = 'chase'") 0 1"
+check "CSV: the variant is there, whole, as text" grep -q "^\"x,y\$" "$TMP/evil.csv"
+
+# Reading writes nothing, and a view that never ends (or makes a 500 MB
+# value) stops with a clear error in bounded time.
+views=$TMP/views.db
+cp "$db" "$views"
+for v in kernel_results latest_results trial_results; do
+	body=$(q "$views" "SELECT substr(sql, instr(sql, ' AS') + 3) FROM sqlite_master WHERE name = '$v'")
+	q "$views" "DROP VIEW $v; CREATE VIEW $v AS SELECT * FROM ($body) WHERE (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c) > 0"
+done
+big=$TMP/big.db
+cp "$db" "$big"
+for v in kernel_results latest_results trial_results; do
+	body=$(q "$big" "SELECT substr(sql, instr(sql, ' AS') + 3) FROM sqlite_master WHERE name = '$v'")
+	q "$big" "DROP VIEW $v; CREATE VIEW $v AS SELECT * FROM ($body) WHERE length(printf('%.*c', 500000000, 'x')) > 0"
+done
+# Terminal sequences in what a database holds (OSC 0 sets the window's
+# title, CSI 2J clears the screen).
+esc=$TMP/esc.db
+cp "$db" "$esc"
+q "$esc" "UPDATE trials SET variant = variant || char(27) || '[2J' WHERE kernel = 'sumk';
+	UPDATE trials SET reason = char(27) || ']0;pwned' || char(7) WHERE kernel = 'chase' AND id % 2 = 0;
+	UPDATE optima SET variant = variant || char(27) || ']0;pwned' || char(7) || char(155) WHERE kernel = 'chase'"
+# The header from extreme content: 14 context names of 150 characters, a
+# kernel name of 100, a value of -2^63.
+hdr=$TMP/hdr.db
+cp "$db" "$hdr"
+long=$(printf 'k%.0s' $(seq 100))
+set_ctx=""
+for i in $(seq 14); do set_ctx="$set_ctx, '\$.ctx$(printf 'c%.0s' $(seq 150))$i', json('{\"value\": $i, \"role\": \"context\"}')"; done
+q "$hdr" "UPDATE optima SET exports = json_set(exports $set_ctx), kernel = '$long' WHERE kernel = 'sumk';
+	UPDATE optima SET exports = json_set(exports, '\$.g.value', -9223372036854775807 - 1) WHERE kernel = '$long'"
+check "the database holds a value of -2^63" test "$(q "$hdr" "SELECT count(*) FROM optima WHERE json_extract(exports, '\$.g.value') = -9223372036854775807 - 1")" -ge 1
+for d in "$db" "$views" "$big" "$esc" "$hdr"; do
+	what=$(basename "$d" .db)
+	md5=$(md5sum < "$d")
+	reads "$d"
+	# A view making a 500 MB value takes about 2 s per statement (SQLite
+	# computes it to the length limit), so a report of several reads it
+	# longer than 10 s; a view that never ends stops at 5 s.
+	check "$what: every read command ends, within 10 s or 20 s for the report ($(tr '\n' ';' < "$TMP/read/codes"))" \
+		test -z "$(awk '($1 != "report" && $3 >= 10) || $3 >= 20 || $2 == 124' "$TMP/read/codes")"
+	check "$what: the file is left byte for byte" test "$(md5sum < "$d")" = "$md5"
+	check "$what: no raw control character reaches the terminal" \
+		test -z "$(cat "$TMP"/read/*.out "$TMP"/read/*.err | LC_ALL=C grep -l $'[\x01-\x08\x0b-\x1f\x7f]')"
+	mv "$TMP/read" "$TMP/read-$what"
+done
+check "base: every read command succeeds ($(tr '\n' ';' < "$TMP/read-base/codes"))" test -z "$(awk '$2 != 0' "$TMP/read-base/codes")"
+check "a never-ending view: the commands fail, saying why" \
+	grep -q "a query ran past 5 s and was stopped (does a view of this database never end" "$TMP/read-views/results-table.err"
+for what in base esc hdr; do
+	h=$TMP/read-$what/tuned.h
+	check "$what: the header compiles as C with -Werror -pedantic" \
+		cc -std=c11 -Wall -Wextra -Werror -pedantic -DTUNED_PLATFORM_TINY -fsyntax-only -x c "$h"
+	check "$what: and as C++" c++ -std=c++11 -Wall -Wextra -Werror -pedantic -DTUNED_PLATFORM_TINY -fsyntax-only -x c++ "$h"
+done
+check "hdr: one block for the kernel of the long name" test "$(grep -c "^/\* Kernel $long:" "$TMP/read-hdr/tuned.h")" = 1
+check "hdr: -2^63 as a constant of C" grep -q "(-9223372036854775807LL - 1)" "$TMP/read-hdr/tuned.h"
+check "terminal sequences: shown escaped" grep -q 'x1b\[2J' "$TMP/read-esc/results-table.out"
+check "a 500 MB value: no value past the length limit is made (tune's memory stays bounded)" \
+	test -z "$(grep -l 'out of memory' "$TMP"/read-big/*.err)"
 e2e_done hostile_db

@@ -105,6 +105,30 @@ static void test_file_name(void)
 	}
 }
 
+/* CSV: one field whatever it holds, and never a formula. */
+static void test_csv_field(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "interleaved", "interleaved" }, { "-", "-" }, { "-1.5", "-1.5" }, { "+3", "+3" },
+		{ "a,b", "\"a,b\"" }, { "x\ny", "\"x\ny\"" }, { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+		{ "=1+1", "\"'=1+1\"" }, { "+cmd", "\"'+cmd\"" }, { "-2+3*cmd|' /C calc'!A0", "\"'-2+3*cmd|' /C calc'!A0\"" },
+		{ "@SUM(A1)", "\"'@SUM(A1)\"" }, { "\t=x", "\"'\t=x\"" }, { "=a,\"b", "\"'=a,\"\"b\"" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[128] = "";
+		FILE *f = fmemopen(out, sizeof(out) - 1, "w");
+
+		if (!f)
+			continue;
+		escape_csv_field(f, cases[i].in);
+		fclose(f);
+		CHECK(!strcmp(out, cases[i].out), "csv %zu: got <%s>, want <%s>", i, out, cases[i].out);
+	}
+}
+
 static void test_appends(void)
 {
 	char buf[16];
@@ -195,6 +219,7 @@ int main(void)
 	test_names();
 	test_c_escapes();
 	test_file_name();
+	test_csv_field();
 	test_appends();
 	test_clear_remote();
 	test_slurm_user();
