@@ -76,18 +76,19 @@ check "CSV: the variant is there, whole, as text" grep -q "^\"x,y\$" "$TMP/evil.
 
 # Reading writes nothing, and a view that never ends (or makes a 500 MB
 # value) stops with a clear error in bounded time.
+# poison DB CONDITION: a copy of the base database as DB whose result views
+# hold their rows back until CONDITION, a scalar subquery, is true.
+poison() {
+	cp "$db" "$1"
+	for v in kernel_results latest_results trial_results; do
+		body=$(q "$1" "SELECT substr(sql, instr(sql, ' AS') + 3) FROM sqlite_master WHERE name = '$v'")
+		q "$1" "DROP VIEW $v; CREATE VIEW $v AS SELECT * FROM ($body) WHERE $2"
+	done
+}
 views=$TMP/views.db
-cp "$db" "$views"
-for v in kernel_results latest_results trial_results; do
-	body=$(q "$views" "SELECT substr(sql, instr(sql, ' AS') + 3) FROM sqlite_master WHERE name = '$v'")
-	q "$views" "DROP VIEW $v; CREATE VIEW $v AS SELECT * FROM ($body) WHERE (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c) > 0"
-done
+poison "$views" "(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c) > 0"
 big=$TMP/big.db
-cp "$db" "$big"
-for v in kernel_results latest_results trial_results; do
-	body=$(q "$big" "SELECT substr(sql, instr(sql, ' AS') + 3) FROM sqlite_master WHERE name = '$v'")
-	q "$big" "DROP VIEW $v; CREATE VIEW $v AS SELECT * FROM ($body) WHERE length(printf('%.*c', 500000000, 'x')) > 0"
-done
+poison "$big" "length(printf('%.*c', 500000000, 'x')) > 0"
 # Terminal sequences in what a database holds (OSC 0 sets the window's
 # title, CSI 2J clears the screen).
 esc=$TMP/esc.db
