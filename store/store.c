@@ -165,17 +165,18 @@ static int sweep_find_or_add(struct store *st, const struct store_sweep *s, long
 {
 	sqlite3_stmt *q = NULL;
 	long long gen = 0, id = 0;
-	int rc;
+	int rc, done = 0;
 
 	rc = store_prepare(st, &q, msg,
-		     "SELECT id, generation FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND host_id = ?3"
-		     " AND spec_hash = ?4 ORDER BY generation DESC LIMIT 1",
+		     "SELECT id, generation, status = 'done' FROM sweeps WHERE name = ?1 AND platform_id = ?2 AND"
+		     " host_id = ?3 AND spec_hash = ?4 ORDER BY generation DESC LIMIT 1",
 		     "siis", s->name, s->platform_id, s->host_id, s->spec_hash);
 	if (rc)
 		return rc;
 	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(q, 0);
 		gen = sqlite3_column_int64(q, 1);
+		done = sqlite3_column_int(q, 2);
 	} else if (rc != SQLITE_DONE) {
 		rc = store_db_fail(st, msg, "cannot look up the sweep");
 		sqlite3_finalize(q);
@@ -184,7 +185,7 @@ static int sweep_find_or_add(struct store *st, const struct store_sweep *s, long
 	sqlite3_finalize(q);
 	if (id && !s->fresh) {
 		*sweep_id = id;
-		*resumed = 1;
+		*resumed = done ? STORE_REOPENED_DONE : STORE_RESUMED;
 		rc = store_prepare(st, &q, msg, "UPDATE sweeps SET status = 'running', finished = NULL WHERE id = ?1",
 			     "i", id);
 		return rc ? rc : store_run(st, q, NULL, msg, "cannot reopen the sweep");

@@ -97,6 +97,8 @@ struct store_sweep {
 	int quick;
 	int fresh; /* start a new generation instead of resuming */
 };
+/* *resumed of store_sweep_open: 0 for a new sweep. */
+enum { STORE_RESUMED = 1, STORE_REOPENED_DONE = 2 /* it had finished: nothing is left to decide */ };
 /* Claims the sweep (name, platform, host) for this process and opens it to
  * resume, or a new one; *resumed says which. STORE_ERR_BUSY when a live
  * process holds it, here or on another machine sharing the file (its pid,

@@ -121,6 +121,14 @@ check "example uses the header's variant, g and hint for its size" test "$(grep 
 # --check: fresh, then stale by fingerprint, then stale by newer optima.
 out=$("$tune" export header --check "$TMP/tuned_config.h" --db "$db" 2>&1)
 check "fresh header passes --check ($out)" test $? = 0
+# A run of the finished sweep measures nothing and decides nothing new.
+decided=$(q "$db" "SELECT group_concat(decided || id, ',') FROM optima")
+sleep 1
+"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/again.err"
+check "the finished sweep again: already complete ($(tail -1 "$TMP/again.err"))" grep -q "is already complete" "$TMP/again.err"
+check "and its optima are as they were, decision times too" test "$(q "$db" "SELECT group_concat(decided || id, ',') FROM optima")" = "$decided"
+out=$("$tune" export header --check "$TMP/tuned_config.h" --db "$db" 2>&1)
+check "and the header is still fresh ($out)" test $? = 0
 sed 's/^#define TUNED_HOST_FINGERPRINT ".*"/#define TUNED_HOST_FINGERPRINT "0000000000000000"/' "$TMP/tuned_config.h" > "$TMP/other.h"
 out=$("$tune" export header --check "$TMP/other.h" --db "$db" 2>&1)
 rc=$?

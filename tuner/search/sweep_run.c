@@ -434,7 +434,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	}
 	if (!rc && search.budget_hit && rounds)
 		search_warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
-	if (!rc && r->sweep.record_optima) {
+	/* A finished sweep that measured nothing now keeps its decision, and its time. */
+	if (!rc && r->sweep.record_optima && !(resumed == STORE_REOPENED_DONE && !rounds && !r->batches)) {
 		search_score(&search);
 		rc = search_decide(r, search.drift, err);
 	}
