@@ -123,9 +123,9 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	return rc;
 }
 
-/* The point of the knee's process that behaves as the baseline, added to
- * the finals fin[0..*nf) (copies in finals[]) unless one of them is it
- * already: the gain over the baseline then pairs run by run. */
+/* The point of the process of knee (or of any finalist) that behaves as the
+ * baseline, added to the finals fin[0..*nf) (copies in finals[]) unless one
+ * of them is it already: the gain over the baseline then pairs run by run. */
 static struct trial *baseline_beside(const struct kernel_manifest *m, const struct trial *knee, struct trial **fin,
 				     size_t *nf, struct trial *finals)
 {
@@ -160,7 +160,7 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 	}
 	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
 		const struct trial *first = &r->plan.trials[i];
-		size_t n = search_decision(&r->plan, i, cand), nf = 0, measured = n;
+		size_t n = search_decision(&r->plan, i, cand), nf = 0, nb = 0, measured = n;
 		struct trial *best, *knee, *runner = NULL, *baseline = NULL, *beside = NULL, *fin[SEARCH_FINAL_MAX];
 
 		if (!n)
@@ -173,7 +173,14 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
 				fin[k] = &finals[k];
 			}
-			beside = baseline_beside(r->kernel, knee, fin, &nf, finals);
+			/* The baseline beside the knee, then beside every other process
+			 * of the final as places allow: whichever the final chooses,
+			 * its gain is measured run by run in its own process. */
+			nb = nf;
+			baseline_beside(r->kernel, knee, fin, &nf, finals);
+			for (size_t k = 0; k < nb; k++)
+				baseline_beside(r->kernel, fin[k], fin, &nf, finals);
+			nb = nf - nb;
 			/* A random order, kept together by context so each is one process. */
 			for (size_t k = nf; k > 1; k--) {
 				size_t j = (size_t)rng_below(&rng, k);
@@ -187,15 +194,25 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 			search_round_title(r, what, final_title, sizeof(final_title));
 			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
 				break;
-			/* The baseline beside the knee measures the gain, not a candidate. */
-			for (size_t k = 0; beside && k + 1 < nf; k++)
-				if (fin[k] == beside) {
-					fin[k] = fin[nf - 1];
-					fin[nf - 1] = beside;
-				}
-			if (!(n = search_finals_ranked(r->kernel, fin, nf - (beside != NULL), cand)))
+			/* A baseline beside (finals[nf - nb ..]) measures the gain, not a
+			 * candidate: to the end. */
+			{
+				struct trial *moved[SEARCH_FINAL_MAX];
+				size_t keep = 0, nm = 0;
+
+				for (size_t k = 0; k < nf; k++)
+					if (fin[k] >= finals + (nf - nb))
+						moved[nm++] = fin[k];
+					else
+						fin[keep++] = fin[k];
+				memcpy(fin + keep, moved, nm * sizeof(*moved));
+			}
+			if (!(n = search_finals_ranked(r->kernel, fin, nf - nb, cand)))
 				continue;
 			knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
+			for (size_t k = nf - nb; k < nf; k++)
+				if (plan_same_process(fin[k], knee))
+					beside = fin[k];
 		}
 		best = cand[0];
 		for (size_t k = 0; k < n; k++)
@@ -211,7 +228,7 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 			if (cand[k] != knee && manifest_is_baseline(cand[k]))
 				baseline = cand[k];
 		rc = record_optimum(r, knee, best, runner, baseline,
-				    (long long)measured + (long long)(n + (beside != NULL)) * (sw->final_top > 0), err);
+				    (long long)measured + (long long)(n + nb) * (sw->final_top > 0), err);
 	}
 	free(cand);
 	free(finals);
