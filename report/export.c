@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/strbuf.h"
 #include "../tuner/base/version.h"
 #include "escape.h"
 #include "export_internal.h"
@@ -26,7 +27,8 @@ const char *report_c_string(const char *s)
 	return escape_c_string(s, ring[next++ % 4], sizeof(ring[0]));
 }
 
-static int header_block(FILE *out, sqlite3 *db, const struct platform_optima *po, struct tune_error *err)
+static int header_block(FILE *out, sqlite3 *db, const struct platform_optima *po, const char *const *kernels,
+			struct tune_error *err)
 {
 	int rc = 0;
 	char m[80];
@@ -37,20 +39,74 @@ static int header_block(FILE *out, sqlite3 *db, const struct platform_optima *po
 	fprintf(out, "#define TUNED_HOST_FINGERPRINT %s\n#define TUNED_DECIDED_AT %s\n\n", report_c_string(po->fingerprint),
 		report_c_string(po->decided));
 	for (size_t k = 0; !rc && kernel_reports[k]; k++)
-		if (kernel_reports[k]->header)
+		if (kernel_reports[k]->header && tune_name_index(kernels, kernel_reports[k]->kernel) >= 0)
 			rc = kernel_reports[k]->header(out, db, po->name, err);
 	if (!rc)
-		rc = report_kernels_header(out, db, po->name, err);
+		rc = report_kernels_header(out, db, po->name, kernels, err);
 	fprintf(out, "#endif\n\n");
 	return rc;
 }
 
-int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
+/* The kernels with optima of the current fingerprints on the platforms,
+ * NULL-terminated (free() it and each), or NULL when out of memory. */
+static char **kernels_with_optima(sqlite3 *db, const char *const *platforms, size_t n)
+{
+	char **v = calloc(1, sizeof(*v));
+	size_t nv = 0;
+
+	for (size_t i = 0; v && i < n; i++) {
+		sqlite3_stmt *q = NULL;
+
+		if (sqlite3_prepare_v2(db, "SELECT DISTINCT o.kernel FROM optima o JOIN current_fingerprints USING"
+				       " (platform, host, fingerprint) WHERE o.platform = ?1 ORDER BY 1", -1, &q, NULL) !=
+		    SQLITE_OK)
+			break;
+		sqlite3_bind_text(q, 1, platforms[i], -1, SQLITE_STATIC);
+		while (v && sqlite3_step(q) == SQLITE_ROW) {
+			const char *k = (const char *)sqlite3_column_text(q, 0);
+			char **nv2;
+
+			if (!k || tune_name_index((const char *const *)v, k) >= 0)
+				continue;
+			if (!(nv2 = realloc(v, (nv + 2) * sizeof(*v))) || !(nv2[nv] = strdup(k))) {
+				free(nv2 ? nv2 : v);
+				v = NULL;
+				break;
+			}
+			v = nv2;
+			v[++nv] = NULL;
+		}
+		sqlite3_finalize(q);
+	}
+	return v;
+}
+
+static void strings_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+int report_header(sqlite3 *db, const char *const *platforms, size_t n, const char *const *asked, FILE *out,
+		  struct tune_error *err)
 {
 	struct platform_optima *po = NULL;
-	char now[32], m[80];
-	int rc = export_load_all(db, platforms, n, &po, err);
+	char now[32], m[80], **have = kernels_with_optima(db, platforms, n);
+	const char *const *kernels = asked ? asked : (const char *const *)have;
+	int rc = have ? export_load_all(db, platforms, n, &po, err) : tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 
+	for (size_t k = 0; !rc && asked && asked[k]; k++)
+		if (tune_name_index((const char *const *)have, asked[k]) < 0) {
+			struct strbuf list = STRBUF_INIT;
+
+			for (size_t i = 0; have[i]; i++)
+				strbuf_addf(&list, "%s%s", i ? ", " : "", have[i]);
+			rc = tune_fail(err, TUNE_ERR_EMPTY, "export: kernel '%s' has no optima on %s platform%s (those "
+				       "with optima: %s)", asked[k], n == 1 ? "this" : "these", n == 1 ? "" : "s",
+				       have[0] ? strbuf_str(&list) : "none");
+			strbuf_release(&list);
+		}
 	if (rc)
 		goto out;
 	export_now_utc(now, sizeof(now));
@@ -66,7 +122,7 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 	fprintf(out, "; any other NAME is an\n * #error) or -DTUNED_PLATFORM_<NAME>; without either the first platform of the\n"
 		     " * target's architecture is used.\n");
 	for (size_t k = 0; kernel_reports[k]; k++)
-		if (kernel_reports[k]->header_note)
+		if (kernel_reports[k]->header_note && tune_name_index(kernels, kernel_reports[k]->kernel) >= 0)
 			fputs(kernel_reports[k]->header_note, out);
 	fprintf(out, " */\n");
 	fprintf(out, "#ifndef TUNED_CONFIG_H\n#define TUNED_CONFIG_H\n\n#define TUNED_GENERATED_AT \"%s\"\n"
@@ -104,15 +160,16 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out
 	}
 	fprintf(out, "#endif\n\n");
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = header_block(out, db, &po[i], err);
+		rc = header_block(out, db, &po[i], kernels, err);
 	if (rc)
 		goto out;
 	for (size_t k = 0; kernel_reports[k]; k++)
-		if (kernel_reports[k]->header_functions)
+		if (kernel_reports[k]->header_functions && tune_name_index(kernels, kernel_reports[k]->kernel) >= 0)
 			kernel_reports[k]->header_functions(out);
 	fprintf(out, "#endif /* TUNED_CONFIG_H */\n");
 out:
 	free(po);
+	strings_free(have);
 	return rc;
 }
 

@@ -230,6 +230,7 @@ static void emit(FILE *out, const struct kernel_rows *k)
 /* The header's rows so far and where they go. */
 struct header_rows {
 	FILE *out;
+	const char *const *kernels; /* those it holds */
 	struct kernel_rows k;
 };
 
@@ -240,6 +241,8 @@ static int header_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	struct kernel_rows *k = &h->k;
 	const char *kernel = (const char *)sqlite3_column_text(q, 0);
 
+	if (tune_name_index(h->kernels, kernel) < 0)
+		return 0;
 	if (k->n && strcmp(kernel, k->kernel) != 0) {
 		emit(h->out, k);
 		rows_free(k);
@@ -254,9 +257,10 @@ static int header_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	return add_row(k, q) != 0 ? tune_fail(err, TUNE_ERR_SYSTEM, "out of memory") : 0;
 }
 
-int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err)
+int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, const char *const *kernels,
+			  struct tune_error *err)
 {
-	struct header_rows h = { .out = out };
+	struct header_rows h = { .out = out, .kernels = kernels };
 	int rc = report_each_row(db,
 			       "SELECT o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low, o.ci_high, o.decided,"
 			       " o.host, COALESCE(json_extract(s.spec_json, '$.metric.unit'), '') FROM optima o"

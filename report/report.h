@@ -64,7 +64,8 @@ int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 void report_params_text(const char *params_json, const char *omit, char *out, size_t len);
 /* Each such kernel's header block for platform: TUNED_<KERNEL>_<PARAM> of
  * the last context decided, and per context a table and a lookup. */
-int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err);
+int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, const char *const *kernels,
+			  struct tune_error *err);
 
 /* headline.c: under its own heading, per kernel and context of the
  * platforms (np 0: all), what to use, its interval, against the runner-up
@@ -143,8 +144,12 @@ int report_print(sqlite3 *db, const char *const *platforms, size_t np, const str
 		 size_t *rows, struct tune_error *err);
 
 /* The optima of the platforms as a C header (one #if block each, selected by
- * TUNED_PLATFORM_<NAME>, with a fallback by architecture), or as JSON. */
-int report_header(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err);
+ * TUNED_PLATFORM_<NAME>, with a fallback by architecture), holding the
+ * blocks and text of kernels (NULL-terminated; NULL: every kernel with
+ * optima on the platforms) and of no other; or as JSON. A kernel asked for
+ * that has no optima there is TUNE_ERR_EMPTY, naming those that have. */
+int report_header(sqlite3 *db, const char *const *platforms, size_t n, const char *const *kernels, FILE *out,
+		  struct tune_error *err);
 int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err);
 /* When the newest optimum of platform's current fingerprint was decided. */
 int report_header_newest(sqlite3 *db, const char *platform, char *decided, size_t len, struct tune_error *err);

@@ -56,6 +56,7 @@ check "results: the optima" grep -q "Optima of sumk: platform tiny" "$TMP/result
 
 "$tune" export header --platform tiny --db "$db" -o "$TMP/tuned.h" 2> "$TMP/err2"
 check "export header ($(tail -1 "$TMP/err2"))" [ -s "$TMP/tuned.h" ]
+check "the header holds no other kernel's text (chase, ipa, sched)" test -z "$(grep -iE 'chase|ipa|sched' "$TMP/tuned.h")"
 # What the database chose, row by row, against what the compiled header says.
 want=$(q "$db" "SELECT context || ' ' || json_extract(exports, '$.variant.value') || ' ' || COALESCE(json_extract(exports, '$.unroll.value'), -1) || ' ' || json_extract(exports, '$.g.value') FROM optima WHERE kernel = 'sumk' ORDER BY id" | sed 's/^n=//')
 cat > "$TMP/prog.c" << 'C'
@@ -262,6 +263,19 @@ sed -i '/^DELETE/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errv"
 check "a views file that only reads is made ($(tail -1 "$TMP/errv"))" \
 	[ "$(q "$db" "SELECT COUNT(*) FROM sumk_best")" = 2 ]
+
+# Beside the chase: the header holds the kernels asked for, else those with optima.
+"$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2>&1
+"$tune" export header --platform tiny --db "$db" -o "$TMP/both.h" 2> /dev/null
+check "by default the kernels with optima: sumk and chase" \
+	sh -c 'grep -q TUNED_SUMK_G "$1" && grep -q TUNED_CHASE_ "$1"' _ "$TMP/both.h"
+"$tune" export header --platform tiny --kernel sumk --db "$db" -o "$TMP/sumk-only.h" 2> "$TMP/errk"
+check "--kernel sumk: sumk's block and no chase text ($(tail -1 "$TMP/errk"))" \
+	sh -c 'grep -q TUNED_SUMK_G "$1" && ! grep -qi chase "$1"' _ "$TMP/sumk-only.h"
+out=$("$tune" export header --platform tiny --kernel ipa --db "$db" 2>&1)
+rc=$?
+check "--kernel ipa without its optima: exit 10 (rc $rc)" [ "$rc" = 10 ]
+check "naming those with optima ($out)" grep -q "kernel 'ipa' has no optima on this platform (those with optima: chase, sumk)" <<< "$out"
 
 check "no file of the tree changed" [ "$(git -C "$src" status --porcelain 2> /dev/null)" = "$before" ]
 e2e_done kernel_plugin

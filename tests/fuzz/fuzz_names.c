@@ -75,7 +75,7 @@ static void header(const char *platform, struct strbuf *shape)
 	struct tune_error err;
 	const char *plats[1] = { platform };
 
-	if (!f || report_header(store_db(st), plats, 1, f, &err) != 0)
+	if (!f || report_header(store_db(st), plats, 1, NULL, f, &err) != 0)
 		die("export header", err.msg);
 	fclose(f);
 	if (skeleton(text, shape) != 0)

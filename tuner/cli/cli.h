@@ -107,11 +107,14 @@ const char *cmd_db_path(const char *opt);
 
 /* cmd_options.c: a command's options, parsed by its table. */
 #define CMD_MAX_PLATFORMS 16
+#define CMD_MAX_KERNELS 32
 
 struct cmd_options {
 	const char *db;
 	const char *platforms[CMD_MAX_PLATFORMS];
 	size_t nplatforms;
+	const char *kernels[CMD_MAX_KERNELS + 1]; /* --kernel, NULL-terminated */
+	size_t nkernels;
 	int quick, fresh;
 	int yes;         /* --yes: measure the default platform's plan without asking */
 	int require_tls; /* --require-tls */

@@ -142,6 +142,8 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: csv takes one --platform at a time");
 	if (o.columns_given && fmt != 0)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: --columns applies to csv (tune export csv --columns all)");
+	if (o.nkernels && fmt != 1)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: --kernel applies to headers (tune export header --kernel K)");
 	if (o.check && fmt != 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: --check applies to headers (tune export header --check FILE)");
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
@@ -168,7 +170,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 	if (fmt == 0)
 		rc = report_csv(store_db(st), np ? platforms[0] : NULL, o.columns, out, &rows, err);
 	else if (fmt == 1)
-		rc = report_header(store_db(st), platforms, np, out, err);
+		rc = report_header(store_db(st), platforms, np, o.nkernels ? o.kernels : NULL, out, err);
 	else
 		rc = report_json(store_db(st), platforms, np, out, err);
 	if (out != stdout && fclose(out) != 0 && !rc)

@@ -191,6 +191,12 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 						 (op->flags & CMD_OPT_REPEAT) ? "s" : "");
 			o->platforms[o->nplatforms++] = optarg;
 			break;
+		case 'N':
+			if (o->nkernels == CMD_MAX_KERNELS)
+				return tune_fail(err, TUNE_ERR_USAGE, "%sat most %d --kernel options", prefix,
+						 CMD_MAX_KERNELS);
+			o->kernels[o->nkernels++] = optarg;
+			break;
 		case 'K':
 			if ((rc = cmd_add_kernels_dir(c->name, optarg, err)) != 0)
 				return rc;

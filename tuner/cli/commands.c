@@ -18,6 +18,8 @@ static const struct cmd_option export_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("FILE", "write to FILE (default: standard output)"), CMD_OPT_CHECK,
 	{ "columns", 'L', "SET", 0, "csv: amaco2 (its columns, byte for byte; the default) or all (and platform, host, "
 	  "fingerprint, hugepages, trial, phase, outlier)" },
+	{ "kernel", 'N', "K", CMD_OPT_REPEAT, "header: the kernels it holds, K again for several (default: every "
+	  "kernel with optima on the platforms)" },
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option facts_options[] = {
