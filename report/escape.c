@@ -100,21 +100,27 @@ static int formula_like(const char *s)
 
 void escape_csv_field(FILE *out, const char *s)
 {
-	int formula = formula_like(s);
+	/* Line breaks stay (quoted, they are CSV's own); other control characters
+	 * and invalid UTF-8 are shown as \xNN, since CSV is read on terminals too. */
+	char *shown = names_shown(s, 1);
+	const char *p = shown ? shown : "";
+	int formula = formula_like(p);
 
-	if (!formula && !strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
+	if (!formula && !strpbrk(p, ",\"\r\n")) {
+		fputs(p, out);
+		free(shown);
 		return;
 	}
 	fputc('"', out);
 	if (formula)
 		fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (; *p; p++) {
+		if (*p == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(*p, out);
 	}
 	fputc('"', out);
+	free(shown);
 }
 
 json_t *escape_json_text(const char *s)

@@ -37,6 +37,7 @@ void escape_file_name(const char *s, char *out, size_t len);
 
 /* s as one CSV field to out (RFC 4180): as it is, or between double quotes
  * with its quotes doubled when it holds a comma, a quote or a line break;
+ * other control characters and invalid UTF-8 as \xNN (names_show());
  * a text a spreadsheet would run as a formula (=, +, -, @ first, but not a
  * number) starts with a quote ('=1+1). */
 void escape_csv_field(FILE *out, const char *s);

@@ -174,12 +174,18 @@ static void read_limits(struct store *st)
 
 const char *store_errmsg(sqlite3 *db)
 {
+	static _Thread_local char text[700];
+	const char *file = sqlite3_db_filename(db, "main");
+
 	switch (sqlite3_errcode(db)) {
 	case SQLITE_INTERRUPT:
-		return "a query ran past " STORE_STR(STORE_READ_STATEMENT_S) " s and was stopped (does a view of this "
-		       "database never end? see sqlite3 DB .schema)";
+		snprintf(text, sizeof(text), "a query ran past " STORE_STR(STORE_READ_STATEMENT_S) " s and was stopped "
+			 "(does a view of this database never end? see: sqlite3 '%.400s' .schema)", file ? file : "");
+		return text;
 	case SQLITE_TOOBIG:
-		return "a value over 16 MiB (does a view of this database make one? see sqlite3 DB .schema)";
+		snprintf(text, sizeof(text), "a value over 16 MiB, read from or made by this database (a table or a "
+			 "view holds or makes it: see sqlite3 '%.400s' .schema)", file ? file : "");
+		return text;
 	default:
 		return sqlite3_errmsg(db);
 	}

@@ -95,6 +95,7 @@ esc=$TMP/esc.db
 cp "$db" "$esc"
 q "$esc" "UPDATE trials SET variant = variant || char(27) || '[2J' WHERE kernel = 'sumk';
 	UPDATE trials SET reason = char(27) || ']0;pwned' || char(7) WHERE kernel = 'chase' AND id % 2 = 0;
+	UPDATE trials SET hint = hint || char(27) || '[31m' WHERE kernel = 'chase' AND hint = 'pldl1strm';
 	UPDATE optima SET variant = variant || char(27) || ']0;pwned' || char(7) || char(155) WHERE kernel = 'chase'"
 # The header from extreme content: 14 context names of 150 characters, a
 # kernel name of 100, a value of -2^63.

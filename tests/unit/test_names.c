@@ -115,6 +115,7 @@ static void test_csv_field(void)
 		{ "a,b", "\"a,b\"" }, { "x\ny", "\"x\ny\"" }, { "say \"hi\"", "\"say \"\"hi\"\"\"" },
 		{ "=1+1", "\"'=1+1\"" }, { "+cmd", "\"'+cmd\"" }, { "-2+3*cmd|' /C calc'!A0", "\"'-2+3*cmd|' /C calc'!A0\"" },
 		{ "@SUM(A1)", "\"'@SUM(A1)\"" }, { "\t=x", "\"'\t=x\"" }, { "=a,\"b", "\"'=a,\"\"b\"" },
+		{ "a\x1b]0;t\x07", "a\\x1b]0;t\\x07" }, { "\xff", "\\xff" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

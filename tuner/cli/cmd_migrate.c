@@ -33,10 +33,11 @@ int cmd_migrate(int argc, char **argv, struct tune_error *err)
 	if ((rc = cmd_parse_options("migrate", argc, argv, &o, err)) != 0)
 		return rc;
 	if (access(o.db, F_OK) != 0)
-		return tune_fail(err, TUNE_ERR_STORE, "migrate: database '%s' does not exist (give --db)", o.db);
+		return tune_fail(err, TUNE_ERR_STORE, "migrate: database '%s' does not exist (check the path given with "
+				 "--db, or $TUNE_DB)", o.db);
 	before = schema_of(o.db);
 	if (before == STORE_SCHEMA_VERSION) {
-		printf("database '%s' has schema %d, this tune's: nothing to do\n", o.db, before);
+		printf("database '%s' is already at schema %d, this tune's: nothing to migrate\n", o.db, before);
 		return 0;
 	}
 	if ((rc = store_open(o.db, &st, tune_msg(err))) != 0)

@@ -94,8 +94,11 @@ static const char *parse_output(struct sweep_run *r, char *out, struct trial **t
 		const struct trial *t = NULL;
 
 		line_no++;
-		if (o)
-			manifest_sample(r->kernel, todo[0], o, &v, bad, sizeof(bad));
+		if (o && manifest_sample(r->kernel, todo[0], o, &v, bad, sizeof(bad)) == MANIFEST_OUT_OF_RANGE) {
+			snprintf(why, whylen, "kernel output line %zu: %s", line_no, bad);
+			json_decref(o);
+			return why;
+		}
 		if (!o || bad[0] || !json_is_boolean(warm)) {
 			snprintf(why, whylen, "kernel output line %zu is not a complete result: %s", line_no,
 				 !o ? jerr.text : bad[0] ? bad : "field 'warmup' is missing or not true or false");

@@ -381,11 +381,13 @@ int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json
 	}
 	if (!isfinite(out->metric) || (m->metric.range == RANGE_POSITIVE && out->metric <= 0) ||
 	    (m->metric.range == RANGE_NONNEGATIVE && out->metric < 0)) {
-		snprintf(why, len, "field '%s' (the metric) is %g, outside its range: %s (a manifest may widen it with "
-			 "metric: { range: nonnegative } or { range: any })", m->metric.field, out->metric,
+		snprintf(why, len, "field '%s' (the metric) is %g, outside its range: %s%s", m->metric.field, out->metric,
 			 m->metric.range == RANGE_POSITIVE ? "above 0 and finite" :
-			 m->metric.range == RANGE_NONNEGATIVE ? "0 or above, and finite" : "finite");
-		return -1;
+			 m->metric.range == RANGE_NONNEGATIVE ? "0 or above, and finite" : "finite",
+			 m->metric.range == RANGE_POSITIVE ? " (a manifest may widen it: metric: { range: nonnegative } or "
+			 "{ range: any })" : m->metric.range == RANGE_NONNEGATIVE ? " (metric: { range: any } takes any "
+			 "finite value)" : "");
+		return MANIFEST_OUT_OF_RANGE;
 	}
 	if (m->metric.total && number(o, m->metric.total, &out->total)) {
 		snprintf(why, len, "field '%s' (the run's whole time) is missing or not a number", m->metric.total);

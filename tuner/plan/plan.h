@@ -168,7 +168,9 @@ struct manifest_line {
 	double cpu;               /* where it ran, -1 when not said */
 };
 /* Decodes o as m's manifest says. Returns 0, or -1 with the missing or bad
- * field in why. */
+ * field in why, or MANIFEST_OUT_OF_RANGE when the metric is outside the
+ * manifest's metric.range (why says so). */
+#define MANIFEST_OUT_OF_RANGE (-2)
 int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json_t *o, struct manifest_line *out,
 		    char *why, size_t len);
 /* "hashprobe interleaved size_mb=64 g=8": trial t, or the trials of one
