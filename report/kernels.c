@@ -50,7 +50,8 @@ void report_params_text(const char *params_json, const char *omit, char *out, si
 
 static int results_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
-	static const char *const head[] = { "Context", "Variant", "Parameters", "Median [interval]", "Runs", "Chosen" };
+	static const char *const head[] = { "Context", "Variant", "Parameters", "Phase", "Median [interval]", "Runs",
+					    "Chosen" };
 	struct rdoc *d = arg;
 	size_t t;
 	char title[600], params[512], median[96], runs[24];
@@ -58,29 +59,31 @@ static int results_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	json_t *interval;
 
 	(void)err;
-	snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s in %s, %s is better",
+	snprintf(title, sizeof(title), "Kernel %s on platform %s, host %s: %s%s%s, %s is better",
 		 report_text(q, 2, ""), report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 10, "?"),
-		 report_text(q, 11, "?"), report_text(q, 12, "lower"));
-	t = rdoc_table_for(d, title, 6, head);
+		 report_text(q, 11, "")[0] ? " in " : "", report_text(q, 11, ""), report_text(q, 12, "lower"));
+	t = rdoc_table_for(d, title, 7, head);
 	report_params_text(report_text(q, 5, "{}"), report_text(q, 14, ""), params, sizeof(params));
 	interval = report_interval(sqlite3_column_double(q, 6), sqlite3_column_double(q, 7),
 				   sqlite3_column_double(q, 8), sqlite3_column_int64(q, 9), "%.4g", median, sizeof(median));
 	snprintf(runs, sizeof(runs), "%lld", sqlite3_column_int64(q, 9));
 	{
-		const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), params, median, runs,
-				      sqlite3_column_int(q, 13) ? "*" : "" };
-		const char *units[] = { NULL, NULL, NULL, report_text(q, 11, ""), NULL, NULL };
+		const char *row[] = { context[0] ? context : "-", report_text(q, 4, ""), params, report_text(q, 15, ""),
+				      median, runs, sqlite3_column_int(q, 13) ? "*" : "" };
+		const char *units[] = { NULL, NULL, NULL, NULL, report_text(q, 11, ""), NULL, NULL };
 
 		rdoc_row(d, t, row);
 		rdoc_units(d, t, units);
 		rdoc_value(d, t, 2, json_loads(report_text(q, 5, "{}"), 0, NULL));
-		rdoc_value(d, t, 3, interval);
-		rdoc_value(d, t, 5, json_boolean(sqlite3_column_int(q, 13)));
+		rdoc_value(d, t, 4, interval);
+		rdoc_value(d, t, 6, json_boolean(sqlite3_column_int(q, 13)));
 	}
 	return 0;
 }
 
-/* Every search trial of the newest sweep of each kernel, per context. */
+/* Every search and final trial of the newest sweep of each kernel, per
+ * context, saying which; the optimum's starred where it was decided: its
+ * final's median, or its search's where no final measured it. */
 static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	return report_each_row(db,
@@ -88,11 +91,15 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 			       " r.ci_high, r.runs, json_extract(s.spec_json, '$.metric.field'),"
 			       " json_extract(s.spec_json, '$.metric.unit'), json_extract(s.spec_json, '$.metric.better'),"
 			       " EXISTS (SELECT 1 FROM optima o WHERE o.sweep_id = r.sweep_id AND o.kernel = r.kernel AND"
-			       " o.context = r.context AND o.params = r.params), " REPORT_SQL_OMIT("s", "r.context")
+			       " o.context = r.context AND o.params = r.params) AND (r.phase = 'final' OR NOT EXISTS"
+			       " (SELECT 1 FROM trials f WHERE f.sweep_id = r.sweep_id AND f.phase = 'final' AND f.status ="
+			       " 'done' AND f.context = r.context AND f.params = r.params)), "
+			       REPORT_SQL_OMIT("s", "r.context") ", r.phase"
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
-			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND (?1 IS NULL OR r.platform = ?1)"
-			       " AND " REPORT_SQL_GENERIC("s") " ORDER BY r.platform, r.host, r.kernel, r.context, r.trial_id",
+			       " WHERE t.context IS NOT NULL AND r.phase IN ('search', 'final') AND"
+			       " (?1 IS NULL OR r.platform = ?1) AND " REPORT_SQL_GENERIC("s")
+			       " ORDER BY r.platform, r.host, r.kernel, r.context, r.phase = 'final', r.trial_id",
 			       platform, "kernel results", results_row, d, err);
 }
 
@@ -113,9 +120,11 @@ static int optima_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	t = rdoc_table_for(d, title, 7, head);
 	report_params_text(report_text(q, 5, "{}"), report_text(q, 12, ""), exported, sizeof(exported));
 	if (json_is_object(ru)) {
-		char *text = json_dumps(ru, JSON_COMPACT), params[400];
+		char *text = json_dumps(ru, JSON_COMPACT), params[400], omit[700];
 
-		report_params_text(text, report_text(q, 12, ""), params, sizeof(params));
+		/* Its runs are a count, not a parameter. */
+		snprintf(omit, sizeof(omit), "%s runs", report_text(q, 12, ""));
+		report_params_text(text, omit, params, sizeof(params));
 		snprintf(runner, sizeof(runner), "%s %s %.4g", json_string_value(json_object_get(ru, "variant"))
 			 ? json_string_value(json_object_get(ru, "variant")) : "?", params,
 			 json_number_value(json_object_get(ru, "median")));

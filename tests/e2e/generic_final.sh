@@ -70,4 +70,9 @@ check "the baseline point stood beside b in the final" \
 check "the gain is paired, run by run" test -n "$(q "$db" "SELECT baseline_paired FROM optima WHERE kernel = 'flip'")"
 "$tune" results --db "$db" > "$TMP/results" 2>&1
 check "and the headline says so" grep -q "over .*run by run" "$TMP/results"
+# The kernel's table: which phase each median comes from, the final's starred.
+check "the kernel's table has a phase column" grep -qE '^Context +Variant +Parameters +Phase +Median' "$TMP/results"
+check "its one star is on b's final median ($(grep -E ' \*$' "$TMP/results" | tr -s ' '))" \
+	test "$(grep -cE ' \*$' "$TMP/results")-$(grep -E ' \*$' "$TMP/results" | grep -cE 'fast +mode=b g=1 +final +9[0-9.]+ ')" = 1-1
+check "the search's medians are there too, said as such" test "$(grep -cE 'fast +mode=[ab] g=[12] +search ' "$TMP/results")" = 4
 e2e_done generic_final
