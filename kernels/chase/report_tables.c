@@ -343,10 +343,16 @@ static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	/* A table per platform and host. */
 	snprintf(title, sizeof(title), "Optima of chase: platform %s, host %s", report_text(q, 0, ""), report_text(q, 1, ""));
 	t = rdoc_table_for(d, title, 9, head);
-	if (json_is_object(ru))
-		snprintf(runner, sizeof(runner), "%s g=%lld %.1f", json_string_value(json_object_get(ru, "hint")),
+	/* Named by its hint, or by its variant where it has none. */
+	if (json_is_object(ru)) {
+		const char *name = json_string_value(json_object_get(ru, "hint"));
+
+		if (!name)
+			name = json_string_value(json_object_get(ru, "variant"));
+		snprintf(runner, sizeof(runner), "%s g=%lld %.1f", name ? name : "?",
 			 (long long)json_integer_value(json_object_get(ru, "group_size")),
 			 json_real_value(json_object_get(ru, "median")));
+	}
 	interval = report_interval(sqlite3_column_double(q, 10), sqlite3_column_double(q, 11),
 				   sqlite3_column_double(q, 12), sqlite3_column_int64(q, 16), "%.1f", median, sizeof(median));
 	snprintf(g, sizeof(g), "%lld (%lld)", sqlite3_column_int64(q, 7), sqlite3_column_int64(q, 8));

@@ -67,6 +67,9 @@ else
 fi
 
 # Formats.
+"$tune" results --platform tiny --db "$db" > "$TMP/r.txt" 2>&1
+check "no table says (null): a runner-up without a hint is named by its variant ($(grep -m1 '(null)' "$TMP/r.txt"))" \
+	test -z "$(grep '(null)' "$TMP/r.txt")"
 check "table format" sh -c "'$tune' results --platform tiny --db '$db' --format table | grep -q '^Summary: scalar vs best'"
 check "md format" sh -c "'$tune' results --platform tiny --db '$db' --format md | grep -q '^| Working set | Scalar |'"
 check "csv format" sh -c "'$tune' results --platform tiny --db '$db' --format csv | grep -q '^platform,host,table,Working set'"
