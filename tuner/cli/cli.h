@@ -5,6 +5,7 @@
 #ifndef TUNER_CLI_STAGE_H
 #define TUNER_CLI_STAGE_H
 
+#include <sqlite3.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -101,6 +102,12 @@ struct store;
 /* Opens a database that must exist already, read-only (for reading results;
  * a writable one of an older schema is migrated first). */
 int cmd_open_store(const char *path, struct store **st, struct tune_error *err);
+
+/* The platforms the database has optima for, at most max, their names in
+ * names[] and out[] pointing at them: what a command that reads optima
+ * takes when no --platform is given. */
+#define CMD_PLATFORM_NAME_MAX 256
+size_t cmd_platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][CMD_PLATFORM_NAME_MAX]);
 
 /* The database path: --db, else TUNE_DB, else ./tune.db. Borrowed. */
 const char *cmd_db_path(const char *opt);

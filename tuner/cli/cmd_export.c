@@ -13,22 +13,6 @@
 #include "cli.h"
 
 /* The platforms that have optima, when none is named. */
-static size_t platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][64])
-{
-	sqlite3_stmt *q = NULL;
-	size_t n = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT platform FROM optima ORDER BY platform", -1, &q, NULL) != SQLITE_OK)
-		return 0;
-	while (n < max && sqlite3_step(q) == SQLITE_ROW) {
-		snprintf(names[n], 64, "%s", (const char *)sqlite3_column_text(q, 0));
-		out[n] = names[n];
-		n++;
-	}
-	sqlite3_finalize(q);
-	return n;
-}
-
 /* The value of `#define NAME "value"` lines, in order of appearance. */
 static size_t header_values(const char *text, const char *name, char vals[][128], size_t max)
 {
@@ -120,7 +104,7 @@ static int check_header(sqlite3 *db, const char *path, struct tune_error *err)
 int cmd_export(int argc, char **argv, struct tune_error *err)
 {
 	static const char *const formats[] = { "csv", "header", "json", NULL };
-	char names[CMD_MAX_PLATFORMS][64];
+	char names[CMD_MAX_PLATFORMS][CMD_PLATFORM_NAME_MAX];
 	const char *found[CMD_MAX_PLATFORMS];
 	const char **platforms;
 	struct cmd_options o;
@@ -155,7 +139,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 	platforms = o.platforms;
 	np = o.nplatforms;
 	if (fmt && !np) {
-		np = platforms_with_optima(store_db(st), found, CMD_MAX_PLATFORMS, names);
+		np = cmd_platforms_with_optima(store_db(st), found, CMD_MAX_PLATFORMS, names);
 		platforms = found;
 		if (!np) {
 			rc = tune_fail(err, TUNE_ERR_EMPTY, "export: no optima in '%s' yet (run 'tune --platform local' "

@@ -36,6 +36,22 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err)
 	return 0;
 }
 
+size_t cmd_platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][CMD_PLATFORM_NAME_MAX])
+{
+	sqlite3_stmt *q = NULL;
+	size_t n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT platform FROM optima ORDER BY platform", -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	while (n < max && sqlite3_step(q) == SQLITE_ROW) {
+		snprintf(names[n], CMD_PLATFORM_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 0));
+		out[n] = names[n];
+		n++;
+	}
+	sqlite3_finalize(q);
+	return n;
+}
+
 int cmd_add_kernels_dir(const char *cmd, const char *dir, struct tune_error *err)
 {
 	switch (paths_add_kernels_dir(dir)) {

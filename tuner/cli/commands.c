@@ -48,7 +48,7 @@ static const struct cmd_option replay_options[] = {
 	CMD_OPT_END,
 };
 static const struct cmd_option report_options[] = {
-	CMD_OPT_PLATFORMS(CMD_OPT_REQUIRED), CMD_OPT_OUTPUT("DIR", "the folder to write (default tune-report)"),
+	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("DIR", "the folder to write (default tune-report)"),
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option results_options[] = {
