@@ -43,6 +43,13 @@ void rdoc_section(struct rdoc *d, const char *platform, const char *host, const 
 	b->depth = depth;
 }
 
+void rdoc_heading(struct rdoc *d, const char *title)
+{
+	rdoc_section(d, title, "", "", -1);
+	if (!d->oom)
+		d->v[d->n - 1].heading = 1;
+}
+
 size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *const *headers)
 {
 	struct block *b = push(d, BLOCK_TABLE);
@@ -235,8 +242,22 @@ static void render_md(const struct rdoc *d, FILE *out)
 
 /* A table's rows as CSV, each led by its platform and host (and, when
  * title, the table's title). */
+/* The column of b headed name, or ncols. */
+static size_t column(const struct block *b, const char *name)
+{
+	size_t c = 0;
+
+	while (c < b->ncols && strcmp(rdoc_cell(b, 0, c), name) != 0)
+		c++;
+	return c;
+}
+
 void rdoc_csv_table(const struct block *sec, const struct block *b, int title, FILE *out)
 {
+	/* Under a heading, each row's own platform and host. */
+	size_t pc = sec && sec->heading ? column(b, "Platform") : b->ncols;
+	size_t hc = sec && sec->heading ? column(b, "Host") : b->ncols;
+
 	fputs(title ? "platform,host,table" : "platform,host", out);
 	for (size_t c = 0; c < b->ncols; c++) {
 		fputc(',', out);
@@ -244,9 +265,9 @@ void rdoc_csv_table(const struct block *sec, const struct block *b, int title, F
 	}
 	fputc('\n', out);
 	for (size_t r = 1; r < b->nrows; r++) {
-		escape_csv_field(out, sec ? sec->platform : "");
+		escape_csv_field(out, pc < b->ncols ? rdoc_cell(b, r, pc) : sec && !sec->heading ? sec->platform : "");
 		fputc(',', out);
-		escape_csv_field(out, sec ? sec->host : "");
+		escape_csv_field(out, hc < b->ncols ? rdoc_cell(b, r, hc) : sec && !sec->heading ? sec->host : "");
 		if (title) {
 			fputc(',', out);
 			escape_csv_field(out, b->title);
@@ -304,7 +325,7 @@ static json_t *cell_json(const char *text, const char *unit)
 
 static int render_json(const struct rdoc *d, FILE *out)
 {
-	json_t *root = json_pack("{s:s, s:i, s:s, s:[]}", "format", "tune-results", "version", 2, "tune_version",
+	json_t *root = json_pack("{s:s, s:i, s:s, s:[]}", "format", "tune-results", "version", 3, "tune_version",
 				 TUNE_VERSION, "sections");
 	json_t *sections = json_object_get(root, "sections"), *cur = NULL;
 	int rc;
@@ -312,7 +333,11 @@ static int render_json(const struct rdoc *d, FILE *out)
 	for (size_t i = 0; i < d->n; i++) {
 		const struct block *b = &d->v[i];
 
-		if (b->kind == BLOCK_SECTION || !cur) {
+		if (b->kind == BLOCK_SECTION && b->heading) {
+			cur = json_pack("{s:s, s:n, s:n, s:n, s:[]}", "heading", b->platform, "platform", "host",
+					"fingerprint", "tables");
+			json_array_append_new(sections, cur);
+		} else if (b->kind == BLOCK_SECTION || !cur) {
 			cur = json_pack("{s:s, s:s, s:s, s:[]}", "platform", b->kind == BLOCK_SECTION ? b->platform : "",
 					"host", b->kind == BLOCK_SECTION ? b->host : "", "fingerprint",
 					b->kind == BLOCK_SECTION ? b->fingerprint : "", "tables");

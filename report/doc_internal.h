@@ -16,6 +16,7 @@ struct block {
 	char *title;                   /* table title, figure caption */
 	char platform[64], host[256], fingerprint[32];
 	long long depth;               /* section: < 0 when not a results section */
+	int heading;                   /* section: a heading (its text in platform), of no one platform */
 	size_t ncols, nrows;           /* table: nrows includes the header row */
 	char **cells;
 	json_t **values;               /* per cell, its typed value for JSON; NULL: read from its text */

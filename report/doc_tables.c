@@ -114,7 +114,8 @@ int rdoc_csv_files(const struct rdoc *d, const char *dir, FILE *list, struct tun
 			continue;
 		/* PLATFORM-HOST-TABLE.csv; names are data, escaped as file names. */
 		table_name(b->title, name, sizeof(name));
-		escape_file_name(sec && sec->platform[0] ? sec->platform : "all", platform, sizeof(platform));
+		escape_file_name(sec && sec->platform[0] && !sec->heading ? sec->platform : "all", platform,
+				 sizeof(platform));
 		escape_file_name(sec && sec->host[0] ? sec->host : "all", host, sizeof(host));
 		snprintf(file, sizeof(file), "%s-%s-%s.csv", platform, host, name);
 		while (taken(made, nmade, file))

@@ -228,7 +228,7 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	(void)err;
 	/* Its own heading, above every platform's tables. */
 	if (!h->rows++)
-		rdoc_section(d, "Headline", "", "", -1);
+		rdoc_heading(d, "Headline");
 	t = rdoc_table_for(d, "Headline: what to use, how sure, how much it gains, how near the limit", 9, head);
 	setting(report_text(q, H_VARIANT, "?"), report_text(q, H_PARAMS, "{}"), report_text(q, H_OMIT, ""), use,
 		sizeof(use));

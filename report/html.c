@@ -157,7 +157,7 @@ static void add_about(struct rdoc *d, sqlite3 *db, const char *const *platforms,
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	for (size_t p = 0; p < np; p++)
 		strbuf_addf(&names, "%s%s", p ? ", " : "", platforms[p]);
-	rdoc_section(d, "About this report", "", "", -1);
+	rdoc_heading(d, "About this report");
 	t = rdoc_table(d, "Made by tune " TUNE_VERSION, 2, head);
 	{
 		const char *rows[][2] = { { "Generated", when }, { "tune", TUNE_VERSION },

@@ -21,8 +21,13 @@ extern const char *const report_format_names[]; /* "table", "md", "csv", "json",
 
 struct rdoc *rdoc_new(void); /* NULL when out of memory; free with rdoc_free() */
 void rdoc_free(struct rdoc *d);
-/* A results section: what the tables after it belong to (depth < 0: a plain heading). */
+/* A results section: the platform and host the tables after it belong to
+ * (depth < 0: none said). */
 void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint, long long depth);
+/* A heading of tables of no one platform (the headline): in CSV each row
+ * names its own platform and host (its Platform and Host columns), in JSON
+ * the section is {"heading": title} with no platform or host. */
+void rdoc_heading(struct rdoc *d, const char *title);
 /* A table with ncols headers; returns its handle for rdoc_row(). */
 size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *const *headers);
 /* The last block if it is a table titled title, else a new one: rows of a

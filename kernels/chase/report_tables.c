@@ -238,7 +238,7 @@ static void add_comparison(struct rdoc *d, const struct chase_results *rs, const
 			head[1 + p * 4 + k] = labels[p * 4 + k];
 		}
 	}
-	rdoc_section(d, "Comparison of platforms", "", "", -1);
+	rdoc_heading(d, "Comparison of platforms");
 	t = rdoc_table(d, "Scalar vs best interleaved-prefetch per platform (median ns/lookup)", 1 + 4 * np, head);
 	{
 		const char *units[1 + 4 * 8] = { "MB" };

@@ -72,11 +72,12 @@ check "no table says (null): a runner-up without a hint is named by its variant 
 	test -z "$(grep '(null)' "$TMP/r.txt")"
 check "table format" sh -c "'$tune' results --platform tiny --db '$db' --format table | grep -q '^Summary: scalar vs best'"
 check "md format" sh -c "'$tune' results --platform tiny --db '$db' --format md | grep -q '^| Working set | Scalar |'"
-check "csv format" sh -c "'$tune' results --platform tiny --db '$db' --format csv | grep -q '^platform,host,table,Working set'"
+"$tune" results --platform tiny --db "$db" --format csv > "$TMP/r.csv"
+check "csv format" grep -q '^platform,host,table,Working set' "$TMP/r.csv"
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/r.json"
 # The platform's first section (after the headline's).
 sec=$(q "$db" "SELECT min(key) FROM json_each(readfile('$TMP/r.json'), '\$.sections') WHERE json_extract(value, '\$.host') != ''")
-check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].host')")" = "2 $(hostname)"
+check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.version') || ' ' || json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].host')")" = "3 $(hostname)"
 # Typed: numbers are numbers, intervals objects with their runs and coverage, units fields.
 jt() { q "$db" "SELECT group_concat(json_type(readfile('$TMP/r.json'), '\$.sections[$sec].tables[$1].' || value), ' ') FROM json_each('$2')"; }
 check "json: the summary's cells are typed" test "$(jt 0 '["rows[0][0]","rows[0][1]","rows[0][3]","rows[0][4]","rows[0][5]"]')" = "integer real integer text real"
@@ -165,6 +166,12 @@ check "--table of no table: exit 2, naming the tables ($out)" bash -c "[ $rc = 2
 "$tune" results --platform tiny --db "$db" --format csv -o "$TMP/csv dir" > "$TMP/csv.list"
 check "-o DIR: one CSV file per table ($ntab), each path listed" test "$(find "$TMP/csv dir" -name '*.csv' | wc -l) $(wc -l < "$TMP/csv.list")" = "$ntab $ntab"
 check "-o DIR: a table's file holds its rows under one header" test "$(head -1 "$TMP/csv dir/tiny-$(hostname)-summary.csv")" = "platform,host,Working set,Scalar,Interleaved+prefetch,Best g,Hint,Speedup"
+check "-o DIR: the headline's file is of all platforms, not of a platform named Headline" \
+	sh -c 'ls "$1" | grep -q "^all-all-headline.csv$" && ! ls "$1" | grep -q "^Headline"' _ "$TMP/csv dir"
+check "the headline's CSV rows name their platform and host" \
+	test "$(grep -c "^tiny,$(hostname),\"Headline: what to use" "$TMP/r.csv")-$(grep -c '^Headline,' "$TMP/r.csv")" = "$(q "$db" "SELECT count(*) FROM optima JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny'")-0"
+check "the headline's JSON section is a heading, with no platform or host" \
+	test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[0].heading') || ',' || json_type(readfile('$TMP/r.json'), '\$.sections[0].platform')")" = "Headline,null"
 check "-o DIR: as many rows as the table" test "$(($(wc -l < "$TMP/csv dir/tiny-$(hostname)-summary.csv") - 1))" = "$(q "$db" "SELECT json_array_length(readfile('$TMP/s.json'), '\$.sections[0].tables[0].rows')")"
 out=$("$tune" results --platform tiny --db "$db" -o "$TMP/csv2" 2>&1)
 check "-o DIR without --format csv: exit 2, says to add it" bash -c "[ $? = 2 ] && grep -q 'give --format csv' <<< \"\$1\"" _ "$out"
