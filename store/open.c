@@ -215,11 +215,15 @@ static int migrated_copy(struct store *st, struct store **out, char *msg)
 	     store_fail(msg, STORE_ERR_DB, "cannot copy '%s' to read it migrated: %s", st->path,
 			to ? sqlite3_errmsg(to) : "out of memory");
 	sqlite3_close(to);
-	if (!rc && (rc = store_open(path, out, msg)) == 0) {
+	if (!rc)
+		rc = store_open(path, out, msg);
+	if (!rc && *out) {
 		(*out)->copy = path;
 		read_limits(*out);
 		return 0;
 	}
+	if (!rc)
+		rc = store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 	unlink(path);
 	free(path);
 	return rc;

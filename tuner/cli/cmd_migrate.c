@@ -40,7 +40,7 @@ int cmd_migrate(int argc, char **argv, struct tune_error *err)
 		printf("database '%s' is already at schema %d, this tune's: nothing to migrate\n", o.db, before);
 		return 0;
 	}
-	if ((rc = store_open(o.db, &st, tune_msg(err))) != 0)
+	if (store_open(o.db, &st, tune_msg(err)) != 0)
 		return TUNE_ERR_STORE;
 	store_close(st);
 	printf("database '%s' migrated from schema %d to %d, every sample kept\n", o.db, before, STORE_SCHEMA_VERSION);

@@ -205,7 +205,8 @@ int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 						moved[nm++] = fin[k];
 					else
 						fin[keep++] = fin[k];
-				memcpy(fin + keep, moved, nm * sizeof(*moved));
+				for (size_t k = 0; k < nm; k++)
+					fin[keep + k] = moved[k];
 			}
 			if (!(n = search_finals_ranked(r->kernel, fin, nf - nb, cand)))
 				continue;
