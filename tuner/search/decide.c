@@ -1,8 +1,8 @@
-/* Deciding: for each context (a working set, a sched point) every candidate
- * that may be in the plateau (the top ones, the knee, and any whose interval
- * reaches within tolerance of the best score) re-measured side by side in a
- * random order, then the optimum chosen from that measurement alone and
- * recorded with its runner-up. */
+/* Deciding, the sweep's side: for each context (a working set, a sched
+ * point) every candidate that may be in the plateau re-measured side by side
+ * in a random order, with the baseline beside it, by the loop the replay
+ * shares (decision.c); then the optimum chosen from that measurement alone
+ * recorded with its runner-up, its gain and where it stands. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,115 +123,46 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	return rc;
 }
 
-/* The point of the process of knee (or of any finalist) that behaves as the
- * baseline, added to the finals fin[0..*nf) (copies in finals[]) unless one
- * of them is it already: the gain over the baseline then pairs run by run. */
-static struct trial *baseline_beside(const struct kernel_manifest *m, const struct trial *knee, struct trial **fin,
-				     size_t *nf, struct trial *finals)
+/* The sweep's side of a decision (arg: its struct sweep_run): the finals
+ * measured on the host, each optimum recorded with runner-up and baseline. */
+static int measure_final(void *arg, const struct trial *first, struct trial **fin, size_t nf, struct tune_error *err)
 {
-	long long at = search_baseline_beside(m, knee);
+	struct sweep_run *r = arg;
+	char final_title[400], what[200];
 
-	if (at == PLAN_NA || *nf >= SEARCH_FINAL_MAX)
-		return NULL;
-	for (size_t k = 0; k < *nf; k++)
-		if (manifest_is_baseline(fin[k]) && plan_same_process(fin[k], knee))
-			return NULL;
-	if (manifest_trial_at(knee, at, PHASE_FINAL, "final", &finals[*nf]) != 0)
-		return NULL;
-	fin[*nf] = &finals[*nf];
-	return fin[(*nf)++];
+	snprintf(what, sizeof(what), "final%s%s", first->context[0] ? " " : "", first->context);
+	search_round_title(r, what, final_title, sizeof(final_title));
+	return measure_trials(r, fin, nf, final_title, err);
+}
+
+static int record_decision(void *arg, struct trial *knee, struct trial **cand, size_t n, struct trial *beside,
+			   long long weighed, struct tune_error *err)
+{
+	struct sweep_run *r = arg;
+	struct trial *runner = NULL, *baseline = NULL;
+
+	for (size_t k = 0; k < n; k++)
+		if (cand[k] != knee) {
+			runner = cand[k];
+			break;
+		}
+	/* The baseline measured in this decision, the headline's: beside the
+	 * knee, else the best of it. */
+	if (beside && beside->stats.n)
+		baseline = beside;
+	for (size_t k = 0; k < n && !baseline; k++)
+		if (cand[k] != knee && manifest_is_baseline(cand[k]))
+			baseline = cand[k];
+	return record_optimum(r, knee, cand[0], runner, baseline, weighed, err);
 }
 
 /* For each working set: re-measure its candidates side by side in a
- * random order, then record the optimum (the knee of the best context). */
+ * random order, the baseline beside them, then record the optimum (the knee
+ * of the best context). */
 int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
 {
-	const struct sweep *sw = &r->sweep;
-	struct trial **cand = calloc(r->plan.ntrials + 1, sizeof(struct trial *));
-	struct trial *finals = calloc(SEARCH_FINAL_MAX, sizeof(*finals));
-	struct rng rng = { (uint64_t)sw->seed ^ 0x66696e616cull };
-	char final_title[400], what[200];
-	int rc = 0;
+	struct rng rng = { (uint64_t)r->sweep.seed ^ 0x66696e616cull };
+	struct search_decider d = { measure_final, record_decision, r, 1, &rng };
 
-	if (!cand || !finals) {
-		free(cand);
-		free(finals);
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	}
-	for (size_t i = 0; i < r->plan.ntrials && !rc; i++) {
-		const struct trial *first = &r->plan.trials[i];
-		size_t n = search_decision(&r->plan, i, cand), nf = 0, nb = 0, measured = n;
-		struct trial *best, *knee, *runner = NULL, *baseline = NULL, *beside = NULL, *fin[SEARCH_FINAL_MAX];
-
-		if (!n)
-			continue;
-		search_rank(r->kernel, cand, n);
-		knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
-		if (sw->final_top > 0) {
-			nf = search_finalists(r->kernel, sw, cand, n, knee, drift, fin);
-			for (size_t k = 0; k < nf; k++) {
-				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
-				fin[k] = &finals[k];
-			}
-			/* The baseline beside the knee, then beside every other process
-			 * of the final as places allow: whichever the final chooses,
-			 * its gain is measured run by run in its own process. */
-			nb = nf;
-			baseline_beside(r->kernel, knee, fin, &nf, finals);
-			for (size_t k = 0; k < nb; k++)
-				baseline_beside(r->kernel, fin[k], fin, &nf, finals);
-			nb = nf - nb;
-			/* A random order, kept together by context so each is one process. */
-			for (size_t k = nf; k > 1; k--) {
-				size_t j = (size_t)rng_below(&rng, k);
-				struct trial *t = fin[k - 1];
-
-				fin[k - 1] = fin[j];
-				fin[j] = t;
-			}
-			search_group_by_process(fin, nf);
-			snprintf(what, sizeof(what), "final%s%s", first->context[0] ? " " : "", first->context);
-			search_round_title(r, what, final_title, sizeof(final_title));
-			if ((rc = measure_trials(r, fin, nf, final_title, err)) != 0)
-				break;
-			/* A baseline beside (finals[nf - nb ..]) measures the gain, not a
-			 * candidate: to the end. */
-			{
-				struct trial *moved[SEARCH_FINAL_MAX];
-				size_t keep = 0, nm = 0;
-
-				for (size_t k = 0; k < nf; k++)
-					if (fin[k] >= finals + (nf - nb))
-						moved[nm++] = fin[k];
-					else
-						fin[keep++] = fin[k];
-				for (size_t k = 0; k < nm; k++)
-					fin[keep + k] = moved[k];
-			}
-			if (!(n = search_finals_ranked(r->kernel, fin, nf - nb, cand)))
-				continue;
-			knee = search_knee(r->kernel, cand, n, cand[0], sw->tolerance);
-			for (size_t k = nf - nb; k < nf; k++)
-				if (plan_same_process(fin[k], knee))
-					beside = fin[k];
-		}
-		best = cand[0];
-		for (size_t k = 0; k < n; k++)
-			if (cand[k] != knee) {
-				runner = cand[k];
-				break;
-			}
-		/* The baseline measured in this decision, the headline's: beside
-		 * the knee, else the best of it. */
-		if (beside && beside->stats.n)
-			baseline = beside;
-		for (size_t k = 0; k < n && !baseline; k++)
-			if (cand[k] != knee && manifest_is_baseline(cand[k]))
-				baseline = cand[k];
-		rc = record_optimum(r, knee, best, runner, baseline,
-				    (long long)measured + (long long)(n + nb) * (sw->final_top > 0), err);
-	}
-	free(cand);
-	free(finals);
-	return rc;
+	return search_decide_each(&r->plan, &r->sweep, drift, &d, err);
 }

@@ -131,48 +131,60 @@ static int in_plateau(const struct replay *p, const struct sweep *sw, const stru
 	return best != (size_t)-1 && reaches(record_of(p, chosen), p->rec[best].median, sw, by_median);
 }
 
-/* The decision of each context as search_decide() makes it, measured by the
- * replay, with the drift the search's anchors saw (< 0: none); adds to out. */
-static void decide(struct replay *p, const struct sweep *sw, double drift, struct trial **cand,
-		   struct replay_result *out)
+/* The replay's side of a decision: the final drawn from the record, the
+ * choice scored against the record's plateau. */
+struct replay_decision {
+	struct replay *p;
+	const struct sweep *sw;
+	struct replay_result *out;
+};
+
+static int replay_final(void *arg, const struct trial *first, struct trial **fin, size_t nf, struct tune_error *err)
 {
-	struct plan *pl = p->plan;
-	struct trial finals[SEARCH_FINAL_MAX], *fin[SEARCH_FINAL_MAX];
+	struct replay_decision *rd = arg;
 
-	for (size_t i = 0; i < pl->ntrials; i++) {
-		size_t n = search_decision(pl, i, cand), nf;
-		struct trial *knee;
-		long long point;
+	(void)first;
+	(void)err;
+	measure_round(rd->p, fin, nf);
+	rd->out->finals += (double)nf;
+	return 0;
+}
 
-		if (!n)
-			continue;
-		search_rank(sw->manifest, cand, n);
-		knee = search_knee(sw->manifest, cand, n, cand[0], sw->tolerance);
-		if (sw->final_top > 0) {
-			nf = search_finalists(sw->manifest, sw, cand, n, knee, drift, fin);
-			for (size_t k = 0; k < nf; k++) {
-				plan_copy_trial(fin[k], PHASE_FINAL, "final", &finals[k]);
-				fin[k] = &finals[k];
-			}
-			/* No baseline beside the knee: it measures the gain, not the choice. */
-			search_group_by_process(fin, nf);
-			measure_round(p, fin, nf);
-			out->finals += (double)nf;
-			if (!(n = search_finals_ranked(sw->manifest, fin, nf, cand)))
-				continue;
-			knee = search_knee(sw->manifest, cand, n, cand[0], sw->tolerance);
-		}
-		out->decisions++;
-		out->hits += in_plateau(p, sw, knee, 0);
-		out->hits_median += in_plateau(p, sw, knee, 1);
-		point = plan_trial_point(knee);
-		if (point != PLAN_NA) {
-			if (!out->chosen_min || point < out->chosen_min)
-				out->chosen_min = point;
-			if (point > out->chosen_max)
-				out->chosen_max = point;
-		}
+static int replay_decided(void *arg, struct trial *knee, struct trial **cand, size_t n, struct trial *beside,
+			  long long weighed, struct tune_error *err)
+{
+	struct replay_decision *rd = arg;
+	struct replay_result *out = rd->out;
+	long long point = plan_trial_point(knee);
+
+	(void)cand;
+	(void)n;
+	(void)beside;
+	(void)weighed;
+	(void)err;
+	out->decisions++;
+	out->hits += in_plateau(rd->p, rd->sw, knee, 0);
+	out->hits_median += in_plateau(rd->p, rd->sw, knee, 1);
+	if (point != PLAN_NA) {
+		if (!out->chosen_min || point < out->chosen_min)
+			out->chosen_min = point;
+		if (point > out->chosen_max)
+			out->chosen_max = point;
 	}
+	return 0;
+}
+
+/* The decision of each context as search_decide() makes it (the same loop,
+ * with no baseline beside: it measures the gain, not the choice), measured
+ * by the replay, with the drift the search's anchors saw (< 0: none); adds
+ * to out. */
+static int decide(struct replay *p, const struct sweep *sw, double drift, struct replay_result *out,
+		  struct tune_error *err)
+{
+	struct replay_decision rd = { p, sw, out };
+	struct search_decider d = { replay_final, replay_decided, &rd, 0, NULL };
+
+	return search_decide_each(p->plan, sw, drift, &d, err);
 }
 
 /* The grid's measuring time: every trial once, at its recorded median. */
@@ -338,17 +350,13 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 		  const struct replay_options *o, struct replay_result *out, struct tune_error *err)
 {
 	struct trial **round = calloc(plan->ntrials + SEARCH_ANCHORS * plan->nbatches + 1, sizeof(struct trial *));
-	struct trial **cand = calloc(plan->ntrials + SEARCH_FINAL_MAX + 1, sizeof(struct trial *));
 	struct replay p = { plan, record->rec, { 0 }, o->drift, 0, 0, 0, 0, 0 };
 	double time_ns = 0, grid_ns = grid_time(&p);
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!round || !cand) {
-		free(round);
-		free(cand);
+	if (!round)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	}
 	for (size_t seed = 0; !rc && seed < o->seeds; seed++) {
 		/* The sweep as if seeded anew: random draws its own sample each time. */
 		struct sweep each = *sw;
@@ -380,7 +388,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 			}
 		}
 		search_score(&se);
-		decide(&p, sw, se.drift, cand, out);
+		rc = decide(&p, sw, se.drift, out, err);
 		search_free(&se);
 		time_ns += p.time_ns;
 	}
@@ -394,7 +402,6 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 		out->time_share = grid_ns > 0 ? time_ns / (double)o->seeds / grid_ns : 0;
 	}
 	free(round);
-	free(cand);
 	return rc;
 }
 

@@ -209,4 +209,26 @@ int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct 
  * optimum recorded; drift is the search's (search.drift). */
 int search_decide(struct sweep_run *r, double drift, struct tune_error *err);
 
+/* What is the caller's in a decision (decision.c), the sweep's or the
+ * replay's: how a final is measured, and what becomes of the outcome. */
+struct rng;
+struct search_decider {
+	/* Measures fin[0..nf), the final of the decision that first opens,
+	 * side by side; non-zero stops. */
+	int (*measure)(void *arg, const struct trial *first, struct trial **fin, size_t nf, struct tune_error *err);
+	/* A context's outcome: the knee, the candidates ranked (the final's
+	 * where one ran, cand[0] the best), the baseline measured beside the
+	 * knee or NULL, and how many trials the decision weighed; non-zero stops. */
+	int (*decided)(void *arg, struct trial *knee, struct trial **cand, size_t n, struct trial *beside,
+		       long long weighed, struct tune_error *err);
+	void *arg;
+	int beside;          /* measure the baseline beside each process of the final: the gain, run by run */
+	struct rng *shuffle; /* the final in a random order (by process still), or NULL: as chosen */
+};
+/* Each decision of the plan, by the one loop the sweep and the replay share:
+ * rank, knee, finalists (drift widening the tolerance), the final measured
+ * by d, the knee again from that measurement alone, d told the outcome. */
+int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, const struct search_decider *d,
+		       struct tune_error *err);
+
 #endif
