@@ -240,8 +240,6 @@ static void render_md(const struct rdoc *d, FILE *out)
 	}
 }
 
-/* A table's rows as CSV, each led by its platform and host (and, when
- * title, the table's title). */
 /* The column of b headed name, or ncols. */
 static size_t column(const struct block *b, const char *name)
 {
@@ -252,6 +250,8 @@ static size_t column(const struct block *b, const char *name)
 	return c;
 }
 
+/* A table's rows as CSV, each led by its platform and host (and, when
+ * title, the table's title). */
 void rdoc_csv_table(const struct block *sec, const struct block *b, int title, FILE *out)
 {
 	/* Under a heading, each row's own platform and host. */

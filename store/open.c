@@ -183,7 +183,7 @@ const char *store_errmsg(sqlite3 *db)
 			 "(does a view of this database never end? see: sqlite3 '%.400s' .schema)", file ? file : "");
 		return text;
 	case SQLITE_TOOBIG:
-		snprintf(text, sizeof(text), "a value over 16 MiB, read from or made by this database (a table or a "
+		snprintf(text, sizeof(text), "a value over " STORE_STR(STORE_READ_MAX_MIB) " MiB, read from or made by this database (a table or a "
 			 "view holds or makes it: see sqlite3 '%.400s' .schema)", file ? file : "");
 		return text;
 	default:
@@ -226,6 +226,20 @@ static int migrated_copy(struct store *st, struct store **out, char *msg)
 		rc = store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 	unlink(path);
 	free(path);
+	return rc;
+}
+
+int store_schema_version(const char *path, int *version, char *msg)
+{
+	struct store *st = calloc(1, sizeof(*st));
+	int rc;
+
+	if (!st || !(st->path = strdup(path))) {
+		free(st);
+		return store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
+	}
+	rc = open_readonly(st, version, msg);
+	store_close(st);
 	return rc;
 }
 

@@ -47,8 +47,12 @@ int store_open(const char *path, struct store **out, char *msg);
  * STORE_READ_STATEMENT_S (a view that never ends) is interrupted, and no
  * text or blob may pass STORE_READ_MAX_LENGTH bytes; store_errmsg() says so. */
 #define STORE_READ_STATEMENT_S 5
-#define STORE_READ_MAX_LENGTH (16 << 20)
+#define STORE_READ_MAX_MIB 16
+#define STORE_READ_MAX_LENGTH (STORE_READ_MAX_MIB << 20)
 int store_open_readonly(const char *path, struct store **out, int *copied, char *msg);
+/* The schema version of the database at path, read as store_open_readonly()
+ * reads it, writing nothing. */
+int store_schema_version(const char *path, int *version, char *msg);
 /* sqlite3_errmsg(db), or what a reading command's limits stopped. */
 const char *store_errmsg(sqlite3 *db);
 void store_close(struct store *st);

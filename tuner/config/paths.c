@@ -165,24 +165,33 @@ int paths_mkdirs(const char *path)
 	return 0;
 }
 
+/* 0 when fd is a regular file, ENXIO when it is not, else fstat's errno. */
+static int not_regular(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return errno;
+	return S_ISREG(st.st_mode) ? 0 : ENXIO;
+}
+
 FILE *paths_fopen_regular(const char *path, int flags)
 {
 	/* O_NONBLOCK: opening a FIFO with no writer returns at once. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
-	struct stat st;
 	FILE *f;
+	int e;
 
 	if (fd < 0)
 		return NULL;
 	/* O_NONBLOCK stays: it changes nothing for a regular file. */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
-		int e = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) ? ENXIO : errno;
-
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	return f;
+	if (!(e = not_regular(fd)) && (f = fdopen(fd, "rb")) != NULL)
+		return f;
+	if (!e)
+		e = errno;
+	close(fd);
+	errno = e;
+	return NULL;
 }
 
 const char *paths_strerror(int e)
