@@ -12,7 +12,7 @@
 #include "../base/signals.h"
 #include "../measure/measure.h"
 #include "../run/run.h"
-#include "../search/search.h"
+#include "../sweep/sweep.h"
 #include "cli.h"
 
 struct host_run {
@@ -48,8 +48,8 @@ static int open_remote(struct exec_context *ctx, struct store *st, struct agent_
 	p->device_cpu = agent->device_cpu;
 	p->pin = agent->pin;
 	ctx->executor = &executor_agent;
-	ctx->agent = agent;
-	return search_context_bind(ctx, st, &agent->facts, p, err);
+	ctx->executor_state = agent;
+	return sweep_context_bind(ctx, st, &agent->facts, p, err);
 }
 
 /* The context of a Slurm node: its facts from a job on it. */
@@ -65,8 +65,8 @@ static int open_node(struct exec_context *ctx, struct store *st, struct slurm_cl
 	if ((rc = platform_resolve(p, facts, err)) != 0)
 		return rc;
 	ctx->executor = &executor_slurm;
-	ctx->slurm = c;
-	return search_context_bind(ctx, st, facts, p, err);
+	ctx->executor_state = c;
+	return sweep_context_bind(ctx, st, facts, p, err);
 }
 
 /* The time in kernels each sweep of the run took the last time it ran on
@@ -133,7 +133,7 @@ static void *run_host(void *arg)
 		if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0)
 			h->rc = open_node(&ctx, st, &slurm, &facts, &p, &h->err);
 	} else if (!strcmp(h->host, "local")) {
-		h->rc = search_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
+		h->rc = sweep_context_open(&ctx, st, &facts, &p, h->platform, &h->err);
 	} else if ((h->rc = platform_load(h->platform, &p, &h->err)) == 0) {
 		p.require_tls |= h->o->require_tls;
 		h->rc = open_remote(&ctx, st, &agent, &p, h->host, &h->err);
@@ -153,7 +153,7 @@ static void *run_host(void *arg)
 	if (h->nsweeps > 1 && !h->several)
 		last = last_times(st, p.name, ctx.facts->hostname, h);
 	for (size_t i = 0; i < h->nsweeps; i++) {
-		struct search_summary sum;
+		struct sweep_summary sum;
 		struct tune_error serr;
 		int rc;
 
@@ -161,7 +161,7 @@ static void *run_host(void *arg)
 		eo.nsweeps = h->nsweeps;
 		if (h->nsweeps > 1 && !h->several)
 			run_estimate(h, last, i);
-		rc = search_sweep(&ctx, h->sweeps[i], &eo, &sum, &serr);
+		rc = sweep_drive(&ctx, h->sweeps[i], &eo, &sum, &serr);
 
 		if (rc == TUNE_ERR_TRIALS) {
 			/* Later sweeps still run; the exit code says some trials failed. */

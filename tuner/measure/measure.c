@@ -55,7 +55,7 @@ static size_t count_of(const struct gathered *g, const struct trial *t, int warm
 /* Parses one kernel run's output into g, numbering runs after those already
  * gathered, and checks every checksum against the reference. Returns NULL, or
  * why the batch failed. */
-static const char *parse_output(struct sweep_run *r, char *out, struct trial **todo, size_t n, long long runs,
+static const char *parse_output(struct measure_session *r, char *out, struct trial **todo, size_t n, long long runs,
 				long long warmup, struct gathered *g, char *why, size_t whylen)
 {
 	size_t expect = n * (size_t)(runs + warmup), got = 0, line_no = 0;
@@ -167,7 +167,7 @@ out:
 }
 
 /* Whether the runs gathered for todo[0..n) settle the batch (settle.c). */
-static int batch_settled(const struct sweep_run *r, const struct gathered *g, struct trial **todo, size_t n,
+static int batch_settled(const struct measure_session *r, const struct gathered *g, struct trial **todo, size_t n,
 			 size_t runs)
 {
 	double *all = calloc(n * runs > 0 ? n * runs : 1, sizeof(*all));
@@ -183,14 +183,14 @@ static int batch_settled(const struct sweep_run *r, const struct gathered *g, st
 			if (g->v[s].trial_id == todo[i]->id && !g->v[s].warmup && g->v[s].run_id >= 0 &&
 			    (size_t)g->v[s].run_id < runs)
 				all[i * runs + (size_t)g->v[s].run_id] = g->v[s].ns_per_lookup;
-	settled = measure_settled(x, n, runs, r->kernel->metric.better == BETTER_HIGHER, r->sweep.tolerance,
-				  (double)r->sweep.ci_target_pct / 100.0);
+	settled = measure_settled(x, n, runs, r->kernel->metric.better == BETTER_HIGHER, r->sweep->tolerance,
+				  (double)r->sweep->ci_target_pct / 100.0);
 	free(all);
 	return settled;
 }
 
 /* Runs the kernel once for todo[0..n) (one context), runs + warmup each. */
-static const char *run_kernel(struct sweep_run *r, struct built *bin, struct trial **todo, size_t n, long long runs,
+static const char *run_kernel(struct measure_session *r, struct built *bin, struct trial **todo, size_t n, long long runs,
 			      long long warmup, struct gathered *g, char *why, size_t whylen, int *rc,
 			      struct tune_error *err)
 {
@@ -198,10 +198,11 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	struct run_result res;
 	const char *reason = NULL;
 	uint64_t t0;
-	struct exec_job job = { todo, n, runs, warmup, r->sweep.timeout_s };
+	struct exec_job job = { .todo = todo, .n = n, .runs = runs, .warmup = warmup, .timeout_s = r->sweep->timeout_s,
+				.label = r->sweep->name, .kernel_hash = r->kernel_hash };
 
 	t0 = timing_now_ns();
-	*rc = exec_execute(r, bin, &job, &res, &reason, err);
+	*rc = exec_execute(&r->builds, bin, &job, &res, &reason, err);
 	if (*rc != 0)
 		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
 	if (reason)
@@ -218,7 +219,7 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 	if (!runner_succeeded(&res)) {
 		char desc[160];
 
-		runner_describe(&res, (double)r->sweep.timeout_s, desc, sizeof(desc));
+		runner_describe(&res, (double)r->sweep->timeout_s, desc, sizeof(desc));
 		snprintf(why, whylen, "kernel %s%s%.*s", desc, res.errout[0] ? ": " : "",
 			 (int)strcspn(res.errout, "\n"), res.errout);
 		run_result_free(&res);
@@ -240,9 +241,9 @@ static const char *run_kernel(struct sweep_run *r, struct built *bin, struct tri
 /* Measures todo[0..n), trials of one context, in one transaction: a first
  * kernel run for all, then more runs for those whose interval is not yet
  * tight (up to max_runs). */
-static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct progress *pg, struct tune_error *err)
+static int run_trials(struct measure_session *r, struct trial **todo, size_t n, struct progress *pg, struct tune_error *err)
 {
-	const struct sweep *sw = &r->sweep;
+	const struct sweep *sw = r->sweep;
 	struct store_outcome outs[MAX_BATCH];
 	struct stats stats[MAX_BATCH];
 	struct gathered g = { .cpu = -1, .load = -1 };
@@ -255,7 +256,7 @@ static int run_trials(struct sweep_run *r, struct trial **todo, size_t n, struct
 
 	plan_batch_label(todo, n, label, sizeof(label));
 	progress_begin(pg, label);
-	bin = exec_get_build(r, todo[0]);
+	bin = exec_get_build(&r->builds, todo[0]);
 	if (!bin)
 		reason = "too many builds in one sweep";
 	else if (bin->rc)
@@ -338,7 +339,7 @@ double measure_cost(struct trial *const *ts, size_t n)
 
 /* Measures the given trials, a context at a time (consecutive trials of one
  * context share a kernel process). */
-int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
+int measure_trials(struct measure_session *r, struct trial **ts, size_t n, const char *title, struct tune_error *err)
 {
 	struct progress pg;
 	struct trial *todo[MAX_BATCH];

@@ -72,9 +72,24 @@ size_t measure_process_end(struct trial *const *ts, size_t i, size_t n);
 /* plan_cost() of ts[0..n), each kernel process's trials costed together
  * as measure_trials() runs them. */
 double measure_cost(struct trial *const *ts, size_t n);
+/* What measuring a sweep's kernel processes takes, and what it keeps. */
+struct measure_session {
+	const struct exec_context *ctx;
+	const struct exec_options *opt;
+	const struct sweep *sweep;
+	const struct kernel_manifest *kernel; /* the sweep's */
+	long long sweep_id;
+	const char *kernel_hash;  /* of the kernel's manifest and sources */
+	struct exec_builds builds;
+	long long measure_ns;     /* in kernels, not yet recorded */
+	size_t failed;
+	size_t batches;           /* kernel processes measured and recorded by this run of the sweep */
+	double load_max;          /* the highest load average as they ended; < 0: none known */
+};
 /* Measures the given trials, a context at a time, each batch recorded in one
  * transaction; title heads the progress. A trial a previous run finished is
  * not measured again: its statistics are read back. */
-int measure_trials(struct sweep_run *r, struct trial **ts, size_t n, const char *title, struct tune_error *err);
+int measure_trials(struct measure_session *r, struct trial **ts, size_t n, const char *title,
+		   struct tune_error *err);
 
 #endif

@@ -133,7 +133,7 @@ const char *agent_client_kernel_hash(const struct agent_client *c, const char *n
 }
 
 int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
-		     struct agent_output *out, struct tune_error *err)
+		     struct exec_outcome *out, struct tune_error *err)
 {
 	json_t *a = NULL, *b, *cpu, *load;
 	long status = 0;
@@ -141,6 +141,7 @@ int agent_client_run(struct agent_client *c, const char *body, long long timeout
 
 	memset(out, 0, sizeof(*out));
 	out->run.loadavg1 = -1;
+	snprintf(out->where, sizeof(out->where), "%s", c->url);
 	/* The kernel's own limit, plus building it and the way there and back. */
 	rc = call(c, "/v1/run", body, (double)timeout_s + 180.0, stop, &status, &a, err);
 	if (rc)

@@ -3,9 +3,9 @@
  * described by a declarative run spec (manifest_spec) and run by an executor (struct executor, executors.c):
  * here (a pinned child), on an agent (over HTTP, the agent_client) or as a
  * Slurm job (the slurm_client), each saying who builds, checking a kernel's
- * hash and reporting where it pinned the process. struct sweep_run is what
- * a sweep being run carries through run, measure and search;
- * exec_execute() is the one call, and it never asks which executor. */
+ * hash and reporting where it pinned the process. struct exec_builds holds
+ * what one sweep built; exec_execute() is the one call, and it never asks
+ * which executor. */
 #ifndef TUNER_RUN_STAGE_H
 #define TUNER_RUN_STAGE_H
 
@@ -82,13 +82,15 @@ struct agent_client {
 	size_t nkernels;
 };
 
-/* What POST /v1/run answered. built 0: the build failed, reason says why. */
-struct agent_output {
-	int built;
-	char reason[2048];
-	struct build_result build; /* path empty: it is the agent's */
-	char compiler[256];
+/* What an executor's run gave: the kernel's result, and where the host
+ * builds (builds_here 0), what it built or why it could not. */
+struct exec_outcome {
 	struct run_result run;     /* out and errout: free with run_result_free() */
+	int built;                 /* 0: the build failed there, reason says why */
+	char reason[2048];
+	struct build_result build; /* path empty: it is the host's */
+	char compiler[256];
+	char where[512];           /* the host that built it */
 };
 
 /* Reads the token and the host's facts. TUNE_ERR_HOST when it does not
@@ -101,7 +103,7 @@ int agent_client_open(struct agent_client *c, const char *url, const char *token
  * whose kernel may run for timeout_s on the host, waiting while it is busy
  * with another trial. */
 int agent_client_run(struct agent_client *c, const char *body, long long timeout_s, volatile sig_atomic_t *stop,
-		     struct agent_output *out, struct tune_error *err);
+		     struct exec_outcome *out, struct tune_error *err);
 /* The hash of kernel name on the host, or NULL when it has none. */
 const char *agent_client_kernel_hash(const struct agent_client *c, const char *name);
 
@@ -135,11 +137,10 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 /* The node's facts, from a `tune facts` job on it. */
 int slurm_client_facts(struct slurm_client *c, struct host_facts *facts, struct tune_error *err);
 
-/* execute.c: a sweep being run, what the stages from here on share: where
- * its kernels run (here, on an agent, or as Slurm jobs), what was built for
- * it, and the execution of one kernel process either way. execute.c does
- * that; measure/ turns the processes' output into samples, and search/
- * drives the rounds and the decision. */
+/* execute.c: a sweep's kernel processes, wherever they run (here, on an
+ * agent, or as Slurm jobs): what was built for them, and the execution of
+ * one process either way. measure/ turns the processes' output into
+ * samples, and sweep/ drives the rounds and the decision. */
 struct exec_options {
 	int quick;                    /* apply the sweep's quick: overrides */
 	int fresh;                    /* measure again instead of resuming */
@@ -154,8 +155,7 @@ struct executor;
  * sweep, search and store code holds the executor and does not ask which. */
 struct exec_context {
 	const struct executor *executor; /* NULL: here */
-	struct agent_client *agent;   /* the agent's executor: the agent that builds and runs the kernels */
-	struct slurm_client *slurm;   /* Slurm's: the node that runs them (built here) */
+	void *executor_state;         /* the executor's own: an agent_client, a slurm_client */
 	struct store *store;
 	const struct host_facts *facts;
 	long long host_id;
@@ -175,32 +175,19 @@ struct built {
 	char reason[512];
 };
 
-struct sweep_run {
+/* The builds of one sweep's kernel, each made (or found) once. */
+struct exec_builds {
 	const struct exec_context *ctx;
-	const struct exec_options *opt;
-	struct sweep sweep;
-	struct plan plan;
-	long long sweep_id;
-	struct built builds[MAX_BUILDS];
-	size_t nbuilds;
-	char cflags[PLATFORM_MAX_CFLAGS];
-	char compiler_version[256];
-	char fingerprint[17];
-	char kernel_hash[17];   /* the kernel's manifest and sources */
-	const struct kernel_manifest *kernel; /* sweep.manifest */
-	double t0;              /* for time_limit_s */
-	long long measure_ns;   /* in kernels, not yet recorded */
-	size_t failed;
-	size_t batches;         /* kernel processes measured and recorded by this run of the sweep */
-	double load_max;        /* the highest load average as they ended; < 0: none known */
-	char held[2][512];      /* warnings kept until something is measured */
-	size_t nheld;
+	const struct kernel_manifest *kernel;
+	volatile sig_atomic_t *stop;
+	struct built v[MAX_BUILDS];
+	size_t n;
 };
 
 /* The build of t's variant (and defines), made or found once per sweep;
  * NULL when the sweep has too many. An agent builds its own: then only the
  * slot, which exec_execute() fills. */
-struct built *exec_get_build(struct sweep_run *r, const struct trial *t);
+struct built *exec_get_build(struct exec_builds *b, const struct trial *t);
 /* One kernel process, as data: the trials of one process. Each executor
  * turns it into what it sends: a command line here and on Slurm, a JSON
  * spec to an agent. */
@@ -208,35 +195,51 @@ struct exec_job {
 	struct trial **todo;         /* todo[0..n), runs + warmup each */
 	size_t n;
 	long long runs, warmup, timeout_s;
+	const char *label;           /* what the process is for (a Slurm job's name): the sweep */
+	const char *kernel_hash;     /* of the kernel's manifest and sources, for a host that builds */
+	/* Set by exec_execute(): */
+	const char *binary;          /* the build here */
+	struct run_place place;      /* where to pin it: the platform's */
+	volatile sig_atomic_t *stop;
 };
 
-/* An executor: how kernels are built and run somewhere. */
+/* What identifies the builds an executor's host makes. */
+struct exec_identity {
+	char compiler_version[256];
+	char cflags[PLATFORM_MAX_CFLAGS];
+	char fingerprint[17];
+};
+
+/* An executor: how kernels are built and run somewhere. Each call takes
+ * the executor's own state (exec_context.executor_state), never the sweep. */
 struct executor {
 	const char *name;
-	/* The compiler version, flags and fingerprint of the builds (r's
-	 * fields of those names). */
-	int (*identify)(struct sweep_run *r, struct tune_error *err);
-	/* 0 when the host runs manifest kernel r->sweep.manifest as hashed here
-	 * (r->kernel_hash); else an error naming the host and the kernel. */
-	int (*check_kernel)(const struct sweep_run *r, struct tune_error *err);
+	/* The compiler version, flags and fingerprint of the builds on the
+	 * host of platform p (cflags holds the platform's on the way in). */
+	int (*identify)(void *state, const struct platform *p, const struct host_facts *facts,
+			struct exec_identity *id, struct tune_error *err);
+	/* 0 when the host runs manifest kernel m as hashed here (hash); else
+	 * an error naming the host and the kernel. */
+	int (*check_kernel)(void *state, const struct kernel_manifest *m, const char *hash, struct tune_error *err);
 	/* Builds are made here (1), or by the host as it runs them (0). */
 	int builds_here;
-	/* Runs job (built as bin); see exec_execute(). */
-	int (*run)(struct sweep_run *r, struct built *bin, const struct exec_job *job, struct run_result *res,
-		   const char **reason, struct tune_error *err);
+	/* The kernels run on this machine: its load is theirs. */
+	int runs_here;
+	/* Runs job; see exec_execute(). */
+	int (*run)(void *state, const struct exec_job *job, struct exec_outcome *out, struct tune_error *err);
 };
 extern const struct executor executor_local, executor_agent, executor_slurm;
 
 /* The context's executor (here, when it names none). */
 const struct executor *exec_executor(const struct exec_context *ctx);
-/* Runs job where the context's executor runs kernels: the kernel's result
- * in res. Returns 0, or a tune_err that stops the sweep; *reason is set when
- * the build failed on the host. */
-int exec_execute(struct sweep_run *r, struct built *bin, const struct exec_job *job, struct run_result *res,
-		 const char **reason, struct tune_error *err);
-/* Records bin's build (made here, or by a host at where) with the sweep's
- * builds, for the executors. */
-int exec_record_build(struct sweep_run *r, struct built *bin, const char *compiler, const char *where,
+/* The context's executor's identify() and check_kernel(), with its state. */
+int exec_identify(const struct exec_context *ctx, struct exec_identity *id, struct tune_error *err);
+int exec_check_kernel(const struct exec_context *ctx, const struct kernel_manifest *m, const char *hash,
 		      struct tune_error *err);
+/* Runs job with binary bin where the context's executor runs kernels: the
+ * kernel's result in res. Returns 0, or a tune_err that stops the sweep;
+ * *reason is set when the build failed on the host. */
+int exec_execute(struct exec_builds *b, struct built *bin, struct exec_job *job, struct run_result *res,
+		 const char **reason, struct tune_error *err);
 
 #endif

@@ -1,8 +1,8 @@
 /* search: what to measure next, and the decision. In: a plan and what is
  * measured. Out: the next round of trials by the sweep's strategy (grid,
  * random, adaptive), then the optima: the best candidates re-measured side
- * by side and the knee recorded. search_sweep() drives one sweep end to end
- * through all the stages; the commands call it. */
+ * by side and the knee recorded. Pure: it measures nothing itself (sweep/
+ * drives it on a host, replay.c on a record). */
 #ifndef TUNER_SEARCH_STAGE_H
 #define TUNER_SEARCH_STAGE_H
 
@@ -14,7 +14,6 @@
 #include "../base/stats.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
-#include "../run/run.h"
 
 /* search.c: which trials of a plan to measure next, by the sweep's strategy.
  *
@@ -83,41 +82,6 @@ size_t search_best_in(const struct search *s, size_t b);
 /* score.c: sets every measured trial's score (struct trial) from its batch
  * and the anchors measured with it. */
 void search_score(struct search *s);
-
-/* sweep_run.c: one sweep end to end, and decide.c: its optima. */
-struct search_summary {
-	size_t trials, measured, failed, already_done;
-};
-
-/* Returns 0, TUNE_ERR_TRIALS when some trials failed, TUNE_ERR_INTERRUPTED,
- * or another negative tune_err. */
-int search_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
-		 struct search_summary *sum, struct tune_error *err);
-
-/* Opens everything search_sweep needs for a platform: host facts, the platform
- * resolved for this host, and their rows in the store. */
-int search_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
-			struct platform *p, const char *platform_name, struct tune_error *err);
-/* The rows of a host (this one or a remote one) and its resolved platform in
- * the store, and the context that points at them; the executor stays as set. */
-int search_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
-			struct tune_error *err);
-
-/* A warning to stderr and into the sweep's row, for `tune results`. */
-void search_warn(struct sweep_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* probe.c: the kernel's probe, before the sweep measures (0, or a host
- * that stopped answering, or an interrupt). */
-int search_probe(struct sweep_run *r, struct tune_error *err);
-/* Sets each context's start range from the probe's start fields stored with
- * host_id, where the probe speaks of the context (its working set at least
- * the probe's, its per value). */
-int search_probe_starts(struct store *st, long long host_id, const struct kernel_manifest *m, struct search *s,
-			char *msg);
-
-/* What the progress of a round calls it: "[host: ]sweep [k/n] what", what
- * being "round 3" or "final size_mb=256 hugepages=off". */
-void search_round_title(const struct sweep_run *r, const char *what, char *out, size_t len);
 
 /* choose.c: the rules of a decision, for a sweep and for the replay. */
 #define SEARCH_FINAL_MAX 16 /* candidates re-measured for one decision at most */
@@ -204,10 +168,6 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
  * by its interval, then by its median). */
 int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
 			const struct replay_options *o, FILE *in, FILE *out);
-
-/* For each decision: the top candidates re-measured side by side, then the
- * optimum recorded; drift is the search's (search.drift). */
-int search_decide(struct sweep_run *r, double drift, struct tune_error *err);
 
 /* What is the caller's in a decision (decision.c), the sweep's or the
  * replay's: how a final is measured, and what becomes of the outcome. */

@@ -1,6 +1,6 @@
-/* Running one sweep: its identity (spec, environment, fingerprint), the
+/* Driving one sweep: its identity (spec, environment, fingerprint), the
  * checks of the host before and after, the search loop over rounds of
- * measurements, and the decision (decide.c); search.h says what goes in
+ * measurements, and the decision (decide.c); sweep.h says what goes in
  * and out. */
 #include <jansson.h>
 #include <errno.h>
@@ -18,9 +18,10 @@
 #include "../measure/measure.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
-#include "search.h"
+#include "../search/search.h"
+#include "sweep.h"
 
-int search_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
+int sweep_context_open(struct exec_context *ctx, struct store *st, struct host_facts *facts,
 			struct platform *p, const char *platform_name, struct tune_error *err)
 {
 	int rc;
@@ -32,10 +33,10 @@ int search_context_open(struct exec_context *ctx, struct store *st, struct host_
 		return rc;
 	if ((rc = platform_resolve(p, facts, err)) != 0)
 		return rc;
-	return search_context_bind(ctx, st, facts, p, err);
+	return sweep_context_bind(ctx, st, facts, p, err);
 }
 
-int search_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
+int sweep_context_bind(struct exec_context *ctx, struct store *st, const struct host_facts *facts, struct platform *p,
 			struct tune_error *err)
 {
 	char *facts_json = hostinfo_json(facts), cflags[PLATFORM_MAX_CFLAGS];
@@ -92,7 +93,7 @@ static json_t *limit_json(const struct kernel_manifest *m)
 /* The sweep as planned: what makes two runs the same sweep. */
 static char *spec_json(const struct sweep_run *r)
 {
-	const struct platform *p = r->ctx->platform;
+	const struct platform *p = r->ms.ctx->platform;
 	const struct sweep *s = &r->sweep;
 	json_t *keys = json_array();
 	char *out;
@@ -103,7 +104,7 @@ static char *spec_json(const struct sweep_run *r)
 	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
 			      "sweep", s->name, "kernel", kernel_choices[s->kernel], "runs", (json_int_t)s->runs,
 			      "warmup", (json_int_t)s->warmup, "seed", (json_int_t)s->seed,
-			      "compiler", p->compiler, "cflags", r->cflags, "pin", p->pin,
+			      "compiler", p->compiler, "cflags", r->id.cflags, "pin", p->pin,
 			      "cpus", ints_json(&p->cpus), "trials", keys);
 
 	if (o) {
@@ -136,7 +137,7 @@ static char *spec_json(const struct sweep_run *r)
 				json_object_set_new(o, "baseline_as", json_pack("{s:s, s:s, s:I}", "variant",
 						    s->manifest->variants.v[variant], "param", list->name, "value", (json_int_t)point));
 		}
-		json_object_set_new(o, "fingerprint", json_string(r->fingerprint));
+		json_object_set_new(o, "fingerprint", json_string(r->id.fingerprint));
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
 			"max_trials", (json_int_t)s->max_trials, "time_limit_s", (json_int_t)s->time_limit_s,
@@ -150,33 +151,33 @@ static char *spec_json(const struct sweep_run *r)
 
 static char *env_json(const struct sweep_run *r)
 {
-	char *facts = hostinfo_json(r->ctx->facts);
+	char *facts = hostinfo_json(r->ms.ctx->facts);
 	json_t *o = facts ? json_loads(facts, 0, NULL) : NULL;
 	char *out = NULL;
 
 	free(facts);
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "compiler", json_string(r->ctx->platform->compiler));
-	json_object_set_new(o, "compiler_version", json_string(r->compiler_version));
-	json_object_set_new(o, "cflags", json_string(r->cflags));
+	json_object_set_new(o, "compiler", json_string(r->ms.ctx->platform->compiler));
+	json_object_set_new(o, "compiler_version", json_string(r->id.compiler_version));
+	json_object_set_new(o, "cflags", json_string(r->id.cflags));
 	json_object_set_new(o, "tune_version", json_string(TUNE_VERSION));
 	out = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(o);
 	return out;
 }
 
-void search_round_title(const struct sweep_run *r, const char *what, char *out, size_t len)
+void sweep_round_title(const struct sweep_run *r, const char *what, char *out, size_t len)
 {
 	char index[48] = "";
 
-	if (r->opt->nsweeps > 1)
-		snprintf(index, sizeof(index), " (%zu/%zu)", r->opt->sweep_index, r->opt->nsweeps);
-	snprintf(out, len, "%.60s%s%s%s%s%s", r->opt->several_hosts ? r->ctx->facts->hostname : "",
-		 r->opt->several_hosts ? ": " : "", r->sweep.name, index, *what ? " " : "", what);
+	if (r->ms.opt->nsweeps > 1)
+		snprintf(index, sizeof(index), " (%zu/%zu)", r->ms.opt->sweep_index, r->ms.opt->nsweeps);
+	snprintf(out, len, "%.60s%s%s%s%s%s", r->ms.opt->several_hosts ? r->ms.ctx->facts->hostname : "",
+		 r->ms.opt->several_hosts ? ": " : "", r->sweep.name, index, *what ? " " : "", what);
 }
 
-void search_warn(struct sweep_run *r, const char *fmt, ...)
+void sweep_warn(struct sweep_run *r, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -185,7 +186,7 @@ void search_warn(struct sweep_run *r, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "tune: warning: sweep '%s': %s\n", r->sweep.name, msg);
-	(void)store_sweep_warn(r->ctx->store, r->sweep_id, msg, NULL);
+	(void)store_sweep_warn(r->ms.ctx->store, r->ms.sweep_id, msg, NULL);
 }
 
 /* A warning kept until the sweep measures something: a resume that finds
@@ -206,7 +207,7 @@ static void hold(struct sweep_run *r, const char *fmt, ...)
 static void flush_held(struct sweep_run *r)
 {
 	for (size_t i = 0; i < r->nheld; i++)
-		search_warn(r, "%s", r->held[i]);
+		sweep_warn(r, "%s", r->held[i]);
 	r->nheld = 0;
 }
 
@@ -216,26 +217,26 @@ static double load_now(const struct sweep_run *r)
 {
 	double load;
 
-	if (exec_executor(r->ctx) == &executor_local && getloadavg(&load, 1) == 1)
+	if (exec_executor(r->ms.ctx)->runs_here && getloadavg(&load, 1) == 1)
 		return load;
-	return r->ctx->facts->loadavg1;
+	return r->ms.ctx->facts->loadavg1;
 }
 
 static int busy_load(const struct sweep_run *r, double load)
 {
-	return load > 0.75 * (double)r->ctx->facts->pus;
+	return load > 0.75 * (double)r->ms.ctx->facts->pus;
 }
 
 /* A noisy host before measuring: load, or another process on the pinned CPU. */
 static void check_host_noise(struct sweep_run *r, double load)
 {
-	const struct platform *p = r->ctx->platform;
+	const struct platform *p = r->ms.ctx->platform;
 	char who[300];
 
 	if (busy_load(r, load))
 		hold(r, "load average %.2f on %d CPUs: the host is busy, timings will be noisy", load,
-		     r->ctx->facts->pus);
-	if (p->pin && exec_executor(r->ctx) == &executor_local &&
+		     r->ms.ctx->facts->pus);
+	if (p->pin && exec_executor(r->ms.ctx)->runs_here &&
 	    hostinfo_busy_cpu((int)p->cpus.v[0], who, sizeof(who)) > 0)
 		hold(r, "another process is running on pinned CPU %lld: %s", p->cpus.v[0], who);
 }
@@ -243,9 +244,9 @@ static void check_host_noise(struct sweep_run *r, double load)
 /* While measuring: the load as each batch ended (sweeps.loadavg_max). */
 static void check_load_during(struct sweep_run *r, double at_start)
 {
-	if (busy_load(r, r->load_max) && !busy_load(r, at_start))
-		search_warn(r, "load average rose to %.2f on %d CPUs while measuring (%.2f at the start): timings may be "
-		     "noisy", r->load_max, r->ctx->facts->pus, at_start);
+	if (busy_load(r, r->ms.load_max) && !busy_load(r, at_start))
+		sweep_warn(r, "load average rose to %.2f on %d CPUs while measuring (%.2f at the start): timings may be "
+		     "noisy", r->ms.load_max, r->ms.ctx->facts->pus, at_start);
 }
 
 /* After measuring: a typical relative spread above 5% makes rankings weak. */
@@ -262,7 +263,7 @@ static void check_spread(struct sweep_run *r)
 			rel[n++] = r->plan.trials[i].stats.mad / r->plan.trials[i].stats.median;
 	stats_compute(rel, n, &st, NULL);
 	if (n && st.median > 0.05)
-		search_warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
+		sweep_warn(r, "high spread: the median trial varies by %.1f%% (MAD/median); raise runs or max_runs, or "
 			"quieten the host", 100.0 * st.median);
 	free(rel);
 }
@@ -286,8 +287,8 @@ static int resolve_auto(struct sweep_run *r, struct tune_error *err)
 		if (!param || !conf_ints_contains(v, PARAM_AUTO))
 			continue;
 		snprintf(kernel, sizeof(kernel), "%.*s", (int)(param - p->auto_from), p->auto_from);
-		if ((rc = store_optimum_param(r->ctx->store, r->ctx->platform->name, r->ctx->facts->hostname,
-					      r->fingerprint, kernel, param + 1, &x, &found, tune_msg(err))) != 0)
+		if ((rc = store_optimum_param(r->ms.ctx->store, r->ms.ctx->platform->name, r->ms.ctx->facts->hostname,
+					      r->id.fingerprint, kernel, param + 1, &x, &found, tune_msg(err))) != 0)
 			return rc;
 		if (!found && manifest_param_value(p, p->def ? p->def : "0", &x, why, sizeof(why)) != 0)
 			return tune_fail(err, TUNE_ERR_CONFIG, "%s: parameter '%s': default %s", m->path, p->name, why);
@@ -307,7 +308,7 @@ static int resolve_auto(struct sweep_run *r, struct tune_error *err)
  * before the sweep records anything, so that they read it as it comes. */
 static int make_views(struct sweep_run *r, struct tune_error *err)
 {
-	const struct kernel_manifest *m = r->kernel;
+	const struct kernel_manifest *m = r->ms.kernel;
 	char path[4200];
 	char *sql;
 	int rc;
@@ -318,13 +319,13 @@ static int make_views(struct sweep_run *r, struct tune_error *err)
 	if (!(sql = paths_read_file(path, 1 << 20)))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'views': cannot read '%s': %s (at most 1 MiB)", m->path,
 				 path, strerror(errno));
-	rc = store_kernel_views(r->ctx->store, m->name, path, sql, tune_msg(err));
+	rc = store_kernel_views(r->ms.ctx->store, m->name, path, sql, tune_msg(err));
 	free(sql);
 	return rc;
 }
 
-int search_sweep(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
-		 struct search_summary *sum, struct tune_error *err)
+int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
+		 struct sweep_summary *sum, struct tune_error *err)
 {
 	struct sweep_run *r = calloc(1, sizeof(*r));
 	char *spec = NULL, *env = NULL, *state = NULL, hash[17], machine[STORE_HOLDER_MAX];
@@ -337,28 +338,31 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	memset(sum, 0, sizeof(*sum));
 	if (!r)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	r->ctx = ctx;
-	r->opt = o;
+	r->ms.ctx = ctx;
+	r->ms.opt = o;
+	r->ms.sweep = &r->sweep;
+	r->ms.kernel_hash = r->kernel_hash;
+	r->ms.builds = (struct exec_builds){ .ctx = ctx, .stop = o->stop };
 	r->t0 = timing_now_s();
-	r->load_max = -1;
+	r->ms.load_max = -1;
 	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
 		goto out;
 	if (o->quick)
 		sweep_apply_quick(&r->sweep);
 	if ((rc = platform_param_values(ctx->platform, &r->sweep, err)) != 0)
 		goto out;
-	r->kernel = r->sweep.manifest;
-	conf_strs_join(&ctx->platform->cflags, " ", r->cflags, sizeof(r->cflags));
-	if ((rc = exec_executor(ctx)->identify(r, err)) != 0 ||
-	    (rc = build_manifest_hash(r->kernel, r->kernel_hash, err)) != 0 ||
-	    (rc = exec_executor(ctx)->check_kernel(r, err)) != 0 ||
+	r->ms.kernel = r->ms.builds.kernel = r->sweep.manifest;
+	conf_strs_join(&ctx->platform->cflags, " ", r->id.cflags, sizeof(r->id.cflags));
+	if ((rc = exec_identify(ctx, &r->id, err)) != 0 ||
+	    (rc = build_manifest_hash(r->ms.kernel, r->kernel_hash, err)) != 0 ||
+	    (rc = exec_check_kernel(ctx, r->ms.kernel, r->kernel_hash, err)) != 0 ||
 	    (rc = resolve_auto(r, err)) != 0 || (rc = make_views(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
-	if (r->kernel->device_cpu_flag && ctx->platform->device_cpu < 0) {
+	if (r->ms.kernel->device_cpu_flag && ctx->platform->device_cpu < 0) {
 		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for kernel %s's device thread "
 			       "(the emulated accelerator), but this host has one (run it on a host with two or more)",
-			       r->sweep.path, r->sweep.name, r->kernel->name);
+			       r->sweep.path, r->sweep.name, r->ms.kernel->name);
 		goto out;
 	}
 	spec = spec_json(r);
@@ -374,20 +378,20 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	hostinfo_machine(machine, sizeof(machine));
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
-					  ctx->platform->compiler, r->cflags, r->fingerprint,
-					  sweep_strategy_names[r->sweep.strategy], r->kernel->baseline, ctx->facts->governor,
+					  ctx->platform->compiler, r->id.cflags, r->id.fingerprint,
+					  sweep_strategy_names[r->sweep.strategy], r->ms.kernel->baseline, ctx->facts->governor,
 					  ctx->facts->thp, machine, load_at_start, o->quick, o->fresh };
 
-		if ((rc = store_sweep_open(ctx->store, &ss, &r->sweep_id, &resumed, tune_msg(err))) != 0)
+		if ((rc = store_sweep_open(ctx->store, &ss, &r->ms.sweep_id, &resumed, tune_msg(err))) != 0)
 			goto out;
 	}
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		all[i] = &r->plan.trials[i];
 	/* Grid trials are all stored up front; a search stores what it picks. */
-	if ((rc = measure_store_trials(ctx->store, r->sweep_id, all, r->plan.ntrials,
+	if ((rc = measure_store_trials(ctx->store, r->ms.sweep_id, all, r->plan.ntrials,
 				     r->sweep.strategy == STRATEGY_GRID, err)) != 0 ||
 	    (rc = measure_trial_stats(ctx->store, all, r->plan.ntrials, err)) != 0 ||
-	    (rc = store_sweep_state(ctx->store, r->sweep_id, &state, tune_msg(err))) != 0)
+	    (rc = store_sweep_state(ctx->store, r->ms.sweep_id, &state, tune_msg(err))) != 0)
 		goto out;
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		measured_before += r->plan.trials[i].status == TRIAL_DONE;
@@ -395,8 +399,8 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	sum->already_done = measured_before;
 	/* Anchors an interrupted run stored but never measured are picked anew. */
 	if ((rc = search_init(&search, &r->sweep, &r->plan, state, err)) != 0 ||
-	    (rc = store_sweep_drop_pending(ctx->store, r->sweep_id, trial_phase_names[PHASE_ANCHOR], tune_msg(err))) != 0 ||
-	    (rc = measure_store_trials(ctx->store, r->sweep_id, search.anchors, search.nanchors, 0, err)) != 0 ||
+	    (rc = store_sweep_drop_pending(ctx->store, r->ms.sweep_id, trial_phase_names[PHASE_ANCHOR], tune_msg(err))) != 0 ||
+	    (rc = measure_store_trials(ctx->store, r->ms.sweep_id, search.anchors, search.nanchors, 0, err)) != 0 ||
 	    (rc = measure_trial_stats(ctx->store, search.anchors, search.nanchors, err)) != 0)
 		goto out;
 	if (resumed && measured_before)
@@ -404,9 +408,9 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 			ctx->platform->name, sweep_strategy_names[r->sweep.strategy], measured_before);
 	check_host_noise(r, load_at_start);
 	if (!(resumed && measured_before == r->plan.ntrials))
-		rc = search_probe(r, err);
+		rc = sweep_probe(r, err);
 	if (!rc && r->sweep.strategy == STRATEGY_ADAPTIVE)
-		rc = search_probe_starts(ctx->store, ctx->host_id, r->kernel, &search, tune_msg(err));
+		rc = sweep_probe_starts(ctx->store, ctx->host_id, r->ms.kernel, &search, tune_msg(err));
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24], *st;
@@ -415,43 +419,43 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 			break;
 		rounds++;
 		snprintf(round_name, sizeof(round_name), "round %d", rounds);
-		search_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
-		if ((rc = measure_trials(r, round, todo, title, err)) != 0)
+		sweep_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
+		if ((rc = measure_trials(&r->ms, round, todo, title, err)) != 0)
 			break;
-		if (r->batches)
+		if (r->ms.batches)
 			flush_held(r);
 		if ((st = search_state_json(&search)) != NULL) {
-			rc = store_sweep_save_state(ctx->store, r->sweep_id, st, tune_msg(err));
+			rc = store_sweep_save_state(ctx->store, r->ms.sweep_id, st, tune_msg(err));
 			free(st);
 			if (rc)
 				break;
 		}
 		if (r->sweep.time_limit_s > 0 && timing_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
-			search_warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
+			sweep_warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
 			     r->sweep.time_limit_s, rounds);
 			break;
 		}
 	}
 	if (!rc && search.budget_hit && rounds)
-		search_warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
+		sweep_warn(r, "trial budget of %lld reached; deciding on what is measured", r->sweep.max_trials);
 	/* A finished sweep that measured nothing now keeps its decision, and its time. */
-	if (!rc && r->sweep.record_optima && !(resumed == STORE_REOPENED_DONE && !rounds && !r->batches)) {
+	if (!rc && r->sweep.record_optima && !(resumed == STORE_REOPENED_DONE && !rounds && !r->ms.batches)) {
 		search_score(&search);
-		rc = search_decide(r, search.drift, err);
+		rc = sweep_decide(r, search.drift, err);
 	}
 	if (rc == TUNE_ERR_INTERRUPTED) {
 		fprintf(stderr, "%s", isatty(STDERR_FILENO) ? "\r\033[K" : "");
 		tune_fail(err, TUNE_ERR_INTERRUPTED, "interrupted: sweep '%s' stopped; what was measured is kept, "
 			  "run the same command again to resume", r->sweep.name);
-		store_sweep_finish(ctx->store, r->sweep_id, "interrupted", NULL);
+		store_sweep_finish(ctx->store, r->ms.sweep_id, "interrupted", NULL);
 		goto out;
 	}
 	if (rc)
 		goto out;
-	if (!rounds && !r->failed)
+	if (!rounds && !r->ms.failed)
 		fprintf(stderr, "tune: sweep '%s' on '%s' is already complete: %zu trials (use --fresh to measure "
 				"again)\n", r->sweep.name, ctx->platform->name, measured_before);
-	if (r->batches) {
+	if (r->ms.batches) {
 		flush_held(r);
 		check_spread(r);
 		check_load_during(r, load_at_start);
@@ -459,14 +463,14 @@ int search_sweep(const struct exec_context *ctx, const char *sweep_name, const s
 	for (size_t i = 0; i < r->plan.ntrials; i++)
 		sum->measured += r->plan.trials[i].status == TRIAL_DONE;
 	sum->measured -= measured_before;
-	sum->failed = r->failed;
-	rc = store_sweep_finish(ctx->store, r->sweep_id, r->failed ? "failed" : "done", tune_msg(err));
-	if (!rc && r->failed)
+	sum->failed = r->ms.failed;
+	rc = store_sweep_finish(ctx->store, r->ms.sweep_id, r->ms.failed ? "failed" : "done", tune_msg(err));
+	if (!rc && r->ms.failed)
 		rc = tune_fail(err, TUNE_ERR_TRIALS, "sweep '%s': %zu trials failed (see the reasons above, or in the "
-			       "trials table; re-run to retry them)", r->sweep.name, r->failed);
+			       "trials table; re-run to retry them)", r->sweep.name, r->ms.failed);
 out:
 	/* Whatever the outcome, the sweep is no longer this process's to measure. */
-	if (r->sweep_id)
+	if (r->ms.sweep_id)
 		store_sweep_release(ctx->store, r->sweep.name, ctx->platform_id, ctx->host_id, NULL);
 	search_free(&search);
 	free(spec);

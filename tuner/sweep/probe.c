@@ -9,7 +9,8 @@
 #include "../measure/measure.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
-#include "search.h"
+#include "../search/search.h"
+#include "sweep.h"
 
 /* Values of the 'per' parameter probed, at most. */
 #define PROBE_MAX_RUNS 8
@@ -47,7 +48,7 @@ static int probe_speaks_of(const struct kernel_manifest *m, const struct trial *
 static int probe_applies(const struct sweep_run *r, const struct trial *probe)
 {
 	for (size_t k = 0; k < r->plan.ntrials; k++)
-		if (probe_speaks_of(r->kernel, probe, &r->plan.trials[k]))
+		if (probe_speaks_of(r->ms.kernel, probe, &r->plan.trials[k]))
 			return 1;
 	return 0;
 }
@@ -62,19 +63,19 @@ static int probe_applies(const struct sweep_run *r, const struct trial *probe)
  * sweep's host facts too, and said. */
 static void check_llc(struct sweep_run *r, double mb)
 {
-	struct platform *p = r->ctx->platform;
-	long long hw_kb = r->ctx->facts->llc_bytes >> 10, kb = (long long)(mb * 1024);
+	struct platform *p = r->ms.ctx->platform;
+	long long hw_kb = r->ms.ctx->facts->llc_bytes >> 10, kb = (long long)(mb * 1024);
 	char msg[160];
 
 	if (mb <= 0 || hw_kb <= 0 || p->llc_kb != hw_kb ||
 	    ((double)hw_kb <= PROBE_LLC_FACTOR * (double)kb && (double)kb <= PROBE_LLC_FACTOR * (double)hw_kb))
 		return;
-	search_warn(r, "hwloc reports a %lld MiB last-level cache, but a dependent chain leaves the cache at about "
+	sweep_warn(r, "hwloc reports a %lld MiB last-level cache, but a dependent chain leaves the cache at about "
 		    "%.0f MiB: sizes are classed by the measured %.0f MiB (set llc_kb in the platform to choose)",
 		    hw_kb >> 10, mb, mb);
 	p->llc_kb = kb;
-	if (store_sweep_env_set(r->ctx->store, r->sweep_id, "llc_bytes", kb << 10, msg) != 0 ||
-	    store_sweep_env_set(r->ctx->store, r->sweep_id, "llc_bytes_hwloc", hw_kb << 10, msg) != 0)
+	if (store_sweep_env_set(r->ms.ctx->store, r->ms.sweep_id, "llc_bytes", kb << 10, msg) != 0 ||
+	    store_sweep_env_set(r->ms.ctx->store, r->ms.sweep_id, "llc_bytes_hwloc", hw_kb << 10, msg) != 0)
 		fprintf(stderr, "tune: %s\n", msg);
 }
 
@@ -82,10 +83,11 @@ static void check_llc(struct sweep_run *r, double mb)
  * name followed by suffix ("/hugepages=on" for a probe run per value). */
 static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, struct tune_error *out)
 {
-	const struct kernel_manifest *m = r->kernel;
+	const struct kernel_manifest *m = r->ms.kernel;
 	struct trial *todo[1] = { t };
 	struct built *bin;
-	struct exec_job job = { todo, 1, 1, 0, 60 };
+	struct exec_job job = { .todo = todo, .n = 1, .runs = 1, .warmup = 0, .timeout_s = 60, .label = r->sweep.name,
+				.kernel_hash = r->kernel_hash };
 	struct run_result res;
 	struct tune_error err;
 	const char *reason = NULL;
@@ -97,18 +99,18 @@ static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, 
 	/* "'limits' (hugepages=on)" in messages. */
 	snprintf(name, sizeof(name), "'%s'%s%s%s", m->probe.name, *suffix ? " (" : "", *suffix ? suffix + 1 : "",
 		 *suffix ? ")" : "");
-	if (!(bin = exec_get_build(r, t)) || bin->rc)
+	if (!(bin = exec_get_build(&r->ms.builds, t)) || bin->rc)
 		return 0;
-	if ((rc = exec_execute(r, bin, &job, &res, &reason, &err)) != 0) {
+	if ((rc = exec_execute(&r->ms.builds, bin, &job, &res, &reason, &err)) != 0) {
 		if (rc == TUNE_ERR_HOST || rc == TUNE_ERR_INTERRUPTED) {
 			*out = err;
 			return rc;
 		}
-		search_warn(r, "cannot run probe %s: %s", name, err.msg);
+		sweep_warn(r, "cannot run probe %s: %s", name, err.msg);
 		return 0;
 	}
 	if (reason) {
-		search_warn(r, "cannot run probe %s: %s", name, reason);
+		sweep_warn(r, "cannot run probe %s: %s", name, reason);
 		return 0;
 	}
 	if (runner_succeeded(&res))
@@ -119,12 +121,12 @@ static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, 
 		double v;
 
 		if (!o || measure_json_number(o, m->probe.fields.v[i], &v)) {
-			search_warn(r, "probe %s did not say %s: the kernel said '%.200s'", name,
+			sweep_warn(r, "probe %s did not say %s: the kernel said '%.200s'", name,
 			     m->probe.fields.v[i], res.errout[0] ? res.errout : res.out);
 			break;
 		}
 		snprintf(field, sizeof(field), "%s%s", m->probe.fields.v[i], suffix);
-		if (store_host_probe(r->ctx->store, r->ctx->host_id, m->name, m->probe.name, field, v, err.msg) != 0) {
+		if (store_host_probe(r->ms.ctx->store, r->ms.ctx->host_id, m->name, m->probe.name, field, v, err.msg) != 0) {
 			fprintf(stderr, "tune: %s\n", err.msg);
 			break;
 		}
@@ -134,7 +136,7 @@ static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, 
 	}
 	if (used)
 		fprintf(stderr, "tune: probe %s of kernel %s on '%s':%s\n", name, m->name,
-			r->ctx->facts->hostname, said);
+			r->ms.ctx->facts->hostname, said);
 	json_decref(o);
 	run_result_free(&res);
 	return 0;
@@ -154,7 +156,7 @@ static void per_suffix(const struct kernel_manifest *m, const struct trial *t, c
 	snprintf(out, len, "/%s=%s", per->name, text);
 }
 
-int search_probe_starts(struct store *st, long long host_id, const struct kernel_manifest *m, struct search *s,
+int sweep_probe_starts(struct store *st, long long host_id, const struct kernel_manifest *m, struct search *s,
 			char *msg)
 {
 	const struct plan *pl = s->plan;
@@ -198,9 +200,9 @@ int search_probe_starts(struct store *st, long long host_id, const struct kernel
  * measures of the probe's 'per' parameter (chase's limits with and without
  * huge pages). A failure only warns, but a host that stopped answering or an
  * interrupt stops the sweep (0 or that error). */
-int search_probe(struct sweep_run *r, struct tune_error *out)
+int sweep_probe(struct sweep_run *r, struct tune_error *out)
 {
-	const struct kernel_manifest *m = r->kernel;
+	const struct kernel_manifest *m = r->ms.kernel;
 	const struct kernel_param *per = m->probe.per ? manifest_param(m, m->probe.per) : NULL;
 	long long seen[PROBE_MAX_RUNS];
 	size_t nseen = 0;

@@ -13,7 +13,8 @@
 #include "../measure/measure.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
-#include "search.h"
+#include "../search/search.h"
+#include "sweep.h"
 
 static const char *size_class(const struct platform *p, long long size_mb)
 {
@@ -41,7 +42,7 @@ static int paired(struct sweep_run *r, const struct trial *a, const struct trial
 	*out = NULL;
 	if (!a->id || !knee->id || !a->batch || a->batch != knee->batch)
 		return 0;
-	if ((rc = store_paired_ratios(r->ctx->store, a->id, knee->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
+	if ((rc = store_paired_ratios(r->ms.ctx->store, a->id, knee->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
 		stats_compute(v, n, &s, NULL);
 		*out = json_pack("{s:f, s:f, s:f, s:I, s:f}", "ratio", s.median, "low", s.ci_low, "high", s.ci_high,
 				 "runs", (json_int_t)s.n, "coverage", s.coverage);
@@ -102,19 +103,19 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 
 		for (size_t i = 0; i < m->parameters.n; i++)
 			if (MANIFEST_PARAM(m, i)->memory_mb && MANIFEST_PARAM(m, i)->role == ROLE_CONTEXT)
-				cls = size_class(r->ctx->platform, knee->values[i]);
-		o = (struct store_optimum){ .platform = r->ctx->platform->name, .host = r->ctx->facts->hostname,
-					    .fingerprint = r->fingerprint, .kernel = m->name, .size_class = cls,
+				cls = size_class(r->ms.ctx->platform, knee->values[i]);
+		o = (struct store_optimum){ .platform = r->ms.ctx->platform->name, .host = r->ms.ctx->facts->hostname,
+					    .fingerprint = r->id.fingerprint, .kernel = m->name, .size_class = cls,
 					    .variant = m->variants.v[knee->variant],
 					    .hint = manifest_column_choice(knee, COLUMN_HINT), .runner_up = runner_text,
 					    .size_mb = knee->size_mb, .group_size = point == PLAN_NA ? 0 : point,
 					    .best_group_size = best_point == PLAN_NA ? 0 : best_point, .trials = trials,
-					    .sweep_id = r->sweep_id, .hugepages = knee->hugepages,
+					    .sweep_id = r->ms.sweep_id, .hugepages = knee->hugepages,
 					    .median = knee->stats.median, .ci_low = knee->stats.ci_low,
 					    .ci_high = knee->stats.ci_high, .runs = (long long)knee->stats.n, .context = knee->context, .params = params_text,
 					    .exports = exports_text, .baseline_paired = baseline_text };
 
-		rc = store_optimum(r->ctx->store, &o, tune_msg(err));
+		rc = store_optimum(r->ms.ctx->store, &o, tune_msg(err));
 	}
 	free(params_text);
 	free(runner_text);
@@ -131,8 +132,8 @@ static int measure_final(void *arg, const struct trial *first, struct trial **fi
 	char final_title[400], what[200];
 
 	snprintf(what, sizeof(what), "final%s%s", first->context[0] ? " " : "", first->context);
-	search_round_title(r, what, final_title, sizeof(final_title));
-	return measure_trials(r, fin, nf, final_title, err);
+	sweep_round_title(r, what, final_title, sizeof(final_title));
+	return measure_trials(&r->ms, fin, nf, final_title, err);
 }
 
 static int record_decision(void *arg, struct trial *knee, struct trial **cand, size_t n, struct trial *beside,
@@ -159,7 +160,7 @@ static int record_decision(void *arg, struct trial *knee, struct trial **cand, s
 /* For each working set: re-measure its candidates side by side in a
  * random order, the baseline beside them, then record the optimum (the knee
  * of the best context). */
-int search_decide(struct sweep_run *r, double drift, struct tune_error *err)
+int sweep_decide(struct sweep_run *r, double drift, struct tune_error *err)
 {
 	struct rng rng = { (uint64_t)r->sweep.seed ^ 0x66696e616cull };
 	struct search_decider d = { measure_final, record_decision, r, 1, &rng };
