@@ -27,8 +27,8 @@ finals_missing() {
 # tiny_platform NAME: the lines of a platform like tests/data/platforms/tiny.yaml
 # named NAME, without sweeps; callers add where it runs (hosts, executor).
 tiny_platform() {
-	printf 'name: %s\narch: auto\ncompiler: cc\ncflags: [-O2]\nhints: [pldl1keep, pldl1strm]\n' "$1"
-	printf 'sizes_mb: [1, 4]\ngroup_sizes: [1, 4, 16]\n'
+	printf 'name: %s\narch: auto\ncompiler: cc\ncflags: [-O2]\n' "$1"
+	printf 'params:\n  hint: [pldl1keep, pldl1strm]\n  size_mb: [1, 4]\n  group_size: [1, 4, 16]\n'
 }
 # agent_token: a token for agents and orchestrators in $TMP/token, mode 600
 # as both sides require; its text in $token.

@@ -54,7 +54,7 @@ check "export json keeps the names as strings" sh -c "'$tune' export json --plat
 printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/cc-args"\nexec cc "$@"\n' "$TMP" > "$TMP/cc-log"
 chmod +x "$TMP/cc-log"
 {
-	printf 'name: flags\narch: auto\ncompiler: %s\nhints: [pldl1keep]\nsizes_mb: [1]\ngroup_sizes: [4]\ncflags: [-O2' "$TMP/cc-log"
+	printf 'name: flags\narch: auto\ncompiler: %s\nparams: { hint: [pldl1keep], size_mb: [1], group_size: [4] }\ncflags: [-O2' "$TMP/cc-log"
 	for i in $(seq 1 200); do printf ', -DTUNE_TEST_FLAG_%03d_PADDING_PAD=%d' "$i" "$i"; done
 	printf ']\n'
 } > "$TMP/flags.yaml"

@@ -13,13 +13,13 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "platform", "name: x\ngrop_sizes: [1, 2]\n", { ":2:1: unknown key 'grop_sizes'", "did you mean 'group_sizes'?" } },
+	{ "platform", "name: x\nparms: { size_mb: 8 }\n", { ":2:1: unknown key 'parms'", "did you mean 'params'?" } },
 	{ "platform", "name: x\nzzz: 1\n", { ":2:1: unknown key 'zzz'", "see 'tune help platform'" } },
 	{ "platform", "name: x\ncores: many\n", { ":2:8: key 'cores': expected an integer, got 'many'", "auto" } },
-	{ "platform", "name: x\nsizes_mb: [8, -4]\n", { ":2:15: key 'sizes_mb': -4 is out of range [1, 1048576]" } },
-	{ "platform", "name: x\nsizes_mb: []\n", { ":2:11: key 'sizes_mb': the list is empty", "give at least one value" } },
-	{ "platform", "name: x\ngroup_sizes: [1, 0]\n", { ":2:18: key 'group_sizes': 0 is out of range [1, 1048576]" } },
-	{ "platform", "name: x\nhints: [\"pldl1keep; id\"]\n", { ":2:9: key 'hints': 'pldl1keep; id' has ';' at character 10" } },
+	{ "platform", "name: x\ncpus: [8, -4]\n", { ":2:11: key 'cpus': -4 is out of range [0, 4095]" } },
+	{ "platform", "name: x\ncpus: []\n", { ":2:7: key 'cpus': the list is empty", "give at least one value" } },
+	{ "platform", "name: x\nparams: [1, 0]\n", { ":2:9: key 'params'" } },
+	{ "platform", "name: x\nparams: { \"size_mb; id\": 8 }\n", { ":2:11: key 'params'", "'size_mb; id' has ';' at character 8" } },
 	{ "platform", "name: x\narch: sparc\n", { ":2:7: key 'arch': unknown value 'sparc'", "one of: auto x86_64 aarch64" } },
 	{ "platform", "name: x\npin: maybe\n", { ":2:6: key 'pin': expected true or false, got maybe" } },
 	{ "platform", "name: x\ncflags: {a: 1}\n", { ":2:9: key 'cflags': expected a list, got a mapping" } },
@@ -29,7 +29,7 @@ static const struct bad_case bad_cases[] = {
 	{ "platform", "", { "the file is empty" } },
 	{ "platform", "- a\n- b\n", { ":1:1: platform file must be a mapping of keys, not a list" } },
 	{ "platform", "name: x\nmemory_mb: 99999999999999999999999\n", { "key 'memory_mb': expected an integer", "too large" } },
-	{ "platform", "name: x\nsizes_mb: [8, 8]\n", { ":2:15: key 'sizes_mb': value '8' is listed twice" } },
+	{ "platform", "name: x\ncpus: [8, 8]\n", { ":2:11: key 'cpus': value '8' is listed twice" } },
 	{ "platform", "name: &a x\ndescription: *a\n", { ":2:14: aliases", "write the value out" } },
 	{ "platform", "name: ../../x\n", { ":1:7: key 'name': '../../x' has '/' at character 3", "a name is 1 to 64" } },
 	{ "platform", "name: \"x'; system('id') #\"\n", { ":1:7: key 'name': 'x'; system('id') #' has ''' at character 2" } },
@@ -122,7 +122,12 @@ int main(void)
 		int rc = platform_load("epyc", &p, &err);
 
 		CHECK(rc == 0 && p.arch == ARCH_X86_64 && p.pin == 0 && p.memory_mb == 131072, "epyc values");
-		CHECK(rc == 0 && p.group_sizes.n == 15 && p.group_sizes.v[13] == 192, "epyc has g=192");
+		const struct conf_entry *g = NULL;
+
+		for (size_t i = 0; rc == 0 && i < p.params.n; i++)
+			if (!strcmp(p.params.v[i].name, "group_size"))
+				g = &p.params.v[i];
+		CHECK(g && g->n == 15 && !strcmp(g->values[13].text, "192"), "epyc has g=192 in its params");
 		platform_free(&p);
 	}
 	{
@@ -143,12 +148,36 @@ int main(void)
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/one.yaml", dir);
-		write_file(path, "name: one\nsizes_mb: 64\ncpus: auto\n");
+		write_file(path, "name: one\nparams: { size_mb: 64 }\ncpus: auto\n");
 		rc = platform_load(path, &p, &err);
-		CHECK(rc == 0 && p.sizes_mb.n == 1 && p.sizes_mb.v[0] == 64, "list of one: %s", err.msg);
+		CHECK(rc == 0 && p.params.n == 1 && p.params.v[0].n == 1 && !strcmp(p.params.v[0].values[0].text, "64"),
+		      "list of one: %s", err.msg);
 		CHECK(rc == 0 && p.cpus.n == 1 && p.cpus.v[0] == CONF_AUTO_VALUE, "cpus auto");
 		platform_free(&p);
 		unlink(path);
+	}
+	/* The chase's old platform keys are refused, saying what to write. */
+	{
+		static const char *const old_keys[][2] = { { "sizes_mb: [8]", "params: { size_mb: [...] }" },
+							    { "group_sizes: [1, 8]", "params: { group_size: [...] }" },
+							    { "hints: [pldl1keep]", "params: { hint: [...] }" },
+							    { "hugepages: [false]", "params: { hugepages: [off, on] }" } };
+
+		for (size_t i = 0; i < sizeof(old_keys) / sizeof(old_keys[0]); i++) {
+			struct platform p;
+			char text[128];
+			int rc;
+
+			snprintf(path, sizeof(path), "%s/old.yaml", dir);
+			snprintf(text, sizeof(text), "name: old\n%s\n", old_keys[i][0]);
+			write_file(path, text);
+			rc = platform_load(path, &p, &err);
+			CHECK(rc == TUNE_ERR_CONFIG, "old key %s: rc %d", old_keys[i][0], rc);
+			CHECK_CONTAINS(err.msg, "old.yaml:2:1");
+			CHECK_CONTAINS(err.msg, old_keys[i][1]);
+			platform_free(&p);
+			unlink(path);
+		}
 	}
 	rmdir(dir);
 	return check_done("test_conf");

@@ -279,10 +279,7 @@ struct platform {
 	int pin;                /* pin measured threads */
 	struct conf_ints cpus;  /* CPUs to pin to; auto = the last core */
 	long long device_cpu;   /* ipa's device thread; auto = another CPU, -1: none */
-	struct conf_strs hints;  /* these four: values of the parameters of these names a sweep leaves out */
-	struct conf_ints sizes_mb;
-	struct conf_ints group_sizes;
-	struct conf_ints hugepages;
+	struct conf_entries params; /* values of any kernel's parameters of these names a sweep leaves out */
 	struct conf_strs sweeps; /* what `tune --platform P` runs */
 	struct conf_strs kernels_dirs; /* a user's kernel folders, added to the search path as loaded */
 	struct conf_strs hosts;  /* where: "local", or agent URLs; empty: local */
@@ -525,9 +522,9 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
 /* Applies the quick: overrides in place. */
 void sweep_apply_quick(struct sweep *s);
 /* platform.c: the parameters sweep s leaves out take platform p's values
- * where it has them by name (its sizes_mb for size_mb, group_sizes for
- * group_size, hints for hint, hugepages); a value the parameter does not
- * take is an error naming the platform's key. */
+ * where its params: name them; a list none of whose values the parameter
+ * takes is another kernel's (said, and the default kept), one that mixes
+ * is an error at the value. */
 int platform_param_values(const struct platform *p, struct sweep *s, struct tune_error *err);
 void sweep_free(struct sweep *s);
 

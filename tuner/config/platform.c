@@ -31,10 +31,11 @@ const struct conf_key platform_keys[] = {
 	{ "pin", CONF_BOOL, P(pin), 0, 0, NULL, NULL, 0, "pin measured threads to cpus (default true)" },
 	{ "cpus", CONF_INT_LIST, P(cpus), 0, 4095, NULL, NULL, CONF_AUTO, "CPUs to pin to; auto = a PU of the last core" },
 	{ "device_cpu", CONF_INT, P(device_cpu), 0, 4095, NULL, NULL, CONF_AUTO, "ipa: the emulated accelerator's CPU (the apps run on cpus); auto = CPU 0, or 1 when cpus is 0" },
-	{ "hints", CONF_STRING_LIST, P(hints), 0, 0, NULL, NULL, CONF_NAME, "prefetch hints to try: the values of a kernel's parameter hint a sweep leaves out (chase's: pldl1keep, pldl2keep, pldl3keep, pldl1strm)" },
-	{ "sizes_mb", CONF_INT_LIST, P(sizes_mb), 1, 1 << 20, NULL, NULL, 0, "working-set sizes in MiB" },
-	{ "group_sizes", CONF_INT_LIST, P(group_sizes), 1, 1 << 20, NULL, NULL, 0, "lookups in flight to try: the values of a kernel's parameter group_size a sweep leaves out" },
-	{ "hugepages", CONF_BOOL_LIST, P(hugepages), 0, 0, NULL, NULL, 0, "transparent huge pages off and/or on" },
+	{ "params", CONF_VALUE_MAP, P(params), 0, 0, NULL, NULL, 0, "values of kernels' parameters that a sweep leaves out, by name: name: value or [values] (e.g. size_mb: [8, 512], group_size: [1, 8, 64]); each kernel takes those of its parameters, else its manifest's default" },
+	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hint: [...] }" },
+	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { size_mb: [...] }" },
+	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { group_size: [...] }" },
+	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hugepages: [off, on] }" },
 	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
 	{ "hosts", CONF_STRING_LIST, P(hosts), 0, 0, NULL, NULL, 0, "where the sweeps run, all at once: local, and/or agent URLs (http://HOST:PORT of `tune agent`); default local" },
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
@@ -50,19 +51,8 @@ const struct conf_key platform_keys[] = {
 };
 #undef P
 
-static int set_default_ints(struct conf_ints *l, const long long *v, size_t n)
-{
-	for (size_t i = 0; i < n && l->n < n; i++)
-		if (conf_ints_push(l, v[i]))
-			return -1;
-	return 0;
-}
-
 int platform_load(const char *name, struct platform *p, struct tune_error *err)
 {
-	static const long long def_sizes[] = { 8, 32, 128, 512 };
-	static const long long def_groups[] = { 1, 2, 4, 8, 16, 32, 64 };
-	static const long long def_false[] = { 0 };
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -94,10 +84,7 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 			return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'kernels_dirs': more than %d kernel folders", p->path,
 					 PATHS_MAX_KERNEL_DIRS);
 	}
-	if ((!p->sizes_mb.n && set_default_ints(&p->sizes_mb, def_sizes, 4)) ||
-	    (!p->group_sizes.n && set_default_ints(&p->group_sizes, def_groups, 7)) ||
-	    (!p->hugepages.n && set_default_ints(&p->hugepages, def_false, 1)) ||
-	    (!p->cpus.n && conf_ints_push(&p->cpus, CONF_AUTO_VALUE)))
+	if (!p->cpus.n && conf_ints_push(&p->cpus, CONF_AUTO_VALUE))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	return 0;
 }
@@ -149,72 +136,47 @@ void platform_free(struct platform *p)
 	p->path = NULL;
 }
 
-/* The text of value k of platform list f (a name, on or off, a number). */
-static void list_text(const struct platform *p, size_t offset, int kind, size_t k, char *out, size_t len)
-{
-	const void *l = (const char *)p + offset;
-
-	if (kind == 's')
-		snprintf(out, len, "%s", ((const struct conf_strs *)l)->v[k]);
-	else if (kind == 'b')
-		snprintf(out, len, "%s", ((const struct conf_ints *)l)->v[k] ? "on" : "off");
-	else
-		snprintf(out, len, "%lld", ((const struct conf_ints *)l)->v[k]);
-}
-
 int platform_param_values(const struct platform *p, struct sweep *s, struct tune_error *err)
 {
-	static const struct {
-		const char *param, *key;
-		size_t offset; /* of the platform's list */
-		int kind;      /* 's': names, 'b': booleans, 'i': integers */
-	} from[] = {
-		{ "size_mb", "sizes_mb", offsetof(struct platform, sizes_mb), 'i' },
-		{ "group_size", "group_sizes", offsetof(struct platform, group_sizes), 'i' },
-		{ "hint", "hints", offsetof(struct platform, hints), 's' },
-		{ "hugepages", "hugepages", offsetof(struct platform, hugepages), 'b' },
-	};
-
 	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++) {
 		const struct kernel_param *kp = MANIFEST_PARAM(s->manifest, i);
 
-		for (size_t f = 0; s->defaulted[i] && f < sizeof(from) / sizeof(from[0]); f++) {
-			const void *l = (const char *)p + from[f].offset;
-			size_t n = from[f].kind == 's' ? ((const struct conf_strs *)l)->n : ((const struct conf_ints *)l)->n;
+		for (size_t e = 0; s->defaulted[i] && e < p->params.n; e++) {
+			const struct conf_entry *pe = &p->params.v[e];
 			struct conf_ints v = { NULL, 0 };
-			size_t fit = 0;
+			const struct conf_value *bad_at = NULL;
 			char why[512] = "";
 
-			if (strcmp(kp->name, from[f].param) != 0 || !n)
+			if (strcmp(kp->name, pe->name) != 0)
 				continue;
-			for (size_t k = 0; k < n; k++) {
-				char text[80], bad[512];
+			for (size_t k = 0; k < pe->n; k++) {
+				char bad[512];
 				long long x;
 
-				list_text(p, from[f].offset, from[f].kind, k, text, sizeof(text));
-				if (manifest_param_value(kp, text, &x, bad, sizeof(bad)) != 0) {
-					if (!why[0])
+				if (manifest_param_value(kp, pe->values[k].text, &x, bad, sizeof(bad)) != 0) {
+					if (!bad_at) {
+						bad_at = &pe->values[k];
 						snprintf(why, sizeof(why), "%s", bad);
+					}
 				} else if (conf_ints_push(&v, x)) {
 					free(v.v);
 					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-				} else {
-					fit++;
 				}
 			}
-			/* A list of another vocabulary (none of it fits: chase's hints and
-			 * a user's hint) leaves the default, said; one that does not fit
-			 * among those that do is a mistake. */
-			if (!fit) {
-				fprintf(stderr, "tune: %s: key '%s' is not for kernel %s's parameter '%s' (%s): sweep '%s' uses "
-					"its default\n", p->path, from[f].key, s->manifest->name, kp->name, why, s->name);
+			/* A list of another kernel's vocabulary (none of it fits: chase's
+			 * hints and a user's hint) leaves the default, said; one that does
+			 * not fit among those that do is a mistake. */
+			if (!v.n && bad_at) {
+				fprintf(stderr, "tune: %s:%zu:%zu: key 'params': the list '%s' is not for kernel %s's parameter '%s' "
+					"(%s): sweep '%s' uses its default\n", p->path, bad_at->at.line, bad_at->at.col, pe->name,
+					s->manifest->name, kp->name, why, s->name);
 				continue;
 			}
-			if (fit < n) {
+			if (bad_at) {
 				free(v.v);
-				return tune_fail(err, TUNE_ERR_CONFIG, "%s: key '%s': %s, as parameter '%s' of kernel '%s' (sweep "
-						 "'%s' leaves it out: fix the platform's list, or give it in the sweep's params)",
-						 p->path, from[f].key, why, kp->name, s->manifest->name, s->name);
+				return conf_fail_at(err, p->path, bad_at->at, "key 'params': %s, as parameter '%s' of kernel "
+						    "'%s' (sweep '%s' leaves it out: fix the platform's list, or give it in "
+						    "the sweep's params)", why, kp->name, s->manifest->name, s->name);
 			}
 			free(s->values[i].v);
 			s->values[i] = v;
