@@ -22,9 +22,15 @@ static double curve(long long g, double sat, double scale)
 	return scale * (x < sat ? 40.0 + 400.0 / x : 40.0 + 400.0 / sat + (x - sat) * 0.01);
 }
 
+/* The chase's hint of t (a choice's index), -1 where none applies. */
+static long long hint_of(const struct trial *t)
+{
+	return manifest_column_value(t, COLUMN_HINT, -1);
+}
+
 static void fake_measure(struct trial *t, double sat, double scale)
 {
-	double m = curve(t->group_size, sat, scale);
+	double m = curve(t->list_value, sat, scale);
 
 	t->stats.n = 5;
 	t->stats.median = m;
@@ -74,7 +80,7 @@ static void fake_round(struct trial **ts, size_t n, double sat_a, double sat_b, 
 
 	for (size_t k = 0; k < n; k++) {
 		struct trial *t = ts[k];
-		int second = t->hint == CHASE_HINT_PLDL1STRM;
+		int second = hint_of(t) == CHASE_HINT_PLDL1STRM;
 
 		if (!first || !plan_same_process(t, first)) {
 			first = t;
@@ -137,8 +143,8 @@ static long long drifting_knee(const struct platform *p, const struct sweep *s, 
 	best = search_best_in(&se, 1);
 	for (size_t i = pl.batches[1].first; best != (size_t)-1 && i < pl.batches[1].first + pl.batches[1].count; i++)
 		if (pl.trials[i].stats.n && pl.trials[i].score <= pl.trials[best].score * 1.02 &&
-		    (!knee || pl.trials[i].group_size < knee))
-			knee = pl.trials[i].group_size;
+		    (!knee || pl.trials[i].list_value < knee))
+			knee = pl.trials[i].list_value;
 	free(ts);
 	search_free(&se);
 	plan_free(&pl);
@@ -214,13 +220,13 @@ int main(void)
 		double limit = pl.trials[best].stats.median * 1.02;
 		long long knee = 0;
 
-		CHECK(best != (size_t)-1 && llabs(pl.trials[best].group_size - 48) <= 4, "best g %lld, true 48",
-		      pl.trials[best].group_size);
+		CHECK(best != (size_t)-1 && llabs(pl.trials[best].list_value - 48) <= 4, "best g %lld, true 48",
+		      pl.trials[best].list_value);
 		/* The smallest measured g within 2% is close to the true knee. */
 		for (size_t i = pl.batches[1].first; i < pl.batches[1].first + pl.batches[1].count; i++)
 			if (pl.trials[i].stats.n && pl.trials[i].stats.median <= limit &&
-			    (!knee || pl.trials[i].group_size < knee))
-				knee = pl.trials[i].group_size;
+			    (!knee || pl.trials[i].list_value < knee))
+				knee = pl.trials[i].list_value;
 		/* 40 + 400/g <= 1.02 * (40 + 400/48): g >= 40.8 */
 		CHECK(knee >= 38 && knee <= 46, "knee %lld, true 41", knee);
 	}
@@ -239,7 +245,7 @@ int main(void)
 			cand[k]->score_high = high[k];
 		}
 		CHECK(search_knee(s.manifest, cand, 3, cand[0], 0.02) == cand[2], "knee g=%lld, want 48 (g=32 reaches "
-		      "past the tolerance)", search_knee(s.manifest, cand, 3, cand[0], 0.02)->group_size);
+		      "past the tolerance)", search_knee(s.manifest, cand, 3, cand[0], 0.02)->list_value);
 	}
 
 	/* A start range (Little's law's bounds on g, from a probe): the probe
@@ -267,8 +273,8 @@ int main(void)
 			limit = pl.trials[best].stats.median * 1.02;
 			for (size_t i = pl.batches[1].first; i < pl.batches[1].first + pl.batches[1].count; i++)
 				if (pl.trials[i].stats.n && pl.trials[i].stats.median <= limit &&
-				    (!knee || pl.trials[i].group_size < knee))
-					knee = pl.trials[i].group_size;
+				    (!knee || pl.trials[i].list_value < knee))
+					knee = pl.trials[i].list_value;
 			if (!k)
 				unseeded = measured;
 			printf("start [%lld, %lld]: %zu trials, knee %lld\n", ranges[k][0], ranges[k][1], measured, knee);
@@ -384,7 +390,7 @@ int main(void)
 			x->n = 9;
 			x->v = malloc(x->n * sizeof(double));
 			for (size_t k = 0; k < x->n; k++)
-				x->v[k] = curve(pl.trials[i].group_size, 48, pl.trials[i].variant ? 1 : 8) *
+				x->v[k] = curve(pl.trials[i].list_value, 48, pl.trials[i].variant ? 1 : 8) *
 					  (1 + 0.01 * ((double)rng_below(&r, 2001) / 1000.0 - 1.0));
 			stats_compute(x->v, x->n, &st, NULL);
 			x->median = st.median;
@@ -433,10 +439,10 @@ int main(void)
 		while ((n = search_next(&se, ts, pl.ntrials)) > 0) {
 			/* Each hint's trials (a process each) with its own spell. */
 			for (size_t k = 0, j; k < n; k = j) {
-				for (j = k + 1; j < n && ts[j]->hint == ts[k]->hint; j++)
+				for (j = k + 1; j < n && hint_of(ts[j]) == hint_of(ts[k]); j++)
 					;
 				fake_round(ts + k, j - k, 48, 48, 0.97,
-					   round == 0 && ts[k]->hint == CHASE_HINT_PLDL1STRM ? 1.25 : 1);
+					   round == 0 && hint_of(ts[k]) == CHASE_HINT_PLDL1STRM ? 1.25 : 1);
 			}
 			round++;
 		}
@@ -448,7 +454,7 @@ int main(void)
 		search_rank(s.manifest, cand, nc);
 		knee = nc ? search_knee(s.manifest, cand, nc, cand[0], s.tolerance) : NULL;
 		for (size_t k = 0; k < nc && second_best == (size_t)-1; k++)
-			if (cand[k]->hint == CHASE_HINT_PLDL1STRM)
+			if (hint_of(cand[k]) == CHASE_HINT_PLDL1STRM)
 				second_best = k;
 		nf = search_finalists(s.manifest, &s, cand, nc, knee, se.drift, fin);
 		for (size_t k = 0; k < nf; k++)
@@ -489,7 +495,7 @@ int main(void)
 		nf = search_finalists(s.manifest, &s, cand, nc, knee, 0, fin);
 		for (size_t k = 0; k < nf; k++)
 			knee_in |= fin[k] == knee;
-		CHECK(knee_in, "the knee g=%lld is not among the %zu finalists", knee->group_size, nf);
+		CHECK(knee_in, "the knee g=%lld is not among the %zu finalists", knee->list_value, nf);
 		CHECK(search_baseline_beside(s.manifest, knee) != PLAN_NA && nf < SEARCH_FINAL_MAX,
 		      "%zu finalists of %d leave no place for g = %lld beside the knee", nf, SEARCH_FINAL_MAX,
 		      search_baseline_beside(s.manifest, knee));

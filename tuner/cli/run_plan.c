@@ -103,8 +103,8 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 		char sets[48] = "", time[160];
 
 		for (size_t i = 0; i < pl.ntrials; i++)
-			if (pl.trials[i].size_mb > size_mb)
-				size_mb = pl.trials[i].size_mb;
+			if (manifest_memory_mb(&pl.trials[i]) > size_mb)
+				size_mb = manifest_memory_mb(&pl.trials[i]);
 		if (size_mb)
 			snprintf(sets, sizeof(sets), ", working sets up to %lld MB", size_mb);
 		*seconds = sweep_seconds(&sw, &pl, p, o, st, hostname, time, sizeof(time));

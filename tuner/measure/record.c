@@ -19,8 +19,11 @@ void measure_trial_row(const struct trial *t, struct store_trial *row)
 		.phase = trial_phase_names[t->phase],
 		.params = t->params,
 		.context = t->context,
-		.size_mb = t->size_mb, .depth = t->depth, .queries = t->queries, .group_size = t->group_size,
-		.hugepages = t->hugepages, .seed = t->seed, .runs = t->runs, .warmup = t->warmup,
+		.size_mb = manifest_column_value(t, COLUMN_SIZE_MB, 0), .depth = manifest_column_value(t, COLUMN_DEPTH, 0),
+		.queries = manifest_column_value(t, COLUMN_QUERIES, 1),
+		.group_size = manifest_column_value(t, COLUMN_GROUP_SIZE, t->list_value),
+		.hugepages = (int)manifest_column_value(t, COLUMN_HUGEPAGES, 0), .seed = t->seed, .runs = t->runs,
+		.warmup = t->warmup,
 		.id = t->id,
 	};
 }

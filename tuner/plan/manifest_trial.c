@@ -46,21 +46,6 @@ static void reset(struct walk *w, int role)
 			w->idx[i] = 0;
 }
 
-/* The trial's fields named by the parameter's column (chase's size, g,
- * hint, pages, depth and queries): what its row's columns and the ETA read. */
-static void fill_column(struct trial *t, const struct kernel_param *p, long long v)
-{
-	switch (p->column) {
-	case COLUMN_SIZE_MB: t->size_mb = v; break;
-	case COLUMN_GROUP_SIZE: t->group_size = v; break;
-	case COLUMN_HINT: t->hint = (int)v; break;
-	case COLUMN_HUGEPAGES: t->hugepages = (int)v; break;
-	case COLUMN_DEPTH: t->depth = v; break;
-	case COLUMN_QUERIES: t->queries = v; break;
-	default: break;
-	}
-}
-
 const char *manifest_column_choice(const struct trial *t, int column)
 {
 	const struct kernel_manifest *m = t->manifest;
@@ -75,6 +60,26 @@ const char *manifest_column_choice(const struct trial *t, int column)
 	return NULL;
 }
 
+long long manifest_memory_mb(const struct trial *t)
+{
+	long long mb = 0;
+
+	for (size_t i = 0; i < t->manifest->parameters.n; i++)
+		if (param_at(t->manifest, i)->memory_mb && t->values[i] != PLAN_NA && t->values[i] > mb)
+			mb = t->values[i];
+	return mb;
+}
+
+long long manifest_column_value(const struct trial *t, int column, long long def)
+{
+	const struct kernel_manifest *m = t->manifest;
+
+	for (size_t i = 0; m && i < m->parameters.n; i++)
+		if (param_at(m, i)->column == column && t->values[i] != PLAN_NA)
+			return t->values[i];
+	return def;
+}
+
 /* t's key, context, columns and stored parameters, from its variant and
  * values: 0, -1 out of memory, 1 too long to store. */
 static int describe(struct trial *t)
@@ -85,7 +90,7 @@ static int describe(struct trial *t)
 	char *text;
 
 	t->key[0] = t->context[0] = '\0';
-	t->group_size = 1;
+	t->list_value = 1;
 	str_appendf(t->key, sizeof(t->key), &used, "%s", m->variants.v[t->variant]);
 	for (size_t i = 0; i < m->parameters.n; i++) {
 		const struct kernel_param *p = param_at(m, i);
@@ -93,10 +98,9 @@ static int describe(struct trial *t)
 
 		if (t->values[i] == PLAN_NA)
 			continue;
-		/* The search walks a numeric list as it walks chase's g. */
+		/* The search walks a numeric list, whatever its name. */
 		if (p->role == ROLE_LIST && p->type != PARAM_CHOICE)
-			t->group_size = t->values[i];
-		fill_column(t, p, t->values[i]);
+			t->list_value = t->values[i];
 		manifest_param_text(p, t->values[i], text, sizeof(text));
 		str_appendf(t->key, sizeof(t->key), &used, "/%s=%s", p->name, text);
 		if (p->role == ROLE_CONTEXT)
@@ -128,11 +132,9 @@ static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struc
 	t->kernel = s->kernel;
 	t->manifest = m;
 	t->variant = (int)s->kvariants.v[v];
-	t->hint = -1;
 	t->seed = s->seed;
 	t->runs = s->runs;
 	t->warmup = s->warmup;
-	t->queries = 1; /* the ETA's unit: a run of each trial */
 	for (size_t i = 0; i < m->parameters.n; i++) {
 		const struct kernel_param *p = param_at(m, i);
 

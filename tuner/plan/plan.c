@@ -65,11 +65,14 @@ double plan_cost(struct trial *const *trials, size_t n)
 	 * setting up a working set once per process: linking the chase's cycle,
 	 * a random swap per node, costs about as much as two links. Trials
 	 * without a size or a depth count one operation per query. */
-	double cost = n ? (double)trials[0]->size_mb * 16384.0 * 2.0 : 0;
+	double cost = n ? (double)manifest_memory_mb(trials[0]) * 16384.0 * 2.0 : 0;
 
-	for (size_t i = 0; i < n; i++)
-		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)trials[i]->queries *
-			(double)(trials[i]->depth ? trials[i]->depth : 1);
+	for (size_t i = 0; i < n; i++) {
+		long long depth = manifest_column_value(trials[i], COLUMN_DEPTH, 0);
+
+		cost += (double)(trials[i]->runs + trials[i]->warmup) *
+			(double)manifest_column_value(trials[i], COLUMN_QUERIES, 1) * (double)(depth ? depth : 1);
+	}
 	return cost;
 }
 

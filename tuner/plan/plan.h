@@ -36,12 +36,10 @@ struct trial {
 	long long id;       /* row in the store, 0 until stored */
 	int kernel;         /* an index into kernel_choices */
 	int variant;        /* an index into the manifest's variants */
-	/* What the parameters filling a column say (manifest column:), the ETA's
-	 * and the trials' columns: chase's hint (a choice's index, -1 none), size,
-	 * depth, queries (else 1: a run), g (else the list's value, else 1), pages. */
-	int hint;
-	long long size_mb, depth, queries, group_size, seed, runs, warmup;
-	int hugepages;
+	/* The manifest's numeric list parameter's value: what the adaptive
+	 * search walks (1 when the kernel has none, or it does not apply). */
+	long long list_value;
+	long long seed, runs, warmup;
 	int phase;          /* enum trial_phase */
 	const struct kernel_manifest *manifest; /* the kernel's */
 	const char *kernel_name, *variant_name; /* the manifest's, as stored */
@@ -122,6 +120,11 @@ int manifest_trial_at(const struct trial *src, long long point, int phase, const
 /* The choice's name t has for the parameter filling column (enum
  * param_column), or NULL: chase's hint, as its trials' column holds it. */
 const char *manifest_column_choice(const struct trial *t, int column);
+/* The largest value of t's working-set parameters (memory_mb), in MiB; 0: none. */
+long long manifest_memory_mb(const struct trial *t);
+/* The value of t's parameter filling column (manifest column:), or def
+ * when none does or it does not apply. */
+long long manifest_column_value(const struct trial *t, int column, long long def);
 /* Is t the baseline: its variant, or the variant and list value the
  * manifest's baseline_as says behave as it? */
 int manifest_is_baseline(const struct trial *t);

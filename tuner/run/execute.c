@@ -55,7 +55,7 @@ struct built *exec_get_build(struct exec_builds *bs, const struct trial *t)
 	b = &bs->v[bs->n++];
 	memset(b, 0, sizeof(*b));
 	b->variant = spec.variant;
-	b->hint = t->hint;
+	b->hint = (int)manifest_column_value(t, COLUMN_HINT, -1);
 	snprintf(b->defines, sizeof(b->defines), "%s", strbuf_str(&defines));
 	strbuf_release(&defines);
 	spec.defines = b->defines;

@@ -135,7 +135,6 @@ int manifest_spec_from_json(json_t *o, const struct kernel_manifest *m, struct m
 	t.kernel_name = m->name;
 	t.variant = v;
 	t.variant_name = m->variants.v[v];
-	t.hint = -1;
 	t.seed = seed;
 	t.runs = run->runs;
 	t.warmup = run->warmup;

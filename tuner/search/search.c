@@ -38,7 +38,7 @@ static size_t at_g(const struct search *s, size_t b, long long g)
 	const struct batch *bt = &s->plan->batches[b];
 
 	for (size_t i = bt->first; i < bt->first + bt->count; i++)
-		if (s->plan->trials[i].group_size == g)
+		if (s->plan->trials[i].list_value == g)
 			return i;
 	return (size_t)-1;
 }
@@ -50,7 +50,7 @@ static void neighbours(const struct search *s, size_t b, long long g, long long 
 
 	*below = *above = g;
 	for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-		long long x = s->plan->trials[i].group_size;
+		long long x = s->plan->trials[i].list_value;
 
 		if (!measured(s, i))
 			continue;
@@ -92,8 +92,8 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 	const struct batch *bt = &s->plan->batches[b];
 	struct search_ctx *c = &s->ctx[b];
 	const struct sweep *sw = s->sweep;
-	long long gmin = s->plan->trials[bt->first].group_size;
-	long long gmax = s->plan->trials[bt->first + bt->count - 1].group_size;
+	long long gmin = s->plan->trials[bt->first].list_value;
+	long long gmax = s->plan->trials[bt->first + bt->count - 1].list_value;
 	size_t before = p->n;
 
 	if (bt->count == 1) {
@@ -104,7 +104,7 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 	}
 	for (int guard = 0; guard < 8 && p->n == before && c->phase < SEARCH_DONE; guard++) {
 		size_t best = search_best_in(s, b);
-		long long gb = best == (size_t)-1 ? 0 : s->plan->trials[best].group_size;
+		long long gb = best == (size_t)-1 ? 0 : s->plan->trials[best].list_value;
 
 		switch (c->phase) {
 		case SEARCH_PROBE: {
@@ -167,7 +167,7 @@ refined:
 			long long over = 0, within = gb;
 
 			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-				long long g = s->plan->trials[i].group_size;
+				long long g = s->plan->trials[i].list_value;
 
 				if (!measured(s, i) || g > gb)
 					continue;
@@ -175,7 +175,7 @@ refined:
 					over = g;
 			}
 			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-				long long g = s->plan->trials[i].group_size;
+				long long g = s->plan->trials[i].list_value;
 
 				if (measured(s, i) && g > over && g <= gb && s->plan->trials[i].score <= limit && g < within)
 					within = g;

@@ -108,9 +108,9 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 					    .fingerprint = r->id.fingerprint, .kernel = m->name, .size_class = cls,
 					    .variant = m->variants.v[knee->variant],
 					    .hint = manifest_column_choice(knee, COLUMN_HINT), .runner_up = runner_text,
-					    .size_mb = knee->size_mb, .group_size = point == PLAN_NA ? 0 : point,
+					    .size_mb = manifest_column_value(knee, COLUMN_SIZE_MB, 0), .group_size = point == PLAN_NA ? 0 : point,
 					    .best_group_size = best_point == PLAN_NA ? 0 : best_point, .trials = trials,
-					    .sweep_id = r->ms.sweep_id, .hugepages = knee->hugepages,
+					    .sweep_id = r->ms.sweep_id, .hugepages = (int)manifest_column_value(knee, COLUMN_HUGEPAGES, 0),
 					    .median = knee->stats.median, .ci_low = knee->stats.ci_low,
 					    .ci_high = knee->stats.ci_high, .runs = (long long)knee->stats.n, .context = knee->context, .params = params_text,
 					    .exports = exports_text, .baseline_paired = baseline_text };
