@@ -85,6 +85,25 @@ void escape_c_identifier(const char *s, int upper, char *out, size_t len)
 		out[i] = '\0';
 }
 
+int escape_c_identifier_clash(const char *const *names, long n, size_t *a, size_t *b)
+{
+	for (size_t i = 0; n < 0 ? names[i] != NULL : i < (size_t)n; i++)
+		for (size_t j = 0; j < i; j++) {
+			size_t k = 0;
+
+			while (names[i][k] && names[j][k] &&
+			       (isalnum((unsigned char)names[i][k]) ? toupper((unsigned char)names[i][k]) : '_') ==
+				       (isalnum((unsigned char)names[j][k]) ? toupper((unsigned char)names[j][k]) : '_'))
+				k++;
+			if (!names[i][k] && !names[j][k]) {
+				*a = j;
+				*b = i;
+				return 1;
+			}
+		}
+	return 0;
+}
+
 /* A spreadsheet takes a cell starting with = + - @ (or a tab or CR before
  * one) as a formula: such a cell, unless it is a number or a lone '-',
  * gets a leading quote (OWASP's CSV injection advice). */

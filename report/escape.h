@@ -46,6 +46,9 @@ void escape_csv_field(FILE *out, const char *s);
  * letters and digits kept (upper-cased when upper, else lower-cased), every
  * other byte '_', cut to fit len. */
 void escape_c_identifier(const char *s, int upper, char *out, size_t len);
+/* Do two of names[0..n) (n < 0: up to a NULL) become the same C
+ * identifier ("a-b" and "a_b", "Fast" and "fast")? 1 with their indices. */
+int escape_c_identifier_clash(const char *const *names, long n, size_t *a, size_t *b);
 
 /* s as a JSON string: as it is when valid UTF-8, else with each byte that
  * is not as \xNN text (jansson refuses invalid UTF-8, and a value would

@@ -116,6 +116,23 @@ static int asked_have_optima(const char *const *asked, const char *const *have, 
 	return 0;
 }
 
+/* Two platforms (or kernels) whose names differ only where C cannot
+ * (a-b and a_b, Fast and fast) would define the same macros twice. */
+static int distinct_in_c(const char *const *platforms, long n, const char *const *kernels, struct tune_error *err)
+{
+	size_t a, b;
+
+	if (escape_c_identifier_clash(platforms, n, &a, &b))
+		return tune_fail(err, TUNE_ERR_USAGE, "export: platforms '%s' and '%s' have the same name in C; export "
+				 "them to two headers (tune export header --platform %s -o FILE, then --platform %s)",
+				 platforms[a], platforms[b], platforms[a], platforms[b]);
+	if (escape_c_identifier_clash(kernels, -1, &a, &b))
+		return tune_fail(err, TUNE_ERR_USAGE, "export: kernels '%s' and '%s' have the same name in C; export "
+				 "them to two headers (tune export header --kernel %s -o FILE, then --kernel %s)",
+				 kernels[a], kernels[b], kernels[a], kernels[b]);
+	return 0;
+}
+
 int report_header(sqlite3 *db, const char *const *platforms, size_t n, const char *const *asked, FILE *out,
 		  struct tune_error *err)
 {
@@ -127,6 +144,7 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, const cha
 	if (!have)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = asked_have_optima(asked, (const char *const *)have, n, err)) != 0 ||
+	    (rc = distinct_in_c(platforms, (long)n, kernels, err)) != 0 ||
 	    (rc = export_load_all(db, platforms, n, &po, err)) != 0)
 		goto out;
 	if (!po) {

@@ -102,6 +102,16 @@ for sel in -DTUNED_PLATFORM_TINY -DTUNED_PLATFORM_TINY_O3 -DTUNED_PLATFORM=TINY 
 	case $sel in *O3) want=tiny-o3 ;; *) want=tiny ;; esac
 	check "'$sel' selects $want" test "$("$TMP/two")" = "$want"
 done
+# Platforms whose names differ only where C cannot (tiny and Tiny) would
+# define the same macros twice: refused, naming both, and nothing written.
+sed 's/^name: tiny$/name: Tiny/' $plat > "$TMP/Tiny.yaml"
+"$tune" run tests/data/sweeps/adaptive.yaml --platform "$TMP/Tiny.yaml" --db "$db" > /dev/null 2>&1
+out=$("$tune" export header --platform tiny --platform Tiny --db "$db" -o "$TMP/clash.h" 2>&1)
+check "platforms one C name apart are refused: exit 2 ($out)" test $? = 2
+check "naming both and what to do" grep -q "platforms 'tiny' and 'Tiny' have the same name in C; export them to two headers" <<< "$out"
+check "and no header written" test ! -e "$TMP/clash.h"
+out=$("$tune" export header --platform Tiny --db "$db" -o "$TMP/one.h" 2>&1)
+check "each alone exports ($out)" grep -q '^#define TUNED_PLATFORM_NAME "Tiny"' "$TMP/one.h"
 # A platform the header does not have is an error, not a silent fallback.
 for sel in -DTUNED_PLATFORM=EPCY -DTUNED_PLATFORM=1 -DTUNED_PLATFORM; do
 	cc -std=c11 -Wall -Werror $sel -I"$TMP" -o "$TMP/two" "$TMP/two.c" 2> "$TMP/two.err"

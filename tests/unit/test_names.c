@@ -215,10 +215,25 @@ static void test_nofollow(void)
 	rmdir(dir);
 }
 
+/* Names that become one C identifier are found, with their places. */
+static void test_c_identifier_clash(void)
+{
+	static const char *const clash[] = { "epyc", "a-b", "m1", "a_b", NULL };
+	static const char *const cased[] = { "Fast", "fast" };
+	static const char *const apart[] = { "a-b", "a_bc", "ab", "a.b.", NULL };
+	size_t a = 9, b = 9;
+
+	CHECK(escape_c_identifier_clash(clash, -1, &a, &b) && a == 1 && b == 3, "a-b and a_b: %zu %zu", a, b);
+	CHECK(escape_c_identifier_clash(cased, 2, &a, &b) && a == 0 && b == 1, "Fast and fast");
+	CHECK(!escape_c_identifier_clash(apart, -1, &a, &b), "a-b, a_bc, ab, a.b. are apart");
+	CHECK(!escape_c_identifier_clash(cased, 1, &a, &b), "one name has no twin");
+}
+
 int main(void)
 {
 	test_names();
 	test_c_escapes();
+	test_c_identifier_clash();
 	test_file_name();
 	test_csv_field();
 	test_appends();
