@@ -86,7 +86,7 @@ static void runner_comment(FILE *out, const struct optimum_row *p)
 	static const char *const says[][2] = {
 		{ "knee", "the runner-up is faster but within the tolerance: the smaller g is kept" },
 		{ "tie", "the intervals hold no difference" },
-		{ "ahead", "ahead of it, intervals apart" },
+		{ "ahead", "the intervals are apart" },
 	};
 
 	if (json_is_integer(g))

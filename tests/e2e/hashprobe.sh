@@ -36,5 +36,5 @@ rc=$?
 check "a working set over half the memory is skipped (rc $rc)" [ "$rc" = 3 ]
 check "and said: $(grep skipping "$TMP/huge.err")" grep -q "skipping size_mb=1048576 in sweep 'huge': more than half of the" "$TMP/huge.err"
 check "the platform's hints (chase's) are not its hint's: said, and its default used" \
-	grep -q "tiny.yaml:10:10: key 'params': the list 'hint' is not for kernel hashprobe's parameter 'hint' ('pldl1keep' is not one of t0 t1 t2 nta): sweep 'huge' uses its default" "$TMP/huge.err"
+	grep -q "tiny.yaml:10:10: key 'params': kernel hashprobe's parameter 'hint' takes no value of this list ('pldl1keep' is not one of t0 t1 t2 nta), another kernel's: sweep 'huge' uses its default" "$TMP/huge.err"
 e2e_done hashprobe

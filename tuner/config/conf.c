@@ -362,9 +362,14 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 				break;
 		if (!k->name) {
 			const char *hint = tune_suggest_in(key->value, table, sizeof(*table));
-			char detail[256];
+			char detail[512];
 
-			if (hint)
+			for (k = table; hint && k->name && strcmp(k->name, hint) != 0; k++)
+				;
+			/* Near a key no longer read: what to write instead, at once. */
+			if (hint && k->type == CONF_MOVED)
+				snprintf(detail, sizeof(detail), "(did you mean '%s'? it is no longer read: %s)", hint, k->help);
+			else if (hint)
 				snprintf(detail, sizeof(detail), "(did you mean '%s'?)", hint);
 			else
 				snprintf(detail, sizeof(detail), "(see 'tune help %s' for the keys%s%s)", c->what,

@@ -35,7 +35,7 @@ const struct conf_key platform_keys[] = {
 	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hint: [...] }" },
 	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { size_mb: [...] }" },
 	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { group_size: [...] }" },
-	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hugepages: [off, on] }" },
+	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hugepages: [false, true] }" },
 	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
 	{ "hosts", CONF_STRING_LIST, P(hosts), 0, 0, NULL, NULL, 0, "where the sweeps run, all at once: local, and/or agent URLs (http://HOST:PORT of `tune agent`); default local" },
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
@@ -50,6 +50,94 @@ const struct conf_key platform_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef P
+
+/* Does some value of e fit parameter kp? The first that does not, and why, in *bad. */
+static int some_fit(const struct kernel_param *kp, const struct conf_entry *e, const struct conf_value **bad, char *why,
+		    size_t len)
+{
+	int fit = 0;
+
+	for (size_t k = 0; k < e->n; k++) {
+		long long x;
+		char w[512];
+
+		if (manifest_param_value(kp, e->values[k].text, &x, w, sizeof(w)) == 0)
+			fit = 1;
+		else if (!*bad) {
+			*bad = &e->values[k];
+			snprintf(why, len, "%s", w);
+		}
+	}
+	return fit;
+}
+
+/* Every name in params: is a parameter of a kernel tune finds, and each
+ * list has a value one such kernel takes: a misspelt name or value is an
+ * error here, not a default used in silence. */
+static int check_params(const struct platform *p, struct tune_error *err)
+{
+	char **names = NULL;
+	int n = p->params.n ? manifest_names(&names) : 0, rc = 0;
+	struct kernel_manifest *ms = calloc(n > 0 ? (size_t)n : 1, sizeof(*ms));
+	const char **known = NULL;
+	size_t nknown = 0;
+
+	if (!ms) {
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	/* A kernel whose manifest does not load says so when it is run. */
+	for (int i = 0; i < n; i++) {
+		struct tune_error ignored;
+
+		if (manifest_load(names[i], &ms[i], &ignored) != 0)
+			memset(&ms[i], 0, sizeof(ms[i]));
+		nknown += ms[i].parameters.n;
+	}
+	if (!(known = calloc(nknown + 1, sizeof(*known)))) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	} else {
+		nknown = 0;
+		for (int i = 0; i < n; i++)
+			for (size_t k = 0; k < ms[i].parameters.n; k++)
+				known[nknown++] = MANIFEST_PARAM(&ms[i], k)->name;
+	}
+	for (size_t e = 0; !rc && e < p->params.n; e++) {
+		const struct conf_entry *pe = &p->params.v[e];
+		const struct conf_value *bad = NULL;
+		const char *taker = NULL, *hint;
+		char why[512] = "";
+		int found = 0;
+
+		for (int i = 0; i < n && !taker; i++) {
+			const struct kernel_param *kp = manifest_param(&ms[i], pe->name);
+
+			found |= kp != NULL;
+			if (kp && some_fit(kp, pe, &bad, why, sizeof(why)))
+				taker = ms[i].name;
+		}
+		if (!found) {
+			hint = tune_suggest(pe->name, known);
+			rc = conf_fail_at(err, p->path, pe->at, "key 'params': '%s' is a parameter of no kernel%s%s%s (see "
+					  "'tune kernels')", pe->name, hint ? " (did you mean '" : "", hint ? hint : "",
+					  hint ? "'?)" : "");
+		} else if (!taker && bad) {
+			rc = conf_fail_at(err, p->path, bad->at, "key 'params': no kernel's parameter '%s' takes a value of "
+					  "this list (%s)", pe->name, why);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		if (ms[i].name)
+			manifest_free(&ms[i]);
+		free(names[i]);
+	}
+	free(names);
+	free(ms);
+	free(known);
+	return rc;
+}
 
 int platform_load(const char *name, struct platform *p, struct tune_error *err)
 {
@@ -86,7 +174,7 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 	}
 	if (!p->cpus.n && conf_ints_push(&p->cpus, CONF_AUTO_VALUE))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	return 0;
+	return check_params(p, err);
 }
 
 int platform_resolve(struct platform *p, const struct host_facts *f, struct tune_error *err)
@@ -167,9 +255,9 @@ int platform_param_values(const struct platform *p, struct sweep *s, struct tune
 			 * hints and a user's hint) leaves the default, said; one that does
 			 * not fit among those that do is a mistake. */
 			if (!v.n && bad_at) {
-				fprintf(stderr, "tune: %s:%zu:%zu: key 'params': the list '%s' is not for kernel %s's parameter '%s' "
-					"(%s): sweep '%s' uses its default\n", p->path, bad_at->at.line, bad_at->at.col, pe->name,
-					s->manifest->name, kp->name, why, s->name);
+				fprintf(stderr, "tune: %s:%zu:%zu: key 'params': kernel %s's parameter '%s' takes no value of this list "
+					"(%s), another kernel's: sweep '%s' uses its default\n", p->path, bad_at->at.line,
+					bad_at->at.col, s->manifest->name, kp->name, why, s->name);
 				continue;
 			}
 			if (bad_at) {
