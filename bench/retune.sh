@@ -19,7 +19,7 @@ sed -e '/^quick:/,$d' -e 's/^name: chase-tune/name: bench-retune/' \
 choices=()
 for i in $(seq 1 "$tunes"); do
 	"$tune" run "$dir/tune.yaml" --platform local --db "$dir/tune$i.db" > /dev/null 2> "$dir/tune$i.err"
-	read -r g secs trials <<< "$(sqlite3 -separator ' ' "$dir/tune$i.db" "SELECT o.group_size,
+	read -r g secs trials <<< "$(sqlite3 -separator ' ' "$dir/tune$i.db" "SELECT json_extract(o.params, '$.group_size'),
 		CAST(round((julianday(s.finished) - julianday(s.started)) * 86400) AS INTEGER),
 		(SELECT count(*) FROM trials t WHERE t.sweep_id = s.id AND t.phase = 'search')
 		FROM optima o JOIN sweeps s ON s.id = o.sweep_id")"

@@ -31,7 +31,7 @@ printf 'name: bench-adaptive\nstrategy: adaptive\nfinal_top: 3\n%s\n%s\n' "$comm
 "$tune" run "$dir/grid.yaml" --platform local --db "$db" > /dev/null
 "$tune" run "$dir/adaptive.yaml" --platform local --db "$db" > /dev/null
 grid_ns=$(sqlite3 "$db" "SELECT measure_ns FROM sweeps WHERE name = 'bench-grid'")
-read -r best_g adapt_g adapt_ns trials <<< "$(sqlite3 -separator ' ' "$db" "SELECT best_group_size, group_size, measure_ns, (SELECT count(*) FROM trials WHERE sweep_id = s.id) FROM sweeps s JOIN optima o ON o.sweep_id = s.id WHERE s.name = 'bench-adaptive'")"
+read -r best_g adapt_g adapt_ns trials <<< "$(sqlite3 -separator ' ' "$db" "SELECT best_point, json_extract(o.params, '$.group_size'), measure_ns, (SELECT count(*) FROM trials WHERE sweep_id = s.id) FROM sweeps s JOIN optima o ON o.sweep_id = s.id WHERE s.name = 'bench-adaptive'")"
 grid_best=$(sqlite3 "$db" "SELECT t.group_size FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-grid' ORDER BY m.median LIMIT 1")
 printf 'name: bench-compare\nstrategy: grid\nrecord_optima: false\n%s\n%s\n' \
 	"$(sed -e 's/^runs: 3/runs: 15/' <<< "$common")" \

@@ -15,6 +15,11 @@
 #include "schema_sql.h" /* generated from store/migrations/ by CMake */
 #include "store.h"
 
+/* A migration file added without its version (or the other way) would
+ * leave databases a schema behind. */
+_Static_assert(sizeof(store_migrations) / sizeof(store_migrations[0]) == STORE_SCHEMA_VERSION,
+	       "one store/migrations/ file per schema version up to STORE_SCHEMA_VERSION");
+
 static int user_version(struct store *st, int *v, char *msg)
 {
 	sqlite3_stmt *q = NULL;

@@ -447,15 +447,13 @@ int store_optimum(struct store *st, const struct store_optimum *o, char *msg)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = store_prepare(st, &q, msg,
-			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant,"
-			 " hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials,"
-			 " sweep_id, decided, context, params, exports, runs, baseline_paired) VALUES (?1, ?2, ?3, ?17, ?4,"
-			 " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " NOW ", COALESCE(?18, ''), ?19, ?20, ?21,"
-			 " ?22)",
-			 "sssisssiidddisiissssis", o->platform, o->host, o->fingerprint, o->size_mb, o->size_class,
-			 o->variant, o->hint, o->group_size, (long long)o->hugepages, o->median, o->ci_low, o->ci_high,
-			 o->best_group_size, o->runner_up, o->trials, o->sweep_id, o->kernel, o->context, o->params,
-			 o->exports, o->runs, o->baseline_paired);
+			 "INSERT OR REPLACE INTO optima (platform, host, fingerprint, kernel, size_class, variant, median,"
+			 " ci_low, ci_high, best_point, runner_up, trials, sweep_id, decided, context, params, exports, runs,"
+			 " baseline_paired) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, " NOW ","
+			 " COALESCE(?14, ''), COALESCE(?15, '{}'), ?16, ?17, ?18)",
+			 "ssssssdddisiisssis", o->platform, o->host, o->fingerprint, o->kernel, o->size_class, o->variant,
+			 o->median, o->ci_low, o->ci_high, o->best_point, o->runner_up, o->trials, o->sweep_id, o->context,
+			 o->params, o->exports, o->runs, o->baseline_paired);
 
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot record an optimum");
 }

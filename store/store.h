@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -209,9 +209,9 @@ int store_record_batch(struct store *st, struct store_outcome *outs, size_t nout
 		       char *msg);
 
 struct store_optimum {
-	const char *platform, *host, *fingerprint, *kernel, *size_class, *variant, *hint, *runner_up;
-	long long size_mb, group_size, best_group_size, trials, sweep_id;
-	int hugepages;
+	const char *platform, *host, *fingerprint, *kernel, *size_class, *variant, *runner_up;
+	long long best_point;    /* the fastest value of the list parameter (params has the chosen one) */
+	long long trials, sweep_id;
 	double median, ci_low, ci_high;
 	long long runs;          /* the median's runs: its interval's coverage */
 	const char *context;     /* "name=value ..." of the context decided */

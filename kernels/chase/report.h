@@ -7,6 +7,14 @@
 
 #include "../../report/report.h"
 
+/* SQL: the chase's parameters of optimum o, as the columns they once were
+ * (schema 14 keeps them in o.params only): working set, g, hint ('' none),
+ * huge pages (0 or 1). */
+#define CHASE_OPT_SIZE_MB "json_extract(o.params, '$.size_mb')"
+#define CHASE_OPT_G "COALESCE(json_extract(o.params, '$.group_size'), 0)"
+#define CHASE_OPT_HINT "COALESCE(json_extract(o.params, '$.hint'), '')"
+#define CHASE_OPT_HUGEPAGES "(json_extract(o.params, '$.hugepages') IN ('on', 1))"
+
 /* g = 0 of an interleaved variant is the scalar chase, measured beside the
  * g's (chase.h): the tables and the CSV read it as scalar, of a trials row
  * or view with prefix r ("" or "r."). */

@@ -140,9 +140,9 @@ int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, stru
 		rc = TUNE_ERR_SYSTEM;
 		goto out;
 	}
-	if ((rc = report_each_row(db, "SELECT o.size_mb, o.group_size FROM optima o JOIN current_fingerprints USING"
-				  " (platform, host, fingerprint) WHERE o.platform = ?1 AND o.kernel = 'chase' AND"
-				  " o.variant = 'interleaved-prefetch' ORDER BY o.size_mb", platform, "optima", chosen_row,
+	if ((rc = report_each_row(db, "SELECT " CHASE_OPT_SIZE_MB ", " CHASE_OPT_G " FROM optima o JOIN"
+				  " current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = ?1 AND"
+				  " o.kernel = 'chase' AND o.variant = 'interleaved-prefetch' ORDER BY 1", platform, "optima", chosen_row,
 				  &chosen, err)) != 0)
 		goto out;
 	fprintf(f, "# g speedup low high (interleaved-prefetch over scalar, best hint); the last block: the chosen g\n");

@@ -55,13 +55,13 @@ static int load_optima(sqlite3 *db, const char *platform, struct optima *o, stru
 	o->rows = NULL;
 	o->n = 0;
 	return report_each_row(db,
-			       "SELECT o.size_mb, o.group_size, o.best_group_size, o.trials, o.hugepages, o.median,"
-			       " o.ci_low, o.ci_high, o.size_class, o.variant, COALESCE(o.hint, ''), o.decided,"
+			       "SELECT " CHASE_OPT_SIZE_MB ", " CHASE_OPT_G ", o.best_point, o.trials, " CHASE_OPT_HUGEPAGES ","
+			       " o.median, o.ci_low, o.ci_high, o.size_class, o.variant, " CHASE_OPT_HINT ", o.decided,"
 			       " COALESCE(o.runner_up, ''), o.host FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " WHERE o.platform = ?1 AND o.kernel = 'chase'"
 			       " AND o.host = (SELECT host FROM optima WHERE platform = ?1 AND kernel = 'chase' ORDER BY decided DESC, id DESC"
-			       " LIMIT 1) ORDER BY o.size_mb", platform, "optima", optimum_row, o, err);
+			       " LIMIT 1) ORDER BY 1", platform, "optima", optimum_row, o, err);
 }
 
 /* The optimum that production code uses by default: the largest working set

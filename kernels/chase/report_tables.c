@@ -379,10 +379,11 @@ static int optimum_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 int chase_report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	return report_each_row(db,
-			       "SELECT o.platform, o.host, o.fingerprint, o.size_mb, o.size_class, o.variant,"
-			       " COALESCE(o.hint, '-'), o.group_size, o.best_group_size, o.hugepages, o.median, o.ci_low,"
-			       " o.ci_high, o.runner_up, o.trials, o.decided, o.runs FROM optima o JOIN current_fingerprints"
-			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR o.platform = ?1)"
-			       " AND o.kernel = 'chase' ORDER BY o.platform, o.host, o.size_mb", platform, "optima", optimum_row, d, err);
+			       "SELECT o.platform, o.host, o.fingerprint, " CHASE_OPT_SIZE_MB " AS size_mb, o.size_class,"
+			       " o.variant, COALESCE(NULLIF(" CHASE_OPT_HINT ", ''), '-'), " CHASE_OPT_G ", o.best_point, "
+			       CHASE_OPT_HUGEPAGES ", o.median, o.ci_low, o.ci_high, o.runner_up, o.trials, o.decided, o.runs"
+			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " WHERE (?1 IS NULL OR o.platform = ?1) AND o.kernel = 'chase'"
+			       " ORDER BY o.platform, o.host, size_mb", platform, "optima", optimum_row, d, err);
 }
 

@@ -33,7 +33,7 @@ SELECT o.id AS optimum_id, o.platform, o.host, o.fingerprint, o.sweep_id,
        o.median, o.ci_low, o.ci_high, o.runner_up, o.trials, o.decided,
        COALESCE(json_extract(o.params, '$.apps') * json_extract(o.params, '$.tasks'),
                 (SELECT t.queries FROM trials t WHERE t.sweep_id = o.sweep_id AND t.kernel = 'sched' AND
-                 t.apps = o.apps LIMIT 1)) AS tasks_per_run
+                 t.apps = json_extract(o.params, '$.apps') LIMIT 1)) AS tasks_per_run
 FROM optima o
 LEFT JOIN sweeps s ON s.id = o.sweep_id
 WHERE o.kernel = 'sched';

@@ -18,12 +18,12 @@ search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status 
 check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
 check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
 check "the final measured the baseline (scalar, or g = 0: the scalar chase in the g's process)" test "$(q "$db" "SELECT count(*) FROM optima o WHERE NOT EXISTS (SELECT 1 FROM trials t WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND (t.variant = 'scalar' OR t.group_size = 0) AND t.status = 'done' AND t.context = o.context)")" = 0
-check "g = 0 is measured, never chosen" test "$(q "$db" "SELECT count(*) FROM optima WHERE group_size = 0 OR json_extract(runner_up, '\$.group_size') = 0")" = 0
+check "g = 0 is measured, never chosen" test "$(q "$db" "SELECT count(*) FROM optima WHERE json_extract(params, '\$.group_size') = 0 OR json_extract(runner_up, '\$.group_size') = 0")" = 0
 check "anchors: measured again beside later rounds" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'anchor' AND status = 'done'")" -ge 1
 check "anchors: each in a batch with new search trials" test "$(q "$db" "SELECT count(*) FROM trials a WHERE a.phase = 'anchor' AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.batch = a.batch AND t.phase = 'search')")" = 0
 check "every measured trial names its batch" test "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done' AND batch IS NULL")" = 0
 check "search state saved" test "$(q "$db" "SELECT json_extract(search_state, '\$.strategy') FROM sweeps")" = adaptive
-check "one optimum for 4 MB" test "$(q "$db" "SELECT count(*) FROM optima WHERE size_mb = 4 AND platform = 'tiny'")" = 1
+check "one optimum for 4 MB" test "$(q "$db" "SELECT count(*) FROM optima WHERE json_extract(params, '\$.size_mb') = 4 AND platform = 'tiny'")" = 1
 check "optimum has an interval around its median" test "$(q "$db" "SELECT ci_low <= median AND median <= ci_high FROM optima")" = 1
 check "optimum names a runner-up" test "$(q "$db" "SELECT json_valid(runner_up) FROM optima")" = 1
 check "statistics stored per trial" test "$(q "$db" "SELECT count(*) FROM trial_summary")" = "$(q "$db" "SELECT count(*) FROM trials WHERE status = 'done'")"
@@ -38,7 +38,7 @@ printf 'name: beside\nkernel: chase\nstrategy: adaptive\nparams:\n  variant: [in
 bdb=$TMP/beside.db
 "$tune" run "$TMP/beside.yaml" --platform $plat --db "$bdb" > /dev/null 2> "$TMP/beside.err"
 check "beside: the sweep exits 0 ($(tail -1 "$TMP/beside.err"))" test $? = 0
-knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND k.group_size = o.group_size AND k.status = 'done'"
+knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND k.group_size = json_extract(o.params, '\$.group_size') AND k.status = 'done'"
 check "beside: g = 0 ran in the optimum's process, in the final" test "$(q "$bdb" "SELECT count(*) FROM $knee JOIN trials b ON b.batch = k.batch AND b.group_size = 0 AND b.phase = 'final' AND b.status = 'done'")" = 1
 runs=$(q "$bdb" "SELECT min(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || max(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || count(*) FROM $knee JOIN trials tb ON tb.batch = k.batch AND tb.group_size = 0 JOIN samples sb ON sb.trial_id = tb.id AND sb.warmup = 0 JOIN samples sk ON sk.trial_id = k.id AND sk.run_id = sb.run_id AND sk.warmup = 0")
 check "beside: the gain over scalar is stored paired, within its runs' own ratios (min max runs: $runs)" \
@@ -62,13 +62,13 @@ int main(void) { return TUNED_CHASE_GROUP_SIZE > 0 && tuned_chase_group_size_for
 		check "header program runs: $lang $sel" "$TMP/use"
 	done
 done
-check "group size is the optimum's" grep -q "#define TUNED_CHASE_GROUP_SIZE $(q "$db" "SELECT group_size FROM optima")\$" "$TMP/tuned_config.h"
+check "group size is the optimum's" grep -q "#define TUNED_CHASE_GROUP_SIZE $(q "$db" "SELECT json_extract(params, '\$.group_size') FROM optima")\$" "$TMP/tuned_config.h"
 check "header says where the value came from" grep -q "decided on host $(hostname)" "$TMP/tuned_config.h"
 
 # Variant, hint and pages follow the size as g does: a second optimum (64 MB,
 # interleaved without prefetch, huge pages) in a copy of the database.
 cp "$db" "$TMP/sizes.db"
-q "$TMP/sizes.db" "INSERT INTO optima (platform, host, fingerprint, kernel, size_mb, size_class, variant, hint, group_size, hugepages, median, ci_low, ci_high, best_group_size, runner_up, trials, sweep_id, decided) SELECT platform, host, fingerprint, kernel, 64, 'dram', 'interleaved', NULL, 7, 1, median, ci_low, ci_high, 7, NULL, trials, sweep_id, decided FROM optima WHERE size_mb = 4"
+q "$TMP/sizes.db" "INSERT INTO optima (platform, host, fingerprint, kernel, context, size_class, variant, params, best_point, median, ci_low, ci_high, runner_up, trials, sweep_id, decided) SELECT platform, host, fingerprint, kernel, 'size_mb=64', 'dram', 'interleaved', json_object('variant', 'interleaved', 'size_mb', 64, 'hugepages', 'on', 'group_size', 7), 7, median, ci_low, ci_high, NULL, trials, sweep_id, decided FROM optima WHERE json_extract(params, '\$.size_mb') = 4"
 "$tune" export header --platform tiny --db "$TMP/sizes.db" -o "$TMP/sizes.h" > /dev/null
 cat > "$TMP/sizes.c" <<'C'
 #include <stdio.h>
@@ -85,7 +85,7 @@ int main(void)
 }
 C
 check "per-size header compiles" cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$TMP" -o "$TMP/sizes" "$TMP/sizes.c"
-row4=$(q "$TMP/sizes.db" "SELECT group_size || ' ' || (CASE variant WHEN 'scalar' THEN 0 WHEN 'scalar-prefetch' THEN 1 WHEN 'interleaved' THEN 2 ELSE 3 END) || ' ' || (CASE hint WHEN 'pldl1keep' THEN 0 WHEN 'pldl2keep' THEN 1 WHEN 'pldl3keep' THEN 2 WHEN 'pldl1strm' THEN 3 ELSE -1 END) || ' ' || hugepages FROM optima WHERE size_mb = 4")
+row4=$(q "$TMP/sizes.db" "SELECT COALESCE(json_extract(params, '\$.group_size'), 0) || ' ' || (CASE variant WHEN 'scalar' THEN 0 WHEN 'scalar-prefetch' THEN 1 WHEN 'interleaved' THEN 2 ELSE 3 END) || ' ' || (CASE json_extract(params, '\$.hint') WHEN 'pldl1keep' THEN 0 WHEN 'pldl2keep' THEN 1 WHEN 'pldl3keep' THEN 2 WHEN 'pldl1strm' THEN 3 ELSE -1 END) || ' ' || (json_extract(params, '\$.hugepages') = 'on') FROM optima WHERE json_extract(params, '\$.size_mb') = 4")
 check "each size gets its own row's g, variant, hint and pages" test "$("$TMP/sizes")" = "1 $row4
 4 $row4
 5 7 2 -1 1
@@ -126,7 +126,7 @@ check "example builds" make -s -C "$TMP/example" CFLAGS="-O2 -I$src/kernels"
 "$TMP/example/lookup" 4 > "$TMP/lookup.out"
 check "example times the tuned lookups against scalar, side by side ($(cat "$TMP/lookup.out"))" \
 	grep -Eq "^platform tiny: 4 MiB, [a-z-]+ g=[0-9]+ hint [a-z0-9]+: [0-9.]+ ns/lookup, scalar [0-9.]+ ns/lookup: [0-9.]+x \(median of 7 rounds, side by side\); checksum ok$" "$TMP/lookup.out"
-check "example uses the header's variant, g and hint for its size" test "$(grep -o '[a-z-]* g=[0-9]* hint [a-z0-9]*' "$TMP/lookup.out")" = "$(q "$db" "SELECT o.variant || ' g=' || o.group_size || ' hint ' || COALESCE(o.hint, 'none') FROM optima o WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.size_mb >= 4 ORDER BY o.size_mb LIMIT 1")"
+check "example uses the header's variant, g and hint for its size" test "$(grep -o '[a-z-]* g=[0-9]* hint [a-z0-9]*' "$TMP/lookup.out")" = "$(q "$db" "SELECT o.variant || ' g=' || json_extract(o.params, '\$.group_size') || ' hint ' || COALESCE(json_extract(o.params, '\$.hint'), 'none') FROM optima o WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND json_extract(o.params, '\$.size_mb') >= 4 ORDER BY json_extract(o.params, '\$.size_mb') LIMIT 1")"
 
 # --check: fresh, then stale by fingerprint, then stale by newer optima.
 out=$("$tune" export header --check "$TMP/tuned_config.h" --db "$db" 2>&1)

@@ -16,7 +16,7 @@ check "the probe's optimum at 256 MB" [ "$(q "$db" "SELECT context FROM optima W
 check "its own view, from its folder, reads its trials" \
 	[ "$(q "$db" "SELECT COUNT(*) FROM hashprobe_results WHERE size_mb = 256 AND (variant = 'scalar' OR g > 0)")" = \
 	  "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'hashprobe' AND status = 'done'")" ]
-check "the chase's at the same working set" [ "$(q "$db" "SELECT size_mb FROM optima WHERE kernel = 'chase'")" = 256 ]
+check "the chase's at the same working set" [ "$(q "$db" "SELECT json_extract(params, '\$.size_mb') FROM optima WHERE kernel = 'chase'")" = 256 ]
 check "every probe agreed with the scalar loop" \
 	[ "$(q "$db" "SELECT COUNT(DISTINCT s.checksum) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'hashprobe'")" = 1 ]
 

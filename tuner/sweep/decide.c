@@ -65,7 +65,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	int own = m->report == REPORT_OWN;
 	json_t *exports = own ? NULL : manifest_exports_json(knee);
 	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL, *baseline_text = NULL;
-	long long point = manifest_point(knee), best_point = manifest_point(best);
+	long long best_point = manifest_point(best);
 	int rc = 0;
 
 	if (ru) {
@@ -107,10 +107,8 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 		o = (struct store_optimum){ .platform = r->ms.ctx->platform->name, .host = r->ms.ctx->facts->hostname,
 					    .fingerprint = r->id.fingerprint, .kernel = m->name, .size_class = cls,
 					    .variant = m->variants.v[knee->variant],
-					    .hint = manifest_column_choice(knee, COLUMN_HINT), .runner_up = runner_text,
-					    .size_mb = manifest_column_value(knee, COLUMN_SIZE_MB, 0), .group_size = point == PLAN_NA ? 0 : point,
-					    .best_group_size = best_point == PLAN_NA ? 0 : best_point, .trials = trials,
-					    .sweep_id = r->ms.sweep_id, .hugepages = (int)manifest_column_value(knee, COLUMN_HUGEPAGES, 0),
+					    .runner_up = runner_text, .best_point = best_point == PLAN_NA ? 0 : best_point,
+					    .trials = trials, .sweep_id = r->ms.sweep_id,
 					    .median = knee->stats.median, .ci_low = knee->stats.ci_low,
 					    .ci_high = knee->stats.ci_high, .runs = (long long)knee->stats.n, .context = knee->context, .params = params_text,
 					    .exports = exports_text, .baseline_paired = baseline_text };
