@@ -90,6 +90,9 @@ int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 int report_probes(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Warnings stored with the sweeps of the current fingerprints. */
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* The trials of those sweeps that failed (still failed: a re-run retries
+ * them), with their reasons. */
+int report_failures(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Each kernel's own overview, then per platform each kernel's own tables,
  * the generic kernels' and the warnings: what `tune results` shows. */
 int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);

@@ -117,6 +117,37 @@ int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 			       " (?1 IS NULL OR p.name = ?1) ORDER BY s.id", platform, "warnings", warnings_row, d, err);
 }
 
+/* A failed trial, a row each. */
+static int failure_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	static const char *const head[] = { "Sweep", "Kernel", "Variant", "Parameters", "Reason" };
+	struct rdoc *d = arg;
+	size_t t = rdoc_table_for(d, "Failed trials: not measured, no part of any decision (run the sweep again to retry "
+				     "them)", 5, head);
+	char params[400];
+
+	(void)err;
+	report_params_text(report_text(q, 3, "{}"), "", params, sizeof(params));
+	{
+		const char *row[] = { report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 2, ""), params,
+				      report_text(q, 4, "-") };
+
+		rdoc_row(d, t, row);
+	}
+	return 0;
+}
+
+int report_failures(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	return report_each_row(db,
+			       "SELECT s.name, t.kernel, t.variant, t.params, t.reason FROM trials t"
+			       " JOIN sweeps s ON s.id = t.sweep_id JOIN platforms p ON p.id = s.platform_id"
+			       " JOIN hosts h ON h.id = s.host_id JOIN current_fingerprints c ON c.platform = p.name AND"
+			       " c.host = h.hostname AND c.fingerprint = s.fingerprint WHERE t.status = 'failed' AND"
+			       " (?1 IS NULL OR p.name = ?1) ORDER BY s.id, t.id", platform, "failed trials", failure_row, d,
+			       err);
+}
+
 int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err)
 {
 	int rc = 0;
@@ -131,8 +162,9 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 			if (kernel_reports[k]->tables)
 				rc = kernel_reports[k]->tables(d, db, platform, err);
 		if (!rc && (rc = report_kernels(d, db, platform, err)) == 0 &&
-		    (rc = report_outliers(d, db, platform, err)) == 0 && (rc = report_probes(d, db, platform, err)) == 0)
-			rc = report_warnings(d, db, platform, err);
+		    (rc = report_outliers(d, db, platform, err)) == 0 && (rc = report_probes(d, db, platform, err)) == 0 &&
+		    (rc = report_warnings(d, db, platform, err)) == 0)
+			rc = report_failures(d, db, platform, err);
 	}
 	return rc;
 }

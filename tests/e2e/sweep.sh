@@ -116,6 +116,10 @@ check "crash reason stored" test "$(q "$TMP/bad.db" "SELECT count(*) FROM trials
 check "checksum mismatch stored" test "$(q "$TMP/bad.db" "SELECT count(*) FROM trials WHERE variant LIKE 'interleaved%' AND reason LIKE 'checksum mismatch%'")" = 18
 check "scalar still recorded" test "$(q "$TMP/bad.db" "SELECT count(*) FROM trials WHERE variant='scalar' AND status='done'")" = 2
 check "failed trials have no samples" test "$(q "$TMP/bad.db" "SELECT count(*) FROM samples s JOIN trials t ON t.id=s.trial_id WHERE t.status!='done'")" = 0
+# tune results says which trials failed and why, a row each.
+"$tune" results --db "$TMP/bad.db" --format csv --table failed > "$TMP/failed.csv" 2> "$TMP/failed.err"
+check "results: a table of the failed trials ($(head -c 300 "$TMP/failed.err"))" test "$(grep -c ',chase,' "$TMP/failed.csv")" = "$(q "$TMP/bad.db" "SELECT count(*) FROM trials WHERE status = 'failed'")"
+check "results: each with its reason" grep -q "scalar-prefetch,.*kernel killed by signal 11" "$TMP/failed.csv"
 
 # 9. Sizes over half the memory are skipped with a message.
 "$tune" run tests/data/sweeps/tiny.yaml --platform tests/data/platforms/small-memory.yaml --db "$TMP/mem.db" > /dev/null 2> "$TMP/err9"
