@@ -59,10 +59,8 @@ static int add_facts(struct rdoc *d, sqlite3 *db, const char *platform, struct t
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT h.hostname, s.env_json, s.name, s.started FROM sweeps s"
-				   " JOIN platforms p ON p.id = s.platform_id JOIN hosts h ON h.id = s.host_id"
-				   " JOIN current_fingerprints c ON c.platform = p.name AND c.host = h.hostname AND"
-				   " c.fingerprint = s.fingerprint WHERE p.name = ?1 AND s.id = (SELECT max(s2.id) FROM"
+	if (sqlite3_prepare_v2(db, "SELECT h.hostname, s.env_json, s.name, s.started FROM " REPORT_SQL_CURRENT_SWEEPS
+				   " WHERE p.name = ?1 AND s.id = (SELECT max(s2.id) FROM"
 				   " sweeps s2 WHERE s2.platform_id = s.platform_id AND s2.host_id = s.host_id AND"
 				   " s2.fingerprint = s.fingerprint) ORDER BY h.hostname", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read hosts: %s", store_errmsg(db));
@@ -135,9 +133,7 @@ static int add_sweeps(struct rdoc *d, sqlite3 *db, const char *platform, struct 
 			       " s.status, s.tune_version, s.strategy, json_extract(s.spec_json, '$.runs'),"
 			       " json_extract(s.spec_json, '$.warmup'), (SELECT count(*) FROM trials t WHERE"
 			       " t.sweep_id = s.id AND t.status = 'done'), s.loadavg, s.loadavg_max, s.warnings, s.cflags"
-			       " FROM sweeps s JOIN platforms p ON p.id = s.platform_id JOIN hosts h ON h.id = s.host_id"
-			       " JOIN current_fingerprints c ON c.platform = p.name AND c.host = h.hostname AND"
-			       " c.fingerprint = s.fingerprint WHERE p.name = ?1 ORDER BY s.id",
+			       " FROM " REPORT_SQL_CURRENT_SWEEPS " WHERE p.name = ?1 ORDER BY s.id",
 			       platform, "sweeps", sweeps_row, d, err);
 }
 

@@ -173,6 +173,10 @@ int report_each_row(sqlite3 *db, const char *sql, const char *platform, const ch
 void *report_grow(void *array, size_t *n, size_t size);
 /* Column col of the row as text (valid until the next step), dflt for NULL. */
 const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
+/* SQL: "sweeps s" joined to its platform p and host h, only the sweeps of
+ * their current fingerprints: what the tables of `tune results` read. */
+#define REPORT_SQL_CURRENT_SWEEPS "sweeps s JOIN platforms p ON p.id = s.platform_id JOIN hosts h ON h.id = s.host_id" \
+	" JOIN current_fingerprints c ON c.platform = p.name AND c.host = h.hostname AND c.fingerprint = s.fingerprint"
 /* SQL: what a manifest kernel's row leaves out of its parameters, the
  * context's words and the sweep's fixed parameters, space-separated. */
 #define REPORT_SQL_OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \

@@ -66,9 +66,8 @@ int report_outliers(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 			       "WITH per AS (SELECT t.sweep_id, t.params, t.kernel, count(*) AS n, sum(x.outlier) AS o"
 			       " FROM trials t JOIN samples x ON x.trial_id = t.id AND x.warmup = 0 GROUP BY t.id)"
 			       " SELECT s.name, sum(per.n), sum(per.o), sum(per.o > 0), count(*), max(per.o), per.params,"
-			       " per.n, per.kernel, json_extract(per.params, '$.variant') FROM sweeps s JOIN platforms p ON p.id = s.platform_id"
-			       " JOIN hosts h ON h.id = s.host_id JOIN current_fingerprints c ON c.platform = p.name AND"
-			       " c.host = h.hostname AND c.fingerprint = s.fingerprint JOIN per ON per.sweep_id = s.id"
+			       " per.n, per.kernel, json_extract(per.params, '$.variant') FROM " REPORT_SQL_CURRENT_SWEEPS
+			       " JOIN per ON per.sweep_id = s.id"
 			       " WHERE (?1 IS NULL OR p.name = ?1) GROUP BY s.id ORDER BY s.id",
 			       platform, "outliers", outliers_row, d, err);
 }
@@ -111,9 +110,7 @@ int report_probes(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	return report_each_row(db,
-			       "SELECT s.name, s.started, s.warnings FROM sweeps s JOIN platforms p ON p.id = s.platform_id"
-			       " JOIN hosts h ON h.id = s.host_id JOIN current_fingerprints c ON c.platform = p.name AND"
-			       " c.host = h.hostname AND c.fingerprint = s.fingerprint WHERE s.warnings IS NOT NULL AND"
+			       "SELECT s.name, s.started, s.warnings FROM " REPORT_SQL_CURRENT_SWEEPS " WHERE s.warnings IS NOT NULL AND"
 			       " (?1 IS NULL OR p.name = ?1) ORDER BY s.id", platform, "warnings", warnings_row, d, err);
 }
 
@@ -140,10 +137,8 @@ static int failure_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 int report_failures(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	return report_each_row(db,
-			       "SELECT s.name, t.kernel, t.variant, t.params, t.reason FROM trials t"
-			       " JOIN sweeps s ON s.id = t.sweep_id JOIN platforms p ON p.id = s.platform_id"
-			       " JOIN hosts h ON h.id = s.host_id JOIN current_fingerprints c ON c.platform = p.name AND"
-			       " c.host = h.hostname AND c.fingerprint = s.fingerprint WHERE t.status = 'failed' AND"
+			       "SELECT s.name, t.kernel, t.variant, t.params, t.reason FROM " REPORT_SQL_CURRENT_SWEEPS
+			       " JOIN trials t ON t.sweep_id = s.id WHERE t.status = 'failed' AND"
 			       " (?1 IS NULL OR p.name = ?1) ORDER BY s.id, t.id", platform, "failed trials", failure_row, d,
 			       err);
 }
