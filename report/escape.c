@@ -74,13 +74,20 @@ void escape_file_name(const char *s, char *out, size_t len)
 	out[i] = '\0';
 }
 
+/* One character of a name as part of a C identifier. */
+static char c_identifier_char(char c, int upper)
+{
+	if (!isalnum((unsigned char)c))
+		return '_';
+	return (char)(upper ? toupper((unsigned char)c) : tolower((unsigned char)c));
+}
+
 void escape_c_identifier(const char *s, int upper, char *out, size_t len)
 {
 	size_t i = 0;
 
 	for (; s[i] && i + 1 < len; i++)
-		out[i] = isalnum((unsigned char)s[i]) ? (char)(upper ? toupper((unsigned char)s[i])
-								  : tolower((unsigned char)s[i])) : '_';
+		out[i] = c_identifier_char(s[i], upper);
 	if (len)
 		out[i] = '\0';
 }
@@ -92,8 +99,7 @@ int escape_c_identifier_clash(const char *const *names, long n, size_t *a, size_
 			size_t k = 0;
 
 			while (names[i][k] && names[j][k] &&
-			       (isalnum((unsigned char)names[i][k]) ? toupper((unsigned char)names[i][k]) : '_') ==
-				       (isalnum((unsigned char)names[j][k]) ? toupper((unsigned char)names[j][k]) : '_'))
+			       c_identifier_char(names[i][k], 1) == c_identifier_char(names[j][k], 1))
 				k++;
 			if (!names[i][k] && !names[j][k]) {
 				*a = j;

@@ -51,9 +51,11 @@ const struct conf_key platform_keys[] = {
 };
 #undef P
 
-/* Does some value of e fit parameter kp? The first that does not, and why, in *bad. */
-static int some_fit(const struct kernel_param *kp, const struct conf_entry *e, const struct conf_value **bad, char *why,
-		    size_t len)
+/* The values of e that parameter kp takes, into v when not NULL: how
+ * many, or -1 out of memory. The first it does not take, and why, into
+ * *bad and why unless *bad is set already. */
+static int entry_values(const struct kernel_param *kp, const struct conf_entry *e, struct conf_ints *v,
+			const struct conf_value **bad, char *why, size_t len)
 {
 	int fit = 0;
 
@@ -61,12 +63,16 @@ static int some_fit(const struct kernel_param *kp, const struct conf_entry *e, c
 		long long x;
 		char w[512];
 
-		if (manifest_param_value(kp, e->values[k].text, &x, w, sizeof(w)) == 0)
-			fit = 1;
-		else if (!*bad) {
-			*bad = &e->values[k];
-			snprintf(why, len, "%s", w);
+		if (manifest_param_value(kp, e->values[k].text, &x, w, sizeof(w)) != 0) {
+			if (!*bad) {
+				*bad = &e->values[k];
+				snprintf(why, len, "%s", w);
+			}
+			continue;
 		}
+		if (v && conf_ints_push(v, x))
+			return -1;
+		fit++;
 	}
 	return fit;
 }
@@ -115,7 +121,7 @@ static int check_params(const struct platform *p, struct tune_error *err)
 			const struct kernel_param *kp = manifest_param(&ms[i], pe->name);
 
 			found |= kp != NULL;
-			if (kp && some_fit(kp, pe, &bad, why, sizeof(why)))
+			if (kp && entry_values(kp, pe, NULL, &bad, why, sizeof(why)) > 0)
 				taker = ms[i].name;
 		}
 		if (!found) {
@@ -237,19 +243,9 @@ int platform_param_values(const struct platform *p, struct sweep *s, struct tune
 
 			if (strcmp(kp->name, pe->name) != 0)
 				continue;
-			for (size_t k = 0; k < pe->n; k++) {
-				char bad[512];
-				long long x;
-
-				if (manifest_param_value(kp, pe->values[k].text, &x, bad, sizeof(bad)) != 0) {
-					if (!bad_at) {
-						bad_at = &pe->values[k];
-						snprintf(why, sizeof(why), "%s", bad);
-					}
-				} else if (conf_ints_push(&v, x)) {
-					free(v.v);
-					return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-				}
+			if (entry_values(kp, pe, &v, &bad_at, why, sizeof(why)) < 0) {
+				free(v.v);
+				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 			}
 			/* A list of another kernel's vocabulary (none of it fits: chase's
 			 * hints and a user's hint) leaves the default, said; one that does

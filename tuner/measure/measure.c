@@ -94,7 +94,7 @@ static const char *parse_output(struct measure_session *r, char *out, struct tri
 		const struct trial *t = NULL;
 
 		line_no++;
-		if (o && manifest_sample(r->kernel, todo[0], o, &v, bad, sizeof(bad)) == MANIFEST_OUT_OF_RANGE) {
+		if (o && manifest_sample(r->sweep->manifest, todo[0], o, &v, bad, sizeof(bad)) == MANIFEST_OUT_OF_RANGE) {
 			snprintf(why, whylen, "kernel output line %zu: %s", line_no, bad);
 			json_decref(o);
 			return why;
@@ -133,7 +133,7 @@ static const char *parse_output(struct measure_session *r, char *out, struct tri
 		} else if (s->checksum != ref) {
 			snprintf(why, whylen, "%s mismatch: got %llu, expected %llu (the variant computes a "
 				 "different result: a bug in the kernel or the compiler flags)",
-				 r->kernel->correctness ? r->kernel->correctness : "checksum", s->checksum, ref);
+				 r->sweep->manifest->correctness ? r->sweep->manifest->correctness : "checksum", s->checksum, ref);
 			return why;
 		}
 	}
@@ -183,7 +183,7 @@ static int batch_settled(const struct measure_session *r, const struct gathered 
 			if (g->v[s].trial_id == todo[i]->id && !g->v[s].warmup && g->v[s].run_id >= 0 &&
 			    (size_t)g->v[s].run_id < runs)
 				all[i * runs + (size_t)g->v[s].run_id] = g->v[s].ns_per_lookup;
-	settled = measure_settled(x, n, runs, r->kernel->metric.better == BETTER_HIGHER, r->sweep->tolerance,
+	settled = measure_settled(x, n, runs, r->sweep->manifest->metric.better == BETTER_HIGHER, r->sweep->tolerance,
 				  (double)r->sweep->ci_target_pct / 100.0);
 	free(all);
 	return settled;

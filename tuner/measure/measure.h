@@ -76,8 +76,7 @@ double measure_cost(struct trial *const *ts, size_t n);
 struct measure_session {
 	const struct exec_context *ctx;
 	const struct exec_options *opt;
-	const struct sweep *sweep;
-	const struct kernel_manifest *kernel; /* the sweep's */
+	const struct sweep *sweep;    /* its kernel: sweep->manifest */
 	long long sweep_id;
 	const char *kernel_hash;  /* of the kernel's manifest and sources */
 	struct exec_builds builds;

@@ -308,7 +308,7 @@ static int resolve_auto(struct sweep_run *r, struct tune_error *err)
  * before the sweep records anything, so that they read it as it comes. */
 static int make_views(struct sweep_run *r, struct tune_error *err)
 {
-	const struct kernel_manifest *m = r->ms.kernel;
+	const struct kernel_manifest *m = r->sweep.manifest;
 	char path[4200];
 	char *sql;
 	int rc;
@@ -351,18 +351,18 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 		sweep_apply_quick(&r->sweep);
 	if ((rc = platform_param_values(ctx->platform, &r->sweep, err)) != 0)
 		goto out;
-	r->ms.kernel = r->ms.builds.kernel = r->sweep.manifest;
+	r->ms.builds.kernel = r->sweep.manifest;
 	conf_strs_join(&ctx->platform->cflags, " ", r->id.cflags, sizeof(r->id.cflags));
 	if ((rc = exec_identify(ctx, &r->id, err)) != 0 ||
-	    (rc = build_manifest_hash(r->ms.kernel, r->kernel_hash, err)) != 0 ||
-	    (rc = exec_check_kernel(ctx, r->ms.kernel, r->kernel_hash, err)) != 0 ||
+	    (rc = build_manifest_hash(r->sweep.manifest, r->kernel_hash, err)) != 0 ||
+	    (rc = exec_check_kernel(ctx, r->sweep.manifest, r->kernel_hash, err)) != 0 ||
 	    (rc = resolve_auto(r, err)) != 0 || (rc = make_views(r, err)) != 0 ||
 	    (rc = plan_build(ctx->platform, &r->sweep, &r->plan, err)) != 0)
 		goto out;
-	if (r->ms.kernel->device_cpu_flag && ctx->platform->device_cpu < 0) {
+	if (r->sweep.manifest->device_cpu_flag && ctx->platform->device_cpu < 0) {
 		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' needs two CPUs, one for kernel %s's device thread "
 			       "(the emulated accelerator), but this host has one (run it on a host with two or more)",
-			       r->sweep.path, r->sweep.name, r->ms.kernel->name);
+			       r->sweep.path, r->sweep.name, r->sweep.manifest->name);
 		goto out;
 	}
 	spec = spec_json(r);
@@ -379,7 +379,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	{
 		struct store_sweep ss = { r->sweep.name, ctx->platform_id, ctx->host_id, hash, spec, env, TUNE_VERSION,
 					  ctx->platform->compiler, r->id.cflags, r->id.fingerprint,
-					  sweep_strategy_names[r->sweep.strategy], r->ms.kernel->baseline, ctx->facts->governor,
+					  sweep_strategy_names[r->sweep.strategy], r->sweep.manifest->baseline, ctx->facts->governor,
 					  ctx->facts->thp, machine, load_at_start, o->quick, o->fresh };
 
 		if ((rc = store_sweep_open(ctx->store, &ss, &r->ms.sweep_id, &resumed, tune_msg(err))) != 0)
@@ -410,7 +410,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	if (!(resumed && measured_before == r->plan.ntrials))
 		rc = sweep_probe(r, err);
 	if (!rc && r->sweep.strategy == STRATEGY_ADAPTIVE)
-		rc = sweep_probe_starts(ctx->store, ctx->host_id, r->ms.kernel, &search, tune_msg(err));
+		rc = sweep_probe_starts(ctx->store, ctx->host_id, r->sweep.manifest, &search, tune_msg(err));
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24], *st;

@@ -48,7 +48,7 @@ static int probe_speaks_of(const struct kernel_manifest *m, const struct trial *
 static int probe_applies(const struct sweep_run *r, const struct trial *probe)
 {
 	for (size_t k = 0; k < r->plan.ntrials; k++)
-		if (probe_speaks_of(r->ms.kernel, probe, &r->plan.trials[k]))
+		if (probe_speaks_of(r->sweep.manifest, probe, &r->plan.trials[k]))
 			return 1;
 	return 0;
 }
@@ -83,7 +83,7 @@ static void check_llc(struct sweep_run *r, double mb)
  * name followed by suffix ("/hugepages=on" for a probe run per value). */
 static int probe_once(struct sweep_run *r, struct trial *t, const char *suffix, struct tune_error *out)
 {
-	const struct kernel_manifest *m = r->ms.kernel;
+	const struct kernel_manifest *m = r->sweep.manifest;
 	struct trial *todo[1] = { t };
 	struct built *bin;
 	struct exec_job job = { .todo = todo, .n = 1, .runs = 1, .warmup = 0, .timeout_s = 60, .label = r->sweep.name,
@@ -202,7 +202,7 @@ int sweep_probe_starts(struct store *st, long long host_id, const struct kernel_
  * interrupt stops the sweep (0 or that error). */
 int sweep_probe(struct sweep_run *r, struct tune_error *out)
 {
-	const struct kernel_manifest *m = r->ms.kernel;
+	const struct kernel_manifest *m = r->sweep.manifest;
 	const struct kernel_param *per = m->probe.per ? manifest_param(m, m->probe.per) : NULL;
 	long long seen[PROBE_MAX_RUNS];
 	size_t nseen = 0;
