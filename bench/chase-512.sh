@@ -9,12 +9,12 @@ tune=${1:-$src/build/tune}
 db=$(mktemp -d)/bench.db
 "$tune" run "$src/sweeps/bench-chase-512.yaml" --platform local --db "$db" > /dev/null
 sqlite3 -header -column "$db" "
-WITH s AS (SELECT median_ns_per_lookup AS base FROM best_per_size WHERE variant = 'scalar')
+WITH s AS (SELECT median_ns_per_lookup AS base FROM chase_best_per_size WHERE variant = 'scalar')
 SELECT variant, COALESCE(hint, '-') AS hint, group_size AS g,
        printf('%.1f', median_ns_per_lookup) AS ns_per_lookup,
        printf('%.2fx', (SELECT base FROM s) / median_ns_per_lookup) AS vs_scalar
-FROM best_per_size ORDER BY median_ns_per_lookup DESC;
+FROM chase_best_per_size ORDER BY median_ns_per_lookup DESC;
 SELECT printf('g=8 interleaved-prefetch vs scalar: %.2fx',
-              (SELECT median_ns_per_lookup FROM best_per_size WHERE variant = 'scalar') / MIN(median_ns_per_lookup))
-       AS g8 FROM latest_results WHERE variant = 'interleaved-prefetch' AND group_size = 8;"
+              (SELECT median_ns_per_lookup FROM chase_best_per_size WHERE variant = 'scalar') / MIN(median_ns_per_lookup))
+       AS g8 FROM chase_latest WHERE variant = 'interleaved-prefetch' AND group_size = 8;"
 echo "database: $db"

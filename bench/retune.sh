@@ -48,8 +48,8 @@ params:
   group_size: [$grid]
 YAML
 "$tune" run "$dir/compare.yaml" --platform local --db "$dir/compare.db" > /dev/null 2> "$dir/compare.err"
-sqlite3 -separator ' ' "$dir/compare.db" "SELECT t.group_size, m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id
-	ORDER BY t.group_size" > "$dir/side"
+sqlite3 -separator ' ' "$dir/compare.db" "SELECT json_extract(t.params, '$.group_size'), m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id
+	ORDER BY json_extract(t.params, '$.group_size')" > "$dir/side"
 best=$(sort -k2 -g "$dir/side" | head -1)
 read -r best_g best_ns <<< "$best"
 plateau=$(awk -v b="$best_ns" '$2 <= 1.02 * b { print $1 }' "$dir/side" | paste -sd' ' -)

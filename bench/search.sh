@@ -32,7 +32,7 @@ printf 'name: bench-adaptive\nstrategy: adaptive\nfinal_top: 3\n%s\n%s\n' "$comm
 "$tune" run "$dir/adaptive.yaml" --platform local --db "$db" > /dev/null
 grid_ns=$(sqlite3 "$db" "SELECT measure_ns FROM sweeps WHERE name = 'bench-grid'")
 read -r best_g adapt_g adapt_ns trials <<< "$(sqlite3 -separator ' ' "$db" "SELECT best_point, json_extract(o.params, '$.group_size'), measure_ns, (SELECT count(*) FROM trials WHERE sweep_id = s.id) FROM sweeps s JOIN optima o ON o.sweep_id = s.id WHERE s.name = 'bench-adaptive'")"
-grid_best=$(sqlite3 "$db" "SELECT t.group_size FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-grid' ORDER BY m.median LIMIT 1")
+grid_best=$(sqlite3 "$db" "SELECT json_extract(t.params, '$.group_size') FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-grid' ORDER BY m.median LIMIT 1")
 printf 'name: bench-compare\nstrategy: grid\nrecord_optima: false\n%s\n%s\n' \
 	"$(sed -e 's/^runs: 3/runs: 15/' <<< "$common")" \
 	"$(params "$(printf '%s\n' "$grid_best" "$adapt_g" | sort -un | paste -sd,)")" > "$dir/compare.yaml"
@@ -42,8 +42,8 @@ SELECT printf('grid: 1024 trials, best g=%d, %.1f s in kernels', $grid_best, $gr
 SELECT printf('adaptive: %d trials, fastest g=%d, chosen (knee) g=%d, %.1f s in kernels', $trials, $best_g, $adapt_g, $adapt_ns / 1e9);
 SELECT printf('adaptive time / grid time: %.1f%%', 100.0 * $adapt_ns / $grid_ns);
 SELECT printf('side by side, 15 runs: g=%d %.2f ns/lookup, g=%d %.2f ns/lookup: chosen / grid best = %.3f',
-       $grid_best, (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND t.group_size = $grid_best),
-       $adapt_g, (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND t.group_size = $adapt_g),
-       (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND t.group_size = $adapt_g) /
-       (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND t.group_size = $grid_best));"
+       $grid_best, (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND json_extract(t.params, '$.group_size') = $grid_best),
+       $adapt_g, (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND json_extract(t.params, '$.group_size') = $adapt_g),
+       (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND json_extract(t.params, '$.group_size') = $adapt_g) /
+       (SELECT m.median FROM trials t JOIN trial_summary m ON m.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE s.name = 'bench-compare' AND json_extract(t.params, '$.group_size') = $grid_best));"
 echo "database: $db"

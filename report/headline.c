@@ -266,14 +266,14 @@ static int headline_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
  * direction has its own). */
 #define BASELINE_TRIAL(order) "(SELECT t.id FROM trials t JOIN trial_summary x ON x.trial_id = t.id WHERE" \
 	" t.sweep_id = o.sweep_id AND t.status = 'done' AND " IS_BASELINE("t") " AND COALESCE(t.context, '') =" \
-	" o.context AND (o.legacy_key = '' OR t.size_mb || '/' || COALESCE(t.speedup, 0) || '/' ||" \
-	" COALESCE(t.apps, 0) = o.legacy_key) ORDER BY t.phase = 'final' DESC, x.median " order " LIMIT 1)"
+	" o.context AND (o.legacy_key = '' OR t.legacy_key = o.legacy_key)" \
+	" ORDER BY t.phase = 'final' DESC, x.median " order " LIMIT 1)"
 
 static int headline_of(struct headline *h, sqlite3 *db, const char *platform, struct tune_error *err)
 {
 	/* The baseline: the best trial of the baseline variant in the optimum's
 	 * sweep and context (for optima from before contexts were recorded, the
-	 * size, speedup and apps their legacy_key keeps). */
+	 * trials of the same legacy_key). */
 	return report_each_row(db,
 			       "SELECT o.platform, o.host, o.kernel, o.context, o.variant, o.params, o.median, o.ci_low,"
 			       " o.ci_high, o.runs, o.runner_up, " REPORT_SQL_OMIT("s", "o.context") ","
@@ -286,9 +286,10 @@ static int headline_of(struct headline *h, sqlite3 *db, const char *platform, st
 			       " json_extract(s.spec_json, '$.metric.limit.per') || '=' || json_extract(o.params, '$.' ||"
 			       " json_extract(s.spec_json, '$.metric.limit.per')), '')),"
 			       " COALESCE(json_extract(o.params, '$.' || json_extract(s.spec_json, '$.metric.limit.times')), 1),"
-			       " json_extract(s.spec_json, '$.metric.limit.size_mb') IS NULL"
-			       " OR json_extract(o.params, '$.size_mb') >= json_extract(s.spec_json, '$.metric.limit.size_mb'),"
-			       " json_extract(s.spec_json, '$.metric.limit.size_mb'),"
+			       " json_extract(s.spec_json, '$.metric.limit.memory.mb') IS NULL"
+			       " OR json_extract(o.params, '$.' || json_extract(s.spec_json, '$.metric.limit.memory.param'))"
+			       " >= json_extract(s.spec_json, '$.metric.limit.memory.mb'),"
+			       " json_extract(s.spec_json, '$.metric.limit.memory.mb'),"
 			       " " IS_BASELINE("o") ", o.baseline_paired"
 			       " FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN sweeps s ON s.id = o.sweep_id"

@@ -26,11 +26,11 @@ int store_sweep_last_kernel_s(struct store *st, const char *name, const char *pl
 int store_kernel_ns_per_op(struct store *st, const char *kernel, const char *hostname, double *ns, char *msg)
 {
 	sqlite3_stmt *q = NULL;
-	/* Operations as plan_cost() counts them: each run (warm-ups too) of
-	 * queries lookups of depth links, 1 for what a kernel does not have. */
+	/* Operations as plan_cost() counts them: each run (warm-ups too) times
+	 * the work of a run (manifest_work). */
 	int rc = store_prepare(st, &q, msg,
 			       "SELECT SUM(s.measure_ns) * 1.0 / SUM(c.ops) FROM sweeps s JOIN hosts h ON h.id = s.host_id"
-			       " JOIN (SELECT t.sweep_id, SUM(x.n * COALESCE(t.queries, 1) * MAX(COALESCE(t.depth, 0), 1))"
+			       " JOIN (SELECT t.sweep_id, SUM(x.n * t.work)"
 			       " AS ops FROM trials t JOIN (SELECT trial_id, COUNT(*) AS n FROM samples GROUP BY trial_id) x"
 			       " ON x.trial_id = t.id WHERE t.kernel = ?1 GROUP BY t.sweep_id) c ON c.sweep_id = s.id"
 			       " WHERE h.hostname = ?2 AND s.status = 'done' AND s.measure_ns > 0", "ss", kernel, hostname);

@@ -150,10 +150,10 @@ int store_build(struct store *st, const struct store_build *b, long long *id, ch
 {
 	sqlite3_stmt *q = NULL;
 	int rc = store_prepare(st, &q, msg,
-			 "INSERT INTO builds (hash, kernel, variant, hint, compiler, compiler_version, cflags, defines,"
-			 " binary_path, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " NOW ")"
-			 " ON CONFLICT (hash) DO UPDATE SET binary_path = ?9 RETURNING id",
-			 "sssssssss", b->hash, b->kernel, b->variant, b->hint, b->compiler, b->compiler_version,
+			 "INSERT INTO builds (hash, kernel, variant, compiler, compiler_version, cflags, defines,"
+			 " binary_path, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, " NOW ")"
+			 " ON CONFLICT (hash) DO UPDATE SET binary_path = ?8 RETURNING id",
+			 "ssssssss", b->hash, b->kernel, b->variant, b->compiler, b->compiler_version,
 			 b->cflags, b->defines, b->binary_path);
 
 	return rc ? rc : store_run(st, q, id, msg, "cannot record the build");
@@ -221,9 +221,8 @@ int store_sweep_open(struct store *st, const struct store_sweep *s, long long *s
 
 static int insert_trial(sqlite3_stmt *ins, long long sweep_id, const struct store_trial *t)
 {
-	return step_with(ins, "isssssnnnnnnnnss", sweep_id, t->key, t->kernel, t->variant, t->hint, t->phase,
-			 t->size_mb, t->depth, t->queries, t->group_size, t->hugepages, t->seed, t->runs, t->warmup,
-			 t->params, t->context);
+	return step_with(ins, "issssinnnss", sweep_id, t->key, t->kernel, t->variant, t->phase, t->work, t->seed,
+			 t->runs, t->warmup, t->params, t->context);
 }
 
 int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial *trials, size_t n, int insert,
@@ -235,9 +234,9 @@ int store_sweep_trials(struct store *st, long long sweep_id, struct store_trial 
 	if ((rc = store_exec(st, "BEGIN IMMEDIATE", msg, "cannot start a transaction")) != 0)
 		return rc;
 	rc = store_prepare(st, &ins, msg,
-		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, phase, size_mb, depth, queries,"
-		     " group_size, hugepages, seed, runs, warmup, params, context) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-		     " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
+		     "INSERT INTO trials (sweep_id, trial_key, kernel, variant, phase, work, seed, runs, warmup, params,"
+		     " context) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+		     " ON CONFLICT (sweep_id, trial_key) DO NOTHING", "");
 	if (!rc)
 		rc = store_prepare(st, &sel, msg, "SELECT id, status, COALESCE(batch, 0) FROM trials WHERE sweep_id = ?1 AND"
 				     " trial_key = ?2", "");
@@ -366,15 +365,10 @@ int store_reference_checksum(struct store *st, long long sweep_id, const struct 
 {
 	sqlite3_stmt *q = NULL;
 	/* Within a context the results agree (its other values are the sweep's). */
-	int rc = t->context ? store_prepare(st, &q, msg,
+	int rc = store_prepare(st, &q, msg,
 			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
-			 " AND t.status = 'done' AND t.kernel = ?2 AND t.context = ?3 LIMIT 1",
-			 "iss", sweep_id, t->kernel, t->context)
-		 : store_prepare(st, &q, msg,
-			 "SELECT s.checksum FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.sweep_id = ?1"
-			 " AND t.status = 'done' AND t.size_mb = ?2 AND t.depth = ?3 AND t.queries = ?4 AND t.seed = ?5"
-			 " AND t.kernel = ?6 LIMIT 1",
-			 "iiiiis", sweep_id, t->size_mb, t->depth, t->queries, t->seed, t->kernel);
+			 " AND t.status = 'done' AND t.kernel = ?2 AND COALESCE(t.context, '') = ?3 LIMIT 1",
+			 "iss", sweep_id, t->kernel, t->context ? t->context : "");
 
 	*found = 0;
 	if (rc)

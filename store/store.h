@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 14
+#define STORE_SCHEMA_VERSION 15
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -85,7 +85,7 @@ int store_host_probe(struct store *st, long long host_id, const char *kernel, co
 		     double value, char *msg);
 
 struct store_build {
-	const char *hash, *kernel, *variant, *hint, *compiler, *compiler_version, *cflags, *defines, *binary_path;
+	const char *hash, *kernel, *variant, *compiler, *compiler_version, *cflags, *defines, *binary_path;
 };
 int store_build(struct store *st, const struct store_build *b, long long *id, char *msg);
 
@@ -116,13 +116,13 @@ int store_sweep_release(struct store *st, const char *sweep, long long platform_
 			char *msg);
 enum store_trial_status { STORE_PENDING, STORE_DONE, STORE_FAILED };
 
-/* A trial's row: what the kernel ran with. A kernel described by a manifest
- * has its values in params (a JSON object) and context; the columns it has
- * no value for are NULL (NULL strings, STORE_NULL numbers). */
+/* A trial's row: what the kernel ran with, its parameters as data (params,
+ * a JSON object; context, "name=value ..." of those decided apart). */
 struct store_trial {
 	const char *key; /* identifies the trial within its sweep */
-	const char *kernel, *variant, *hint, *phase, *params, *context;
-	long long size_mb, depth, queries, group_size, hugepages, seed, runs, warmup;
+	const char *kernel, *variant, *phase, *params, *context;
+	long long work;  /* of one run, as estimates count it (manifest_work) */
+	long long seed, runs, warmup;
 	long long id; /* out: its row, or 0 when not stored */
 	int status;   /* out: enum store_trial_status */
 	long long batch; /* out: the first trial of the process that measured it, 0: none recorded */

@@ -55,10 +55,10 @@ int main(int argc, char **argv)
 			if (!strcmp(c->name, argv[1]))
 				break;
 		if (!c->name) {
-			const char *hint = tune_suggest_in(argv[1], tune_commands, sizeof(*tune_commands));
+			const char *suggestion = tune_suggest_in(argv[1], tune_commands, sizeof(*tune_commands));
 
 			fprintf(stderr, "tune: '%s' is not a tune command%s%s%s (see 'tune help')\n", argv[1],
-				hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+				suggestion ? " (did you mean '" : "", suggestion ? suggestion : "", suggestion ? "'?)" : "");
 			return 2;
 		}
 		if (asks_help(argc - 1, argv + 1)) {

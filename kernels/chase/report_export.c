@@ -276,7 +276,7 @@ static int csv(sqlite3 *db, const char *platform, int columns, FILE *out, size_t
 			       " COALESCE(" CHASE_SQL_HINT("r.") ", 'none'), s.run_id,"
 			       " s.ns_total, s.ns_per_lookup, s.lookups_per_sec, s.checksum,"
 			       " r.platform, r.host, r.fingerprint, r.hugepages, r.trial_id, r.phase, s.outlier"
-			       " FROM latest_results r JOIN current_fingerprints USING (platform, host, fingerprint)"
+			       " FROM chase_latest r JOIN current_fingerprints USING (platform, host, fingerprint)"
 			       " JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0"
 			       " WHERE (?1 IS NULL OR r.platform = ?1) AND r.kernel = 'chase'"
 			       " ORDER BY r.platform, r.host, r.size_mb, r.variant, r.hint, r.group_size, s.run_id",

@@ -42,7 +42,7 @@ int chase_report_results(sqlite3 *db, const char *platform, struct chase_results
 			       " size_mb, depth, " CHASE_SQL_GROUP_SIZE("") " AS group_size,"
 			       " hugepages, median_ns_per_lookup, fingerprint, COALESCE(ci_low, median_ns_per_lookup),"
 			       " COALESCE(ci_high, median_ns_per_lookup), COALESCE(outliers, 0), COALESCE(runs, 0)"
-			       " FROM latest_results JOIN current_fingerprints"
+			       " FROM chase_latest JOIN current_fingerprints"
 			       " USING (platform, host, fingerprint) WHERE (?1 IS NULL OR platform = ?1)"
 			       " AND kernel = 'chase' ORDER BY platform, host, depth, size_mb, variant, group_size",
 			       platform, "results", result_row, rs, err);

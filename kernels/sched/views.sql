@@ -2,7 +2,7 @@
 -- views:). sched_results: each finished trial's policy, dispatch, apps and
 -- speedup with its makespan, the share of tasks run on accelerators and the
 -- scheduler's overhead. A run's tasks: apps times tasks per app (its
--- parameters), or the queries column of the trials recorded before.
+-- parameters), or tasks_per_run for the trials recorded before.
 CREATE VIEW sched_results AS
 SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, variant AS policy, dispatch, apps, speedup, phase,
        tasks AS tasks_per_run, runs, median AS median_ns_per_task, ci_low, ci_high,
@@ -13,8 +13,9 @@ SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, variant AS policy
         WHERE x.trial_id = r.trial_id AND x.warmup = 0) AS mean_overhead_ns
 FROM (SELECT r.*, json_extract(r.params, '$.dispatch') AS dispatch, json_extract(r.params, '$.apps') AS apps,
              json_extract(r.params, '$.speedup') AS speedup,
-             COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.tasks'), t.queries) AS tasks
-      FROM kernel_results r JOIN trials t ON t.id = r.trial_id WHERE r.kernel = 'sched') r;
+             COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.tasks'),
+                      json_extract(r.params, '$.tasks_per_run')) AS tasks
+      FROM kernel_results r WHERE r.kernel = 'sched') r;
 
 -- sched_optima: the policy and dispatch chosen per (speedup, apps), with
 -- the class the paper's Fig. 10 reads them by (an accelerator about as fast
@@ -32,8 +33,9 @@ SELECT o.id AS optimum_id, o.platform, o.host, o.fingerprint, o.sweep_id,
                       THEN 'few' ELSE 'many' END END AS class,
        o.median, o.ci_low, o.ci_high, o.runner_up, o.trials, o.decided,
        COALESCE(json_extract(o.params, '$.apps') * json_extract(o.params, '$.tasks'),
-                (SELECT t.queries FROM trials t WHERE t.sweep_id = o.sweep_id AND t.kernel = 'sched' AND
-                 t.apps = json_extract(o.params, '$.apps') LIMIT 1)) AS tasks_per_run
+                (SELECT json_extract(t.params, '$.tasks_per_run') FROM trials t WHERE t.sweep_id = o.sweep_id AND
+                 t.kernel = 'sched' AND json_extract(t.params, '$.apps') = json_extract(o.params, '$.apps')
+                 LIMIT 1)) AS tasks_per_run
 FROM optima o
 LEFT JOIN sweeps s ON s.id = o.sweep_id
 WHERE o.kernel = 'sched';

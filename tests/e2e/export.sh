@@ -17,7 +17,7 @@ check "adaptive sweep exits 0 ($(tail -2 "$TMP/err1")) (rc $rc)" test $rc = 0
 search=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND status = 'done'")
 check "adaptive measured a fraction of the 129-trial grid ($search)" test "$search" -lt 60
 check "final trials re-measured" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'final' AND status = 'done'")" -ge 2
-check "the final measured the baseline (scalar, or g = 0: the scalar chase in the g's process)" test "$(q "$db" "SELECT count(*) FROM optima o WHERE NOT EXISTS (SELECT 1 FROM trials t WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND (t.variant = 'scalar' OR t.group_size = 0) AND t.status = 'done' AND t.context = o.context)")" = 0
+check "the final measured the baseline (scalar, or g = 0: the scalar chase in the g's process)" test "$(q "$db" "SELECT count(*) FROM optima o WHERE NOT EXISTS (SELECT 1 FROM trials t WHERE t.sweep_id = o.sweep_id AND t.phase = 'final' AND (t.variant = 'scalar' OR json_extract(t.params, '$.group_size') = 0) AND t.status = 'done' AND t.context = o.context)")" = 0
 check "g = 0 is measured, never chosen" test "$(q "$db" "SELECT count(*) FROM optima WHERE json_extract(params, '\$.group_size') = 0 OR json_extract(runner_up, '\$.group_size') = 0")" = 0
 check "anchors: measured again beside later rounds" test "$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'anchor' AND status = 'done'")" -ge 1
 check "anchors: each in a batch with new search trials" test "$(q "$db" "SELECT count(*) FROM trials a WHERE a.phase = 'anchor' AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.batch = a.batch AND t.phase = 'search')")" = 0
@@ -38,9 +38,9 @@ printf 'name: beside\nkernel: chase\nstrategy: adaptive\nparams:\n  variant: [in
 bdb=$TMP/beside.db
 "$tune" run "$TMP/beside.yaml" --platform $plat --db "$bdb" > /dev/null 2> "$TMP/beside.err"
 check "beside: the sweep exits 0 ($(tail -1 "$TMP/beside.err"))" test $? = 0
-knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND k.group_size = json_extract(o.params, '\$.group_size') AND k.status = 'done'"
-check "beside: g = 0 ran in the optimum's process, in the final" test "$(q "$bdb" "SELECT count(*) FROM $knee JOIN trials b ON b.batch = k.batch AND b.group_size = 0 AND b.phase = 'final' AND b.status = 'done'")" = 1
-runs=$(q "$bdb" "SELECT min(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || max(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || count(*) FROM $knee JOIN trials tb ON tb.batch = k.batch AND tb.group_size = 0 JOIN samples sb ON sb.trial_id = tb.id AND sb.warmup = 0 JOIN samples sk ON sk.trial_id = k.id AND sk.run_id = sb.run_id AND sk.warmup = 0")
+knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND json_extract(k.params, '\$.group_size') = json_extract(o.params, '\$.group_size') AND k.status = 'done'"
+check "beside: g = 0 ran in the optimum's process, in the final" test "$(q "$bdb" "SELECT count(*) FROM $knee JOIN trials b ON b.batch = k.batch AND json_extract(b.params, '\$.group_size') = 0 AND b.phase = 'final' AND b.status = 'done'")" = 1
+runs=$(q "$bdb" "SELECT min(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || max(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || count(*) FROM $knee JOIN trials tb ON tb.batch = k.batch AND json_extract(tb.params, '\$.group_size') = 0 JOIN samples sb ON sb.trial_id = tb.id AND sb.warmup = 0 JOIN samples sk ON sk.trial_id = k.id AND sk.run_id = sb.run_id AND sk.warmup = 0")
 check "beside: the gain over scalar is stored paired, within its runs' own ratios (min max runs: $runs)" \
 	test "$(q "$bdb" "SELECT json_extract(baseline_paired, '\$.ratio') BETWEEN ${runs%% *} AND $(echo "$runs" | cut -d' ' -f2) AND json_extract(baseline_paired, '\$.runs') = ${runs##* } FROM optima")" = 1
 "$tune" results --platform tiny --db "$bdb" --format json --table headline > "$TMP/bh.json"
@@ -171,10 +171,9 @@ for i in 1 2 3; do
 	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
 done
 # As a kill between storing a round and measuring it leaves one:
-q "$db" "INSERT INTO trials (sweep_id, trial_key, kernel, variant, hint, phase, size_mb, depth, queries, group_size,
-	hugepages, seed, runs, warmup, params, context) SELECT sweep_id, trial_key || '/anchor999', kernel, variant, hint,
-	'anchor', size_mb, depth, queries, group_size, hugepages, seed, runs, warmup, params, context FROM trials
-	WHERE phase = 'search' LIMIT 1"
+q "$db" "INSERT INTO trials (sweep_id, trial_key, kernel, variant, phase, work, seed, runs, warmup, params, context)
+	SELECT sweep_id, trial_key || '/anchor999', kernel, variant, 'anchor', work, seed, runs, warmup, params, context
+	FROM trials WHERE phase = 'search' LIMIT 1"
 "$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err9"
 rc=$?
 check "resumed adaptive sweep exits 0 ($(tail -1 "$TMP/err9")) (rc $rc)" test $rc = 0

@@ -66,12 +66,13 @@ check "hostile kernel: nothing written outside the report's folder" \
 csvdb=$TMP/csv.db
 cp "$db" "$csvdb"
 q "$csvdb" "UPDATE trials SET variant = CAST(x'$(hex $'x,y\n=1+1')' AS TEXT) WHERE kernel = 'chase' AND variant = 'interleaved';
-	UPDATE trials SET hint = '@SUM(A1)' WHERE kernel = 'chase' AND hint = 'pldl1keep'"
+	UPDATE trials SET params = json_set(params, '$.hint', '@SUM(A1)') WHERE kernel = 'chase' AND
+	json_extract(params, '$.hint') = 'pldl1keep'"
 "$tune" export csv --platform tiny --db "$csvdb" > "$TMP/evil.csv" 2> "$TMP/csv.err"
 check "CSV: exits 0 ($(tail -1 "$TMP/csv.err"))" test $? = 0
 rows=$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(len(r)-1, sum(1 for x in r for c in x if c[:1] in "=+@" or (c[:1] == "-" and c != "-" and not c[1:].replace(".","",1).isdigit())), len(set(len(x) for x in r)))' "$TMP/evil.csv")
 check "CSV: parses back to one row per sample, no formula, every row the same width ($rows)" \
-	test "$rows" = "$(q "$csvdb" "SELECT count(*) FROM latest_results r JOIN current_fingerprints USING (platform, host, fingerprint) JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.platform = 'tiny' AND r.kernel = 'chase'") 0 1"
+	test "$rows" = "$(q "$csvdb" "SELECT count(*) FROM chase_latest r JOIN current_fingerprints USING (platform, host, fingerprint) JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.platform = 'tiny' AND r.kernel = 'chase'") 0 1"
 check "CSV: the variant is there, whole, as text" grep -q "^\"x,y\$" "$TMP/evil.csv"
 
 # Reading writes nothing, and a view that never ends (or makes a 500 MB
@@ -80,7 +81,7 @@ check "CSV: the variant is there, whole, as text" grep -q "^\"x,y\$" "$TMP/evil.
 # hold their rows back until CONDITION, a scalar subquery, is true.
 poison() {
 	cp "$db" "$1"
-	for v in kernel_results latest_results trial_results; do
+	for v in kernel_results chase_latest chase_results; do
 		body=$(q "$1" "SELECT substr(sql, instr(sql, ' AS') + 3) FROM sqlite_master WHERE name = '$v'")
 		q "$1" "DROP VIEW $v; CREATE VIEW $v AS SELECT * FROM ($body) WHERE $2"
 	done
@@ -95,7 +96,8 @@ esc=$TMP/esc.db
 cp "$db" "$esc"
 q "$esc" "UPDATE trials SET variant = variant || char(27) || '[2J' WHERE kernel = 'sumk';
 	UPDATE trials SET reason = char(27) || ']0;pwned' || char(7) WHERE kernel = 'chase' AND id % 2 = 0;
-	UPDATE trials SET hint = hint || char(27) || '[31m' WHERE kernel = 'chase' AND hint = 'pldl1strm';
+	UPDATE trials SET params = json_set(params, '$.hint', 'pldl1strm' || char(27) || '[31m') WHERE kernel = 'chase' AND
+	json_extract(params, '$.hint') = 'pldl1strm';
 	UPDATE optima SET variant = variant || char(27) || ']0;pwned' || char(7) || char(155) WHERE kernel = 'chase'"
 # The header from extreme content: 14 context names of 150 characters, a
 # kernel name of 100, a value of -2^63.

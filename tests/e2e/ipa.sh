@@ -30,7 +30,7 @@ check "results show the curve" grep -q "IPA: wall time per call against the poll
 check "results show both fixed policies" sh -c "grep -q '0 (always block)' '$TMP/results' && grep -q 'inf (always poll)' '$TMP/results'"
 check "results set the choice against the wake-up cost" grep -q "IPA optimum: the chosen threshold against this host's wake-up cost" "$TMP/results"
 check "results show no chase tables for an ipa-only database" sh -c "! grep -q 'Summary: scalar' '$TMP/results'"
-check "best_per_size answers the chase's question only" test "$(q "$db" "SELECT count(*) FROM best_per_size")" = 0
+check "chase_best_per_size answers the chase's question only" test "$(q "$db" "SELECT count(*) FROM chase_best_per_size")" = 0
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/results.json"
 check "results JSON holds both ipa tables" test "$(grep -c '"title": *"IPA' "$TMP/results.json")" = 2
 

@@ -27,7 +27,7 @@ for c in l1d_bytes:L1d l2_bytes:L2 llc_bytes:last-level; do
 done
 check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
 	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,/^\$/p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
-flagged=$(q "$db" "SELECT count(*) FROM (SELECT outliers, MIN(median_ns_per_lookup) FROM latest_results JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny' AND kernel = 'chase' AND variant = 'interleaved-prefetch' GROUP BY size_mb, group_size) WHERE outliers > 0")
+flagged=$(q "$db" "SELECT count(*) FROM (SELECT outliers, MIN(median_ns_per_lookup) FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny' AND kernel = 'chase' AND variant = 'interleaved-prefetch' GROUP BY size_mb, group_size) WHERE outliers > 0")
 check "speedup: the points with runs flagged as outliers marked ($flagged)" \
 	sh -c "[ \"\$(sed -n '/\"runs flagged as outliers\"/,\$p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = $flagged ] && { [ $flagged = 0 ] || grep -q \"lc rgb 'red' title\" '$TMP/report/tiny-speedup_vs_groupsize.gp'; }"
 check "ipa: in microseconds, always block and always poll with their intervals" \
@@ -82,7 +82,7 @@ check "json: versioned and names the host" test "$(q "$db" "SELECT json_extract(
 jt() { q "$db" "SELECT group_concat(json_type(readfile('$TMP/r.json'), '\$.sections[$sec].tables[$1].' || value), ' ') FROM json_each('$2')"; }
 check "json: the summary's cells are typed" test "$(jt 0 '["rows[0][0]","rows[0][1]","rows[0][3]","rows[0][4]","rows[0][5]"]')" = "integer real integer text real"
 check "json: the summary's units" test "$(jt 0 '["columns[1].unit","columns[5].unit"]')" = "text text"
-check "json: a working set is in MB" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].tables[0].rows[0][0]') = MIN(size_mb) FROM trials WHERE kernel = 'chase'")" = 1
+check "json: a working set is in MB" test "$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].tables[0].rows[0][0]') = MIN(json_extract(params, '\$.size_mb')) FROM trials WHERE kernel = 'chase'")" = 1
 opt=$(q "$db" "SELECT key FROM json_each(readfile('$TMP/r.json'), '\$.sections[$sec].tables') WHERE json_extract(value, '\$.title') LIKE 'Optima of chase:%'")
 check "json: an optimum's median is an interval with runs and coverage" test "$(jt "$opt" '["rows[0][5].median","rows[0][5].low","rows[0][5].high","rows[0][5].runs","rows[0][5].coverage","rows[0][6]"]')" = "real real real integer real object"
 runs=$(q "$db" "SELECT json_extract(readfile('$TMP/r.json'), '\$.sections[$sec].tables[$opt].rows[0][5].runs')")
@@ -107,7 +107,7 @@ check "headline: the chase's gain over scalar, its interval around it (none wher
 gain=$(hq "json_extract(value, '\$[3]') || ' ' || json_extract(value, '\$[7].ratio')" "WHERE json_extract(value, '\$[2]') = 'chase' AND json_type(value, '\$[7].ratio') = 'real' LIMIT 1")
 gain_size=${gain%% *}; gain_size=${gain_size#size_mb=}; ratio=${gain#* }
 if [ -z "$gain" ]; then echo "skip: scalar won every working set, no gain to recompute (the check above covers that case)"; else
-check "headline: the gain is the baseline's median (the final's, else the best) over the optimum's (size_mb=$gain_size: $ratio)" test "$(q "$db" "SELECT round((SELECT x.median FROM trials t JOIN trial_summary x ON x.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE t.variant = 'scalar' AND t.size_mb = $gain_size AND s.id = o.sweep_id ORDER BY t.phase = 'final' DESC, x.median LIMIT 1) / o.median, 3) = $ratio FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND json_extract(o.params, '\$.size_mb') = $gain_size")" = 1
+check "headline: the gain is the baseline's median (the final's, else the best) over the optimum's (size_mb=$gain_size: $ratio)" test "$(q "$db" "SELECT round((SELECT x.median FROM trials t JOIN trial_summary x ON x.trial_id = t.id JOIN sweeps s ON s.id = t.sweep_id WHERE t.variant = 'scalar' AND json_extract(t.params, '\$.size_mb') = $gain_size AND s.id = o.sweep_id ORDER BY t.phase = 'final' DESC, x.median LIMIT 1) / o.median, 3) = $ratio FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND json_extract(o.params, '\$.size_mb') = $gain_size")" = 1
 fi
 # ipa's baseline, interrupt, is IPA at T = 0 (baseline_as): the gain over it
 # is measured in the thresholds' process, where T = 0 always is.

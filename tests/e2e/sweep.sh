@@ -16,7 +16,7 @@ check "first run exits 0 ($(tail -3 "$TMP/err1")) (rc $rc)" test $rc = 0
 check "24 trials done" test "$(q "$db" "SELECT count(*) FROM trials WHERE status='done'")" = 24
 check "4 samples per trial" test "$(q "$db" "SELECT count(*) FROM samples")" = 96
 check "one warm-up per trial" test "$(q "$db" "SELECT count(*) FROM samples WHERE warmup=1")" = 24
-check "one checksum per size" test "$(q "$db" "SELECT count(DISTINCT t.size_mb || '/' || s.checksum) FROM samples s JOIN trials t ON t.id=s.trial_id")" = 2
+check "one checksum per size" test "$(q "$db" "SELECT count(DISTINCT json_extract(t.params, '$.size_mb') || '/' || s.checksum) FROM samples s JOIN trials t ON t.id=s.trial_id")" = 2
 check "pinned CPU recorded" test "$(q "$db" "SELECT count(*) FROM trials WHERE cpu IS NULL")" = 0
 check "samples ran on the pinned CPU" test "$(q "$db" "SELECT count(*) FROM samples s JOIN trials t ON t.id=s.trial_id WHERE s.cpu != t.cpu")" = 0
 check "environment recorded" test "$(q "$db" "SELECT json_extract(env_json,'\$.tune_version') IS NOT NULL AND json_extract(env_json,'\$.compiler_version') != '' FROM sweeps")" = 1
@@ -24,7 +24,7 @@ check "integrity" test "$(q "$db" "PRAGMA integrity_check")" = ok
 check "WAL mode" test "$(q "$db" "PRAGMA journal_mode")" = wal
 check "six builds in the cache" test "$(ls "$TUNE_CACHE_DIR/builds" | wc -l)" = 6
 check "builds recorded" test "$(q "$db" "SELECT count(*) FROM builds")" = 6
-check "views answer" test "$(q "$db" "SELECT count(*) FROM best_per_size WHERE platform='tiny'")" = 8
+check "views answer" test "$(q "$db" "SELECT count(*) FROM chase_best_per_size WHERE platform='tiny'")" = 8
 
 # 2. Re-running resumes: nothing is measured again, nothing recompiled.
 touch -d '2000-01-01' "$TUNE_CACHE_DIR"/builds/*/chase
@@ -125,6 +125,6 @@ check "results: each with its reason" grep -q "scalar-prefetch,.*kernel killed b
 "$tune" run tests/data/sweeps/tiny.yaml --platform tests/data/platforms/small-memory.yaml --db "$TMP/mem.db" > /dev/null 2> "$TMP/err9"
 check "small memory exits 0" test $? = 0
 check "skip message" grep -q "skipping size_mb=4 in sweep 'tiny': more than half of the 3 MB memory" "$TMP/err9"
-check "only 1 MB measured" test "$(q "$TMP/mem.db" "SELECT group_concat(DISTINCT size_mb) FROM trials")" = 1
+check "only 1 MB measured" test "$(q "$TMP/mem.db" "SELECT group_concat(DISTINCT json_extract(params, '$.size_mb')) FROM trials")" = 1
 
 e2e_done e2e

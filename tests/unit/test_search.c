@@ -25,7 +25,10 @@ static double curve(long long g, double sat, double scale)
 /* The chase's hint of t (a choice's index), -1 where none applies. */
 static long long hint_of(const struct trial *t)
 {
-	return manifest_column_value(t, COLUMN_HINT, -1);
+	const struct kernel_param *p = manifest_param(t->manifest, "hint");
+	long long v = p ? t->values[p - (const struct kernel_param *)t->manifest->parameters.v] : PLAN_NA;
+
+	return v == PLAN_NA ? -1 : v;
 }
 
 static void fake_measure(struct trial *t, double sat, double scale)

@@ -18,6 +18,7 @@
 struct trials {
 	struct store_trial *v;
 	char (*keys)[32];
+	char (*params)[160];
 	size_t n;
 };
 
@@ -25,6 +26,7 @@ static void trials_free(struct trials *tr)
 {
 	free(tr->v);
 	free(tr->keys);
+	free(tr->params);
 }
 
 /* A sweep with n interleaved-prefetch trials, stored. */
@@ -40,8 +42,9 @@ static int open_sweep(struct store *st, struct trials *tr, size_t n, long long *
 
 	tr->v = calloc(n, sizeof(*tr->v));
 	tr->keys = calloc(n, sizeof(*tr->keys));
+	tr->params = calloc(n, sizeof(*tr->params));
 	tr->n = n;
-	if (!tr->v || !tr->keys)
+	if (!tr->v || !tr->keys || !tr->params)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		struct store_trial *t = &tr->v[i];
@@ -50,12 +53,13 @@ static int open_sweep(struct store *st, struct trials *tr, size_t n, long long *
 		t->key = tr->keys[i];
 		t->kernel = "chase";
 		t->variant = "interleaved-prefetch";
-		t->hint = "pldl1keep";
 		t->phase = "search";
-		t->size_mb = 8;
-		t->depth = 12;
-		t->queries = 1000;
-		t->group_size = (long long)i + 1;
+		snprintf(tr->params[i], sizeof(tr->params[i]), "{\"variant\": \"interleaved-prefetch\", "
+			 "\"hint\": \"pldl1keep\", \"size_mb\": 8, \"depth\": 12, \"queries\": 1000, "
+			 "\"group_size\": %zu}", i + 1);
+		t->params = tr->params[i];
+		t->context = "size_mb=8";
+		t->work = 12000;
 		t->seed = 42;
 		t->runs = 3;
 		t->warmup = 1;
@@ -135,8 +139,12 @@ int main(void)
 	CHECK(scalar(store_db(st), "PRAGMA synchronous") == 2, "synchronous FULL (2), not %lld",
 	      (long long)scalar(store_db(st), "PRAGMA synchronous"));
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM sqlite_master WHERE name IN ('hosts','platforms','builds',"
-				   "'sweeps','trials','samples','trial_stats','latest_results','best_per_size')") == 9,
+				   "'sweeps','trials','samples','trial_stats','chase_latest','chase_best_per_size')") == 9,
 	      "schema objects");
+	/* No kernel's parameter is a column of the trials (schema 15). */
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM pragma_table_info('trials') WHERE name IN ('hint', 'size_mb',"
+				   " 'depth', 'queries', 'group_size', 'hugepages', 'threshold_ns', 'apps', 'speedup',"
+				   " 'dispatch')") == 0, "trials keep parameters as data");
 
 	concurrent_open(dir);
 
@@ -163,9 +171,9 @@ int main(void)
 	CHECK(scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_stats LIMIT 1") == 35,
 	      "median of the measured runs (2.5, 3.5, 4.5; warm-up 1.5 left out) x10: got %lld",
 	      scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_stats LIMIT 1"));
-	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE threshold_ns IS NULL AND apps IS NULL AND"
-				   " speedup IS NULL AND dispatch IS NULL AND context IS NULL AND hint = 'pldl1keep'") == 5,
-	      "STORE_NULL and NULL strings are NULL columns");
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE json_extract(params, '$.hint') = 'pldl1keep' AND"
+				   " context = 'size_mb=8' AND work = 12000 AND legacy_key = ''") == 5,
+	      "the parameters, context and work as given");
 	{
 		double *v = NULL;
 		size_t n = 0, cap = 0;
@@ -221,8 +229,12 @@ int main(void)
 	if (st) {
 		CHECK(scalar(store_db(st), "PRAGMA user_version") == STORE_SCHEMA_VERSION, "migrated to the current version");
 		CHECK(scalar(store_db(st), "SELECT count(*) FROM samples WHERE outlier = 0") == 1, "sample kept");
-		CHECK(scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM trial_results") == 75,
-		      "views answer over migrated data");
+		CHECK(scalar(store_db(st), "SELECT median_ns_per_lookup * 10 FROM chase_results WHERE size_mb = 8 AND"
+					   " depth = 12 AND queries = 10 AND group_size = 1 AND hugepages = 0") == 75,
+		      "views answer over migrated data, its parameters read back");
+		CHECK(scalar(store_db(st), "SELECT work FROM trials") == 120 &&
+		      scalar(store_db(st), "SELECT legacy_key = '8/0/0' FROM trials") == 1,
+		      "a run's work (queries x depth) and the key of its legacy optimum");
 		store_close(st);
 		st = NULL;
 	}

@@ -106,21 +106,21 @@ int main(void)
 	      "a changed file of a_b's after a's: %s", msg);
 	CHECK(scalar(db, "SELECT n FROM a_b_v") == 8, "a_b's view replaced by a_b");
 	{
-		long long rows = scalar(db, "SELECT COUNT(*) FROM trial_results");
+		long long rows = scalar(db, "SELECT COUNT(*) FROM trial_params");
 
 		CHECK(store_kernel_views(st, "trial", "trial/views.sql",
-					 "CREATE VIEW IF NOT EXISTS trial_results AS SELECT 1 AS forged;", msg) ==
+					 "CREATE VIEW IF NOT EXISTS trial_params AS SELECT 1 AS forged;", msg) ==
 			      STORE_ERR_REFUSED, "a kernel named trial is refused");
 		CHECK_CONTAINS(msg, "kernel 'trial' may not have views: its views' prefix trial_ begins tune's own "
 				    "trial_params");
 		CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'trial'") == 0, "nothing recorded");
-		CHECK(scalar(db, "SELECT COUNT(*) FROM trial_results") == rows, "tune's view stays tune's");
+		CHECK(scalar(db, "SELECT COUNT(*) FROM trial_params") == rows, "tune's view stays tune's");
 		/* A database handed over already records it as the kernel's: still refused, before dropping. */
-		sqlite3_exec(db, "INSERT INTO kernel_views VALUES ('trial', 'trial_results', 'x')", NULL, NULL, NULL);
-		CHECK(store_kernel_views(st, "trial", "trial/views.sql", "CREATE VIEW trial_results AS SELECT 1;", msg) ==
+		sqlite3_exec(db, "INSERT INTO kernel_views VALUES ('trial', 'trial_params', 'x')", NULL, NULL, NULL);
+		CHECK(store_kernel_views(st, "trial", "trial/views.sql", "CREATE VIEW trial_params AS SELECT 1;", msg) ==
 			      STORE_ERR_REFUSED, "a forged record gives nothing");
-		CHECK(scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trial_results' AND sql LIKE "
-				 "'%forged%'") == 0 && scalar(db, "SELECT COUNT(*) FROM trial_results") == rows,
+		CHECK(scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trial_params' AND sql LIKE "
+				 "'%forged%'") == 0 && scalar(db, "SELECT COUNT(*) FROM trial_params") == rows,
 		      "tune's view is not dropped");
 	}
 	CHECK(store_kernel_name_reserved("sweep") && store_kernel_name_reserved("kernel") &&

@@ -125,16 +125,16 @@ static int bad_option(const struct cmd_entry *c, const char *prefix, const char 
 		      struct tune_error *err)
 {
 	char word[64], call[40];
-	const char *hint;
+	const char *suggestion;
 
 	invocation(c, call, sizeof(call));
 	if (missing)
 		return tune_fail(err, TUNE_ERR_USAGE, "%soption '%s' needs a value (see '%s --help')", prefix, arg, call);
 	snprintf(word, sizeof(word), "%s", arg + strspn(arg, "-"));
 	word[strcspn(word, "=")] = '\0';
-	hint = tune_suggest_in(word, c->options, sizeof(*c->options));
+	suggestion = tune_suggest_in(word, c->options, sizeof(*c->options));
 	return tune_fail(err, TUNE_ERR_USAGE, "%sunknown option '%s' (%s%s%ssee '%s --help')", prefix, arg,
-			 hint ? "did you mean '--" : "", hint ? hint : "", hint ? "'? " : "", call);
+			 suggestion ? "did you mean '--" : "", suggestion ? suggestion : "", suggestion ? "'? " : "", call);
 }
 
 int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options *o, struct tune_error *err)

@@ -88,7 +88,7 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 {
 	struct sweep sw = { 0 };
 	struct plan pl = { 0 };
-	long long size_mb = 0;
+	long long largest_mb = 0;
 	int rc;
 
 	*seconds = -1;
@@ -103,10 +103,10 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 		char sets[48] = "", time[160];
 
 		for (size_t i = 0; i < pl.ntrials; i++)
-			if (manifest_memory_mb(&pl.trials[i]) > size_mb)
-				size_mb = manifest_memory_mb(&pl.trials[i]);
-		if (size_mb)
-			snprintf(sets, sizeof(sets), ", working sets up to %lld MB", size_mb);
+			if (manifest_memory_mb(&pl.trials[i]) > largest_mb)
+				largest_mb = manifest_memory_mb(&pl.trials[i]);
+		if (largest_mb)
+			snprintf(sets, sizeof(sets), ", working sets up to %lld MB", largest_mb);
 		*seconds = sweep_seconds(&sw, &pl, p, o, st, hostname, time, sizeof(time));
 		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s\n", sw.name,
 			sw.strategy == STRATEGY_GRID ? "" : "a search over ", pl.ntrials,

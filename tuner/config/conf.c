@@ -76,16 +76,16 @@ static int parse_enum(struct ctx *c, const struct conf_key *k, const struct ynod
 {
 	char detail[512];
 	size_t len = 0;
-	const char *hint;
+	const char *suggestion;
 	int i = n->kind == YNODE_SCALAR ? tune_name_index(k->choices, n->value) : -1;
 
 	if (i >= 0)
 		return *out = i, 0;
-	hint = n->kind == YNODE_SCALAR ? tune_suggest(n->value, k->choices) : NULL;
+	suggestion = n->kind == YNODE_SCALAR ? tune_suggest(n->value, k->choices) : NULL;
 	str_appendf(detail, sizeof(detail), &len, "unknown value '%.64s'",
 		    n->kind == YNODE_SCALAR ? n->value : ynode_kind_name(n->kind));
-	if (hint)
-		str_appendf(detail, sizeof(detail), &len, " (did you mean '%s'?)", hint);
+	if (suggestion)
+		str_appendf(detail, sizeof(detail), &len, " (did you mean '%s'?)", suggestion);
 	str_appendf(detail, sizeof(detail), &len, "; one of:");
 	for (i = 0; k->choices[i]; i++)
 		str_appendf(detail, sizeof(detail), &len, " %s", k->choices[i]);
@@ -361,16 +361,16 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 			if (!strcmp(k->name, key->value))
 				break;
 		if (!k->name) {
-			const char *hint = tune_suggest_in(key->value, table, sizeof(*table));
+			const char *suggestion = tune_suggest_in(key->value, table, sizeof(*table));
 			char detail[512];
 
-			for (k = table; hint && k->name && strcmp(k->name, hint) != 0; k++)
+			for (k = table; suggestion && k->name && strcmp(k->name, suggestion) != 0; k++)
 				;
 			/* Near a key no longer read: what to write instead, at once. */
-			if (hint && k->type == CONF_MOVED)
-				snprintf(detail, sizeof(detail), "(did you mean '%s'? it is no longer read: %s)", hint, k->help);
-			else if (hint)
-				snprintf(detail, sizeof(detail), "(did you mean '%s'?)", hint);
+			if (suggestion && k->type == CONF_MOVED)
+				snprintf(detail, sizeof(detail), "(did you mean '%s'? it is no longer read: %s)", suggestion, k->help);
+			else if (suggestion)
+				snprintf(detail, sizeof(detail), "(did you mean '%s'?)", suggestion);
 			else
 				snprintf(detail, sizeof(detail), "(see 'tune help %s' for the keys%s%s)", c->what,
 					 section ? " of " : "", section ? section : "");

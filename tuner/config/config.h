@@ -357,13 +357,7 @@ struct kernel_param {
 	struct conf_strs always;    /* a list: values measured whatever the sweep lists (reference points) */
 	char *at_least;             /* a parameter this one's value must not be below (a range's high end) */
 	char *auto_from;            /* "kernel.param": the value auto is that kernel's optimum's (else the default) */
-	int column;                 /* enum param_column: the trials' column it also fills, for the views */
 };
-/* The columns of trials and optima a parameter may fill as well as its
- * params (the chase's, for the views and queries written against them). */
-enum param_column { COLUMN_NONE, COLUMN_SIZE_MB, COLUMN_GROUP_SIZE, COLUMN_HINT, COLUMN_HUGEPAGES, COLUMN_DEPTH,
-		    COLUMN_QUERIES };
-extern const char *const param_column_names[];
 /* Whose report a kernel's results get: the generic tables, chart and header
  * block, or only its own (the hooks of kernels/reports.c). */
 enum kernel_report_kind { REPORT_GENERIC, REPORT_OWN };
@@ -394,6 +388,7 @@ struct kernel_metric {
 	char *rate;                 /* the field holding its operations per second, or NULL: 1e9 / the metric */
 	char *limit;                /* a field of the probe: the best the metric can be on the host, or NULL */
 	char *limit_times;          /* a parameter the limit is multiplied by (chase's depth), or NULL */
+	char *count;                /* a parameter counting the metric's units in a run (chase's queries), or NULL */
 };
 
 struct kernel_manifest {

@@ -17,7 +17,6 @@ const char *const param_role_names[] = { "fixed", "context", "searched", "list",
 const char *const param_knee_names[] = { "smallest", "none", NULL };
 const char *const metric_better_names[] = { "lower", "higher", NULL };
 const char *const metric_range_names[] = { "positive", "nonnegative", "any", NULL };
-const char *const param_column_names[] = { "none", "size_mb", "group_size", "hint", "hugepages", "depth", "queries", NULL };
 const char *const kernel_report_names[] = { "generic", "own", NULL };
 
 #define P(field) offsetof(struct kernel_param, field)
@@ -38,7 +37,7 @@ static const struct conf_key param_keys[] = {
 	{ "inf", CONF_BOOL, P(inf), 0, 0, NULL, NULL, 0, "duration: also takes inf (never), passed as the largest 64-bit integer" },
 	{ "always", CONF_STRING_LIST, P(always), 0, 0, NULL, NULL, 0, "a list: values measured whatever a sweep lists, e.g. [0, inf] as reference points" },
 	{ "auto_from", CONF_STRING, P(auto_from), 0, 0, NULL, NULL, 0, "kernel.parameter: a sweep's value auto is that kernel's optimum's value on the host, else the default (sched's threshold from ipa's)" },
-	{ "column", CONF_ENUM, P(column), 0, 0, param_column_names, NULL, 0, "the trials' and optima's column it also fills, for the views written against it (chase's)" },
+	{ "column", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "a parameter fills no column of the trials: its value is in their params (JSON); a view reads it as json_extract(params, '$.<name>') (see kernels/chase/views.sql)" },
 	{ "at_least", CONF_STRING, P(at_least), 0, 0, NULL, NULL, CONF_NAME, "int or duration: the parameter its value must not be below (it is a range's high end)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -54,7 +53,8 @@ static const struct conf_key metric_keys[] = {
 	{ "total", CONF_STRING, T(total), 0, 0, NULL, NULL, CONF_NAME, "the field holding a run's whole time in ns, stored with the sample" },
 	{ "rate", CONF_STRING, T(rate), 0, 0, NULL, NULL, CONF_NAME, "the field holding operations per second (default: 1e9 / the metric)" },
 	{ "limit", CONF_STRING, T(limit), 0, 0, NULL, NULL, CONF_NAME, "a field of the probe: the best the metric can be on the host, which results set each optimum against" },
-	{ "limit_times", CONF_STRING, T(limit_times), 0, 0, NULL, NULL, CONF_NAME, "a parameter the limit is multiplied by (the probe measures one step of it)" },
+	{ "limit_times", CONF_STRING, T(limit_times), 0, 0, NULL, NULL, CONF_NAME, "a parameter the limit is multiplied by (the probe measures one step of it; a unit is that many steps of work)" },
+	{ "count", CONF_STRING, T(count), 0, 0, NULL, NULL, CONF_NAME, "an int parameter counting the metric's units in one run (ns per lookup: the lookups): a run takes the metric times it, which estimates of a sweep's time count" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef T
@@ -263,16 +263,6 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 			     names_check(p->auto_from, why, sizeof(why)) != 0))
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': auto_from '%.64s' is not kernel.parameter "
 				    "of an int or duration", p->name, p->auto_from);
-	for (size_t j = 0; p->column && j < i; j++)
-		if (MANIFEST_PARAM(m, j)->column == p->column)
-			return conf_fail_at(err, m->path, p->at, "parameter '%s': column %s is also parameter '%s''s",
-					    p->name, param_column_names[p->column], MANIFEST_PARAM(m, j)->name);
-	if (p->column == COLUMN_HINT ? p->type != PARAM_CHOICE
-	    : p->column == COLUMN_HUGEPAGES ? p->type != PARAM_BOOL
-	    : p->column && p->type != PARAM_INT)
-		return conf_fail_at(err, m->path, p->at, "parameter '%s': column %s takes %s", p->name,
-				    param_column_names[p->column], p->column == COLUMN_HINT ? "a choice"
-				    : p->column == COLUMN_HUGEPAGES ? "a bool" : "an int");
 	if (p->always.n && p->role != ROLE_LIST)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': 'always' is for the list parameter (role: "
 				    "list)", p->name);
@@ -390,6 +380,11 @@ static int check_probe(const struct kernel_manifest *m, struct tune_error *err)
 	if (m->metric.limit_times && !manifest_param(m, m->metric.limit_times))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'metric.limit_times': '%s' is not a parameter of the "
 				 "kernel", m->path, m->metric.limit_times);
+	if (m->metric.count && (!manifest_param(m, m->metric.count) ||
+				manifest_param(m, m->metric.count)->type != PARAM_INT))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'metric.count': '%s' is not an int parameter of the "
+				 "kernel (name the parameter counting the metric's units in a run, or remove the key)",
+				 m->path, m->metric.count);
 	return 0;
 }
 

@@ -22,14 +22,14 @@ int manifest_param_value(const struct kernel_param *p, const char *text, long lo
 			if (!strcmp(p->choices.v[i], text))
 				return *value = i, 0;
 		{
-			const char *hint = conf_strs_suggest(&p->choices, text);
+			const char *suggestion = conf_strs_suggest(&p->choices, text);
 			size_t used = 0;
 
 			str_appendf(why, len, &used, "'%.64s' is not one of", text);
 			for (size_t k = 0; k < p->choices.n; k++)
 				str_appendf(why, len, &used, " %s", p->choices.v[k]);
-			if (hint)
-				str_appendf(why, len, &used, " (did you mean '%s'?)", hint);
+			if (suggestion)
+				str_appendf(why, len, &used, " (did you mean '%s'?)", suggestion);
 		}
 		return -1;
 	case PARAM_BOOL:

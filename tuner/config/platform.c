@@ -113,7 +113,7 @@ static int check_params(const struct platform *p, struct tune_error *err)
 	for (size_t e = 0; !rc && e < p->params.n; e++) {
 		const struct conf_entry *pe = &p->params.v[e];
 		const struct conf_value *bad = NULL;
-		const char *taker = NULL, *hint;
+		const char *taker = NULL, *suggestion;
 		char why[512] = "";
 		int found = 0;
 
@@ -125,10 +125,10 @@ static int check_params(const struct platform *p, struct tune_error *err)
 				taker = ms[i].name;
 		}
 		if (!found) {
-			hint = tune_suggest(pe->name, known);
+			suggestion = tune_suggest(pe->name, known);
 			rc = conf_fail_at(err, p->path, pe->at, "key 'params': '%s' is a parameter of no kernel%s%s%s (see "
-					  "'tune kernels')", pe->name, hint ? " (did you mean '" : "", hint ? hint : "",
-					  hint ? "'?)" : "");
+					  "'tune kernels')", pe->name, suggestion ? " (did you mean '" : "", suggestion ? suggestion : "",
+					  suggestion ? "'?)" : "");
 		} else if (!taker && bad) {
 			rc = conf_fail_at(err, p->path, bad->at, "key 'params': no kernel's parameter '%s' takes a value of "
 					  "this list (%s)", pe->name, why);

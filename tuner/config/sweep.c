@@ -97,13 +97,13 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 			long long x = -1;
 
 			if (is_variant) {
-				const char *hint = conf_strs_suggest(&m->variants, v->text);
+				const char *suggestion = conf_strs_suggest(&m->variants, v->text);
 
 				if ((x = manifest_variant(m, v->text)) < 0)
 					return conf_fail_at(err, s->path, v->at, "key 'params': '%s' is not a variant of "
 							    "kernel '%s' (%s%s%s)", v->text, m->name,
-							    hint ? "did you mean '" : "see 'tune kernels'", hint ? hint : "",
-							    hint ? "'?" : "");
+							    suggestion ? "did you mean '" : "see 'tune kernels'", suggestion ? suggestion : "",
+							    suggestion ? "'?" : "");
 			} else if (manifest_param_value(p, v->text, &x, why, sizeof(why)) != 0) {
 				return conf_fail_at(err, s->path, v->at, "key 'params': parameter '%s': %s", e->name, why);
 			}

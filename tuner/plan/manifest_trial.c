@@ -46,20 +46,6 @@ static void reset(struct walk *w, int role)
 			w->idx[i] = 0;
 }
 
-const char *manifest_column_choice(const struct trial *t, int column)
-{
-	const struct kernel_manifest *m = t->manifest;
-
-	for (size_t i = 0; m && i < m->parameters.n; i++) {
-		const struct kernel_param *p = param_at(m, i);
-
-		if (p->column == column && p->type == PARAM_CHOICE && t->values[i] >= 0 &&
-		    (size_t)t->values[i] < p->choices.n)
-			return p->choices.v[t->values[i]];
-	}
-	return NULL;
-}
-
 long long manifest_memory_mb(const struct trial *t)
 {
 	long long mb = 0;
@@ -70,17 +56,31 @@ long long manifest_memory_mb(const struct trial *t)
 	return mb;
 }
 
-long long manifest_column_value(const struct trial *t, int column, long long def)
+/* The value of t's parameter named name, or def when it has none (no such
+ * parameter, or it does not apply to t's variant). */
+static long long value_of(const struct trial *t, const char *name, long long def)
 {
-	const struct kernel_manifest *m = t->manifest;
+	const struct kernel_param *p = name ? manifest_param(t->manifest, name) : NULL;
+	long long v = p ? t->values[p - param_at(t->manifest, 0)] : PLAN_NA;
 
-	for (size_t i = 0; m && i < m->parameters.n; i++)
-		if (param_at(m, i)->column == column && t->values[i] != PLAN_NA)
-			return t->values[i];
-	return def;
+	return v == PLAN_NA ? def : v;
 }
 
-/* t's key, context, columns and stored parameters, from its variant and
+long long manifest_metric_units(const struct trial *t)
+{
+	long long n = value_of(t, t->manifest->metric.count, 1);
+
+	return n > 0 ? n : 1;
+}
+
+long long manifest_work(const struct trial *t)
+{
+	long long steps = value_of(t, t->manifest->metric.limit_times, 1);
+
+	return manifest_metric_units(t) * (steps > 0 ? steps : 1);
+}
+
+/* t's key, context and stored parameters, from its variant and
  * values: 0, -1 out of memory, 1 too long to store. */
 static int describe(struct trial *t)
 {

@@ -61,18 +61,14 @@ void plan_free(struct plan *pl)
 
 double plan_cost(struct trial *const *trials, size_t n)
 {
-	/* Operations (links followed, calls, a manifest kernel's runs), plus
-	 * setting up a working set once per process: linking the chase's cycle,
-	 * a random swap per node, costs about as much as two links. Trials
-	 * without a size or a depth count one operation per query. */
+	/* Operations (each run's work: links followed, calls, or the run
+	 * itself), plus setting up a working set once per process: linking a
+	 * cycle of 64-byte nodes, a random swap per node, costs about as much
+	 * as two steps. */
 	double cost = n ? (double)manifest_memory_mb(trials[0]) * 16384.0 * 2.0 : 0;
 
-	for (size_t i = 0; i < n; i++) {
-		long long depth = manifest_column_value(trials[i], COLUMN_DEPTH, 0);
-
-		cost += (double)(trials[i]->runs + trials[i]->warmup) *
-			(double)manifest_column_value(trials[i], COLUMN_QUERIES, 1) * (double)(depth ? depth : 1);
-	}
+	for (size_t i = 0; i < n; i++)
+		cost += (double)(trials[i]->runs + trials[i]->warmup) * (double)manifest_work(trials[i]);
 	return cost;
 }
 

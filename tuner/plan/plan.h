@@ -117,14 +117,15 @@ long long manifest_point(const struct trial *t);
  * parameter: the baseline_as point beside it. -1: src has no list value,
  * or the copy's parameters are too long to store. */
 int manifest_trial_at(const struct trial *src, long long point, int phase, const char *suffix, struct trial *out);
-/* The choice's name t has for the parameter filling column (enum
- * param_column), or NULL: chase's hint, as its trials' column holds it. */
-const char *manifest_column_choice(const struct trial *t, int column);
 /* The largest value of t's working-set parameters (memory_mb), in MiB; 0: none. */
 long long manifest_memory_mb(const struct trial *t);
-/* The value of t's parameter filling column (manifest column:), or def
- * when none does or it does not apply. */
-long long manifest_column_value(const struct trial *t, int column, long long def);
+/* The metric's units in one of t's runs (the manifest's metric.count), 1
+ * when it names none: a run takes the metric times this. */
+long long manifest_metric_units(const struct trial *t);
+/* The work of one of t's runs: its units times the steps of a unit
+ * (metric.limit_times), each 1 when not given; what estimates of a sweep's
+ * time count (chase: lookups times links per lookup). */
+long long manifest_work(const struct trial *t);
 /* Is t the baseline: its variant, or the variant and list value the
  * manifest's baseline_as says behave as it? */
 int manifest_is_baseline(const struct trial *t);

@@ -15,10 +15,8 @@ static int record_build(struct exec_builds *bs, struct built *b, const char *com
 			struct tune_error *err)
 {
 	const struct kernel_manifest *m = bs->kernel;
-	const struct kernel_param *hint = manifest_define_param(m);
 	/* A kernel whose variants are chosen at run time has one build for all of them. */
 	struct store_build sb = { b->res.hash, m->name, m->variant_define ? m->variants.v[b->variant] : m->name,
-				  b->hint >= 0 && hint && (size_t)b->hint < hint->choices.n ? hint->choices.v[b->hint] : NULL,
 				  compiler, b->res.compiler_version, b->res.cflags, b->res.defines, where };
 
 	return store_build(bs->ctx->store, &sb, &b->build_id, tune_msg(err));
@@ -55,7 +53,6 @@ struct built *exec_get_build(struct exec_builds *bs, const struct trial *t)
 	b = &bs->v[bs->n++];
 	memset(b, 0, sizeof(*b));
 	b->variant = spec.variant;
-	b->hint = (int)manifest_column_value(t, COLUMN_HINT, -1);
 	snprintf(b->defines, sizeof(b->defines), "%s", strbuf_str(&defines));
 	strbuf_release(&defines);
 	spec.defines = b->defines;

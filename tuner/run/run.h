@@ -168,7 +168,7 @@ struct exec_context {
 #define MAX_BATCH FLAGS_LIST_MAX
 
 struct built {
-	int variant, hint, rc;  /* its variant (0 when chosen at run time) and define parameter's value */
+	int variant, rc;        /* its variant (0 when chosen at run time) */
 	char defines[1024];     /* what tells the builds apart */
 	long long build_id;
 	struct build_result res;

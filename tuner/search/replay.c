@@ -78,10 +78,10 @@ static void measure_process(struct replay *p, struct trial **ts, size_t n)
 		}
 		for (size_t k = 0; k < runs; k++) {
 			v[k] = r->v[rng_below(&p->rng, r->n)] * drift;
-			p->time_ns += v[k] * (double)manifest_column_value(ts[i], COLUMN_QUERIES, 1);
+			p->time_ns += v[k] * (double)manifest_metric_units(ts[i]);
 		}
 		/* Warm-ups take their time too. */
-		p->time_ns += (double)ts[i]->warmup * r->median * drift * (double)manifest_column_value(ts[i], COLUMN_QUERIES, 1);
+		p->time_ns += (double)ts[i]->warmup * r->median * drift * (double)manifest_metric_units(ts[i]);
 		stats_compute(v, runs, &ts[i]->stats, NULL);
 		ts[i]->status = TRIAL_DONE;
 	}
@@ -196,7 +196,7 @@ static double grid_time(const struct replay *p)
 		const struct trial *t = &p->plan->trials[i];
 
 		if (p->rec[i].n)
-			ns += (double)(t->runs + t->warmup) * p->rec[i].median * (double)manifest_column_value(t, COLUMN_QUERIES, 1);
+			ns += (double)(t->runs + t->warmup) * p->rec[i].median * (double)manifest_metric_units(t);
 	}
 	return ns;
 }

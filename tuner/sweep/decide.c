@@ -16,9 +16,9 @@
 #include "../search/search.h"
 #include "sweep.h"
 
-static const char *size_class(const struct platform *p, long long size_mb)
+static const char *size_class(const struct platform *p, long long mb)
 {
-	long long kb = size_mb * 1024;
+	long long kb = mb * 1024;
 
 	if (p->llc_kb > 0 && kb * 2 <= p->llc_kb)
 		return "cache";

@@ -69,7 +69,7 @@ static json_t *ints_json(const struct conf_ints *l)
 
 /* Where the results find the kernel's limit: the probe's field, the
  * parameter it is multiplied by, and the working set the probe measured
- * (MiB), below which it is no limit. */
+ * (the memory_mb parameter and its MiB), below which it is no limit. */
 static json_t *limit_json(const struct kernel_manifest *m)
 {
 	json_t *o = json_pack("{s:s, s:s}", "probe", m->probe.name, "field", m->metric.limit);
@@ -85,7 +85,7 @@ static json_t *limit_json(const struct kernel_manifest *m)
 
 		if (p && p->memory_mb &&
 		    manifest_param_value(p, m->probe.params.v[i].values[0].text, &v, why, sizeof(why)) == 0)
-			json_object_set_new(o, "size_mb", json_integer(v));
+			json_object_set_new(o, "memory", json_pack("{s:s, s:I}", "param", p->name, "mb", (json_int_t)v));
 	}
 	return o;
 }
