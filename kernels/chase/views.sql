@@ -34,9 +34,14 @@ WHERE newest = 1;
 
 -- chase_best_per_size: the best configuration of each variant per working
 -- set, platform and host, on the current fingerprints (SQLite takes the
--- bare columns from the row with the minimum).
+-- bare columns from the row with the minimum). g = 0 of an interleaved
+-- binary is the scalar chase measured beside the g's (chase.h): read as
+-- scalar, as amaco2's tables read it.
 CREATE VIEW chase_best_per_size AS
 SELECT platform, host, fingerprint, variant, size_mb, hint, group_size, hugepages,
        MIN(median_ns_per_lookup) AS median_ns_per_lookup, ci_low, ci_high
-FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint)
+FROM (SELECT platform, host, fingerprint, CASE WHEN group_size = 0 THEN 'scalar' ELSE variant END AS variant,
+             size_mb, CASE WHEN group_size = 0 THEN NULL ELSE hint END AS hint, MAX(group_size, 1) AS group_size,
+             hugepages, median_ns_per_lookup, ci_low, ci_high
+      FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint))
 GROUP BY platform, host, fingerprint, variant, size_mb;

@@ -40,6 +40,10 @@ bdb=$TMP/beside.db
 check "beside: the sweep exits 0 ($(tail -1 "$TMP/beside.err"))" test $? = 0
 knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND json_extract(k.params, '\$.group_size') = json_extract(o.params, '\$.group_size') AND k.status = 'done'"
 check "beside: g = 0 ran in the optimum's process, in the final" test "$(q "$bdb" "SELECT count(*) FROM $knee JOIN trials b ON b.batch = k.batch AND json_extract(b.params, '\$.group_size') = 0 AND b.phase = 'final' AND b.status = 'done'")" = 1
+# chase_best_per_size reads g = 0 as scalar, as the tables do: this sweep
+# lists no scalar variant, yet scalar's best is there.
+check "beside: chase_best_per_size has scalar from g = 0 ($(q "$bdb" "SELECT group_concat(variant || ' g=' || group_size, ', ') FROM chase_best_per_size"))" \
+	test "$(q "$bdb" "SELECT count(*) FROM chase_best_per_size WHERE variant = 'scalar' AND hint IS NULL AND group_size = 1")-$(q "$bdb" "SELECT count(*) FROM chase_best_per_size WHERE group_size = 0")" = 1-0
 runs=$(q "$bdb" "SELECT min(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || max(sb.ns_per_lookup / sk.ns_per_lookup) || ' ' || count(*) FROM $knee JOIN trials tb ON tb.batch = k.batch AND json_extract(tb.params, '\$.group_size') = 0 JOIN samples sb ON sb.trial_id = tb.id AND sb.warmup = 0 JOIN samples sk ON sk.trial_id = k.id AND sk.run_id = sb.run_id AND sk.warmup = 0")
 check "beside: the gain over scalar is stored paired, within its runs' own ratios (min max runs: $runs)" \
 	test "$(q "$bdb" "SELECT json_extract(baseline_paired, '\$.ratio') BETWEEN ${runs%% *} AND $(echo "$runs" | cut -d' ' -f2) AND json_extract(baseline_paired, '\$.runs') = ${runs##* } FROM optima")" = 1

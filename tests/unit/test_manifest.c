@@ -50,7 +50,7 @@ static const struct {
 	{ HEAD "metric: { field: ns, count: h }\nparameters:\n  - { name: h, type: choice, choices: [x], define: H }\n",
 	  { "key 'metric.count': 'h' is not an int parameter" } },
 	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, column: group_size }\n",
-	  { ":8:54: key 'column' is no longer read", "json_extract(params, '$.<name>')" } },
+	  { ":8:54: key 'column' is no longer read: remove it", "json_extract(params, '$.<name>')" } },
 	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8 }\n",
 	  { ":8:5: parameter 'g': give it either 'define' (compile time) or 'flag' (run time)" } },
 	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, define: G }\n",

@@ -37,7 +37,7 @@ static const struct conf_key param_keys[] = {
 	{ "inf", CONF_BOOL, P(inf), 0, 0, NULL, NULL, 0, "duration: also takes inf (never), passed as the largest 64-bit integer" },
 	{ "always", CONF_STRING_LIST, P(always), 0, 0, NULL, NULL, 0, "a list: values measured whatever a sweep lists, e.g. [0, inf] as reference points" },
 	{ "auto_from", CONF_STRING, P(auto_from), 0, 0, NULL, NULL, 0, "kernel.parameter: a sweep's value auto is that kernel's optimum's value on the host, else the default (sched's threshold from ipa's)" },
-	{ "column", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "a parameter fills no column of the trials: its value is in their params (JSON); a view reads it as json_extract(params, '$.<name>') (see kernels/chase/views.sql)" },
+	{ "column", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "remove it: a parameter fills no column of the trials, its value is in their params (JSON); a view of the kernel's views: file reads it as json_extract(params, '$.<name>'), as tune's own kernels/chase/views.sql does" },
 	{ "at_least", CONF_STRING, P(at_least), 0, 0, NULL, NULL, CONF_NAME, "int or duration: the parameter its value must not be below (it is a range's high end)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };

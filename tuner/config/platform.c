@@ -35,7 +35,7 @@ const struct conf_key platform_keys[] = {
 	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hint: [...] }" },
 	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { size_mb: [...] }" },
 	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { group_size: [...] }" },
-	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hugepages: [false, true] }" },
+	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hugepages: [off, on] }" },
 	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
 	{ "hosts", CONF_STRING_LIST, P(hosts), 0, 0, NULL, NULL, 0, "where the sweeps run, all at once: local, and/or agent URLs (http://HOST:PORT of `tune agent`); default local" },
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
