@@ -241,6 +241,9 @@ check "cpu_flag: pinned to one CPU and told which ('$pinned': trial's CPU, told,
 threads=$(q "$TMP/place.db" "SELECT DISTINCT COALESCE(t.cpu, 'none') || ' ' || json_extract(s.raw_json, '$.got_apps') || ' ' || json_extract(s.raw_json, '$.got_device') || ' ' || json_extract(s.raw_json, '$.allowed') FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'threads'")
 check "app_cpus_flag, device_cpu_flag: told the CPUs, not pinned as a whole ('$threads'; $(nproc) CPUs)" \
 	sh -c '[ "$(echo "$1" | wc -l)" = 1 ] && [ "$(echo "$1" | cut -d" " -f1)" = none ] && echo "$1" | grep -qE "^none [0-9][0-9,]* [0-9]+ $(nproc)$"' _ "$threads"
+"$tune" kernels --kernels-dir "$TMP/place" > "$TMP/placek0" 2>&1
+check "no exports: given: the default is said, not '-'" \
+	grep -q "exports:     variant, g (by default: the variant and the searched and list parameters)" "$TMP/placek0"
 sed -i 's/^cpu_flag: --cpu$/cpu_flag: --g/' "$TMP/place/pinned/kernel.yaml"
 "$tune" kernels --kernels-dir "$TMP/place" > "$TMP/placek" 2>&1
 check "a placement flag that a parameter has is refused, naming the key" \

@@ -57,7 +57,16 @@ static void show(const struct kernel_manifest *m)
 	printf("  %-13s\n", "parameters:");
 	for (size_t i = 0; i < m->parameters.n; i++)
 		param(MANIFEST_PARAM(m, i));
-	list("exports:", &m->exports, NULL);
+	if (m->exports.n) {
+		list("exports:", &m->exports, NULL);
+	} else {
+		/* What the header gives when the manifest names nothing. */
+		printf("  %-13svariant", "exports:");
+		for (size_t i = 0; i < m->parameters.n; i++)
+			if (manifest_exported(m, MANIFEST_PARAM(m, i)->name, MANIFEST_PARAM(m, i)->role))
+				printf(", %s", MANIFEST_PARAM(m, i)->name);
+		printf(" (by default: the variant and the searched and list parameters)\n");
+	}
 	if (m->probe.name) {
 		printf("  %-13s%s, before a sweep measures: ", "probe:", m->probe.name);
 		for (size_t i = 0; i < m->probe.fields.n; i++)

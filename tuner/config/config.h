@@ -451,6 +451,10 @@ const struct kernel_param *manifest_list_param(const struct kernel_manifest *m);
 /* The first parameter that reaches the kernel as a define, or NULL: the
  * one a shipped kernel's trial carries as its hint. */
 const struct kernel_param *manifest_define_param(const struct kernel_manifest *m);
+/* Does the header give name ("variant", or a parameter of that role) per
+ * context: listed in exports, or by default the variant and the searched
+ * and list parameters? */
+int manifest_exported(const struct kernel_manifest *m, const char *name, int role);
 /* Does p apply to variant v (an index into m->variants)? */
 int manifest_param_applies(const struct kernel_manifest *m, const struct kernel_param *p, size_t v);
 /* Checks text as a value of p: 0 with *value (an integer, a choice's index,

@@ -154,6 +154,13 @@ const struct kernel_param *manifest_list_param(const struct kernel_manifest *m)
 	return NULL;
 }
 
+int manifest_exported(const struct kernel_manifest *m, const char *name, int role)
+{
+	if (!m->exports.n)
+		return !strcmp(name, "variant") || role == ROLE_SEARCHED || role == ROLE_LIST;
+	return listed(&m->exports, name);
+}
+
 const struct kernel_param *manifest_define_param(const struct kernel_manifest *m)
 {
 	for (size_t i = 0; i < m->parameters.n; i++)

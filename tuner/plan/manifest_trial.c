@@ -461,16 +461,6 @@ json_t *manifest_params_json(const struct trial *t)
 	return o;
 }
 
-static int exported(const struct kernel_manifest *m, const char *name, int role)
-{
-	if (!m->exports.n)
-		return !strcmp(name, "variant") || role == ROLE_SEARCHED || role == ROLE_LIST;
-	for (size_t i = 0; i < m->exports.n; i++)
-		if (!strcmp(m->exports.v[i], name))
-			return 1;
-	return 0;
-}
-
 static void export_value(json_t *o, const char *name, long long value, const char *text, const char *role)
 {
 	json_object_set_new(o, name, json_pack("{s:I, s:s, s:s}", "value", (json_int_t)value, "text", text, "role",
@@ -491,13 +481,13 @@ json_t *manifest_exports_json(const struct trial *t)
 		manifest_param_text(p, t->values[i], text, sizeof(text));
 		export_value(o, p->name, t->values[i], text, "context");
 	}
-	if (o && exported(m, "variant", ROLE_SEARCHED))
+	if (o && manifest_exported(m, "variant", ROLE_SEARCHED))
 		export_value(o, "variant", t->variant, m->variants.v[t->variant], "export");
 	for (size_t i = 0; o && i < m->parameters.n; i++) {
 		const struct kernel_param *p = param_at(m, i);
 		char text[64];
 
-		if (p->role == ROLE_CONTEXT || !exported(m, p->name, p->role))
+		if (p->role == ROLE_CONTEXT || !manifest_exported(m, p->name, p->role))
 			continue;
 		/* Every context's row has every exported name, so the header's
 		 * tables line up; one the chosen variant does not use has no value. */
