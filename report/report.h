@@ -63,6 +63,12 @@ int rdoc_csv_files(const struct rdoc *d, const char *dir, FILE *list, struct tun
  * per context (the metric against every tuned parameter, the chosen one
  * marked) and the optimum of each context with its runner-up. */
 int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* declared.c: each kernel's declared tables, by kernel name: the views of
+ * its views: file named <kernel>_table_<name>, a row of each a table row
+ * (its title column names the table, its other columns are the cells; see
+ * the file), per newest sweep of the current fingerprints of platform
+ * (NULL: all). */
+int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* A params JSON object ("name": value, or {"text": ...}) as "name=value ...",
  * leaving out the variant and the names of omit ("name" or "name=value"
  * words, such as a context); "-" when none. */

@@ -156,7 +156,8 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 		for (size_t k = 0; !rc && kernel_reports[k]; k++)
 			if (kernel_reports[k]->tables)
 				rc = kernel_reports[k]->tables(d, db, platform, err);
-		if (!rc && (rc = report_kernels(d, db, platform, err)) == 0 &&
+		if (!rc && (rc = report_declared_tables(d, db, platform, err)) == 0 &&
+		    (rc = report_kernels(d, db, platform, err)) == 0 &&
 		    (rc = report_outliers(d, db, platform, err)) == 0 && (rc = report_probes(d, db, platform, err)) == 0 &&
 		    (rc = report_warnings(d, db, platform, err)) == 0)
 			rc = report_failures(d, db, platform, err);

@@ -31,7 +31,7 @@ enum store_err {
 /* An integer column's NULL, in the rows below. */
 #define STORE_NULL LLONG_MIN
 
-#define STORE_SCHEMA_VERSION 15
+#define STORE_SCHEMA_VERSION 16
 #define STORE_LEASE_BEAT_S 5    /* a sweep's lease is renewed this often */
 #define STORE_LEASE_STALE_S 30  /* and taken over after this long without */
 #define STORE_HOLDER_MAX 256    /* a claim's machine name, with its NUL */
@@ -79,6 +79,11 @@ int store_kernel_views(struct store *st, const char *kernel, const char *file, c
 /* The name of tune's own table or view that begins with "<kernel>_" (a
  * kernel so named could take it with its views), or NULL. */
 const char *store_kernel_name_reserved(const char *kernel);
+/* A kernel's view named <kernel>_table_<name> is a table of tune results
+ * (report/declared.c): is its column a cell, shown under its name, or one
+ * saying whose row it is (title, sweep_id, platform, host, fingerprint) or
+ * starting with '_' (_order), not shown? */
+int store_table_cell(const char *column);
 /* Records what a kernel's probe measured of the host, one field at a time,
  * replacing the last measurement of that field. */
 int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,

@@ -191,11 +191,59 @@ static size_t line_of(const char *sql, const char *p)
 	return line;
 }
 
+int store_table_cell(const char *column)
+{
+	static const char *const whose[] = { "title", "sweep_id", "platform", "host", "fingerprint", NULL };
+
+	if (!column || column[0] == '_')
+		return 0;
+	for (size_t i = 0; whose[i]; i++)
+		if (strcmp(column, whose[i]) == 0)
+			return 0;
+	return 1;
+}
+
+/* A view named <kernel>_table_<name> is a table of tune results
+ * (report/declared.c): what it lacks of one, said into why; 0 when nothing. */
+static int table_view_lacks(struct store *st, const char *kernel, const char *name, char *why, size_t len)
+{
+	size_t k = strlen(kernel);
+	sqlite3_stmt *q = NULL;
+	int title = 0, whose = 0, cells = 0, sweep = 0;
+	char *sql;
+
+	if (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0)
+		return 0;
+	sql = sqlite3_mprintf("SELECT * FROM \"%w\"", name);
+	if (!sql || sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		snprintf(why, len, "view %s cannot be read: %s", name, sqlite3_errmsg(st->db));
+		return 1;
+	}
+	sqlite3_free(sql);
+	for (int i = 0; i < sqlite3_column_count(q); i++) {
+		const char *c = sqlite3_column_name(q, i);
+
+		title |= strcmp(c, "title") == 0;
+		sweep |= strcmp(c, "sweep_id") == 0;
+		whose += strcmp(c, "platform") == 0 || strcmp(c, "host") == 0 || strcmp(c, "fingerprint") == 0;
+		cells += store_table_cell(c);
+	}
+	sqlite3_finalize(q);
+	if (title && (sweep || whose == 3) && cells)
+		return 0;
+	snprintf(why, len, "view %s is a table of tune results (its name says so): it needs a column title (the "
+		 "table's), a column sweep_id or the columns platform, host and fingerprint (whose row it is) and at "
+		 "least one cell; it lacks %s", name, !title ? "title" : !(sweep || whose == 3) ? "sweep_id" : "a cell");
+	return 1;
+}
+
 /* Makes each view of the file, one statement at a time. */
 static int make_views(struct store *st, const char *kernel, const char *file, const char *sql, const char *hash,
 		      char *msg)
 {
 	const char *next = sql;
+	char lacks[512];
 	int made = 0, rc = 0;
 
 	while (!rc && *next) {
@@ -218,6 +266,8 @@ static int make_views(struct store *st, const char *kernel, const char *file, co
 					"CREATE VIEW %s_<name> AS SELECT ...", file, line_of(sql, at),
 					c.denied[0] ? c.denied : prc != SQLITE_OK ? sqlite3_errmsg(st->db) :
 					"it creates no view", kernel);
+		} else if (q && table_view_lacks(st, kernel, c.name, lacks, sizeof(lacks))) {
+			rc = store_fail(msg, STORE_ERR_REFUSED, "%s:%zu: %s", file, line_of(sql, at), lacks);
 		} else if (q) {
 			sqlite3_stmt *rec = NULL;
 

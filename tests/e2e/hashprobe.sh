@@ -16,6 +16,10 @@ check "the probe's optimum at 256 MB" [ "$(q "$db" "SELECT context FROM optima W
 check "its own view, from its folder, reads its trials" \
 	[ "$(q "$db" "SELECT COUNT(*) FROM hashprobe_results WHERE size_mb = 256 AND (variant = 'scalar' OR g > 0)")" = \
 	  "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'hashprobe' AND status = 'done'")" ]
+check "its own table, declared in its views file, in tune results" \
+	grep -Eq "^256 MB +[0-9.]+ +[0-9.]+ +[0-9]+ +(t[0-2]|nta) +[0-9.]+x$" "$TMP/out"
+check "under its title, in the platform's section" \
+	grep -q "^Hash probe: the scalar loop against the fastest interleaved g (ns per probe, search round)$" "$TMP/out"
 check "the chase's at the same working set" [ "$(q "$db" "SELECT json_extract(params, '\$.size_mb') FROM optima WHERE kernel = 'chase'")" = 256 ]
 check "every probe agreed with the scalar loop" \
 	[ "$(q "$db" "SELECT COUNT(DISTINCT s.checksum) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.kernel = 'hashprobe'")" = 1 ]

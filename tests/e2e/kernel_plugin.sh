@@ -266,6 +266,26 @@ sed -i '/^DELETE/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errv"
 check "a views file that only reads is made ($(tail -1 "$TMP/errv"))" \
 	[ "$(q "$db" "SELECT COUNT(*) FROM sumk_best")" = 2 ]
+# Its own table in tune results, declared as a view named sumk_table_*: a
+# row of it a row of the table its title names. One that is no table (no
+# title) is refused at its line, and the views before stay.
+cat >> "$kd/sumk/views.sql" << 'SQL'
+CREATE VIEW sumk_table_best AS
+SELECT platform, host, fingerprint, 'Sumk: the fastest of each context' AS title, context AS "Context",
+       printf('%.3f', MIN(median)) AS "Best ns", context AS _order
+FROM kernel_results WHERE kernel = 'sumk' GROUP BY platform, host, fingerprint, context;
+CREATE VIEW sumk_table_bare AS SELECT 1 AS ns;
+SQL
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
+check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt")" \
+	grep -q "sumk/views.sql:6: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
+check "and nothing of the file is made" [ "$(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'sumk_table%'")" = 0 ]
+sed -i '/sumk_table_bare/d' "$kd/sumk/views.sql"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
+"$tune" results --platform tiny --db "$db" > "$TMP/rt" 2>&1
+check "its declared table is in tune results ($(tail -1 "$TMP/errt"))" grep -q "^Sumk: the fastest of each context$" "$TMP/rt"
+check "a row per context, as its view has them" \
+	[ "$(grep -cE '^n=[0-9]+ +[0-9]+\.[0-9]{3}$' "$TMP/rt")" = "$(q "$db" "SELECT COUNT(DISTINCT context) FROM kernel_results WHERE kernel = 'sumk'")" ]
 
 # Beside the chase: the header holds the kernels asked for, else those with optima.
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2>&1

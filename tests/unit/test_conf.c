@@ -164,7 +164,7 @@ int main(void)
 		static const char *const old_keys[][2] = { { "sizes_mb: [8]", "params: { size_mb: [...] }" },
 							    { "group_sizes: [1, 8]", "params: { group_size: [...] }" },
 							    { "hints: [pldl1keep]", "params: { hint: [...] }" },
-							    { "hugepages: [false]", "params: { hugepages: [false, true] }" } };
+							    { "hugepages: [false]", "params: { hugepages: [off, on] }" } };
 
 		for (size_t i = 0; i < sizeof(old_keys) / sizeof(old_keys[0]); i++) {
 			struct platform p;

@@ -1,0 +1,178 @@
+/* A kernel's declared tables: the views of its views: file named
+ * <kernel>_table_<name>, in the file's order, shown for each of its newest
+ * sweeps of the current fingerprints. A view's row is a table row: its
+ * column title names the table (consecutive rows of one title are one
+ * table), its other columns are the cells under their names; sweep_id,
+ * platform, host and fingerprint say whose row it is and are not shown, nor
+ * is a column whose name starts with '_' (_order, if there, orders the
+ * rows). What a view holds is the database's: its names are quoted where
+ * they enter SQL, and its text escaped by the renderers as any cell. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define DECLARED_MAX_COLUMNS 32
+
+static int column_of(sqlite3_stmt *q, const char *name)
+{
+	for (int i = 0; i < sqlite3_column_count(q); i++)
+		if (sqlite3_column_name(q, i) && !strcmp(sqlite3_column_name(q, i), name))
+			return i;
+	return -1;
+}
+
+struct declared_sweep {
+	const char *platform, *host, *fingerprint;
+	long long sweep_id;
+};
+
+/* The rows of view for one sweep, as tables of d. */
+static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const struct declared_sweep *s,
+		       struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	const char *head[DECLARED_MAX_COLUMNS];
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, rc;
+	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", view);
+
+	/* Its columns first: which filter applies, which cells are shown. */
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &q, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
+	title = column_of(q, "title");
+	for (int i = 0; i < sqlite3_column_count(q) && nshown < DECLARED_MAX_COLUMNS; i++)
+		if (store_table_cell(sqlite3_column_name(q, i)))
+			shown[nshown++] = i;
+	if (title < 0 || !nshown || (column_of(q, "sweep_id") < 0 && column_of(q, "fingerprint") < 0)) {
+		sqlite3_finalize(q);
+		return tune_fail(err, TUNE_ERR_STORE, "the table view '%s' needs the columns title, sweep_id (or "
+				 "platform, host and fingerprint) and a cell: see 'tune help kernel', views", view);
+	}
+	sql = column_of(q, "sweep_id") >= 0
+		      ? sqlite3_mprintf("SELECT * FROM \"%w\" WHERE sweep_id = ?4%s", view,
+					column_of(q, "_order") >= 0 ? " ORDER BY _order" : "")
+		      : sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3%s",
+					view, column_of(q, "_order") >= 0 ? " ORDER BY _order" : "");
+	sqlite3_finalize(q);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &q, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
+	for (int i = 0; i < nshown; i++)
+		head[i] = sqlite3_column_name(q, shown[i]);
+	sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 4, s->sweep_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *cells[DECLARED_MAX_COLUMNS];
+		size_t t = rdoc_table_for(d, report_text(q, title, ""), (size_t)nshown, head);
+
+		for (int i = 0; i < nshown; i++)
+			cells[i] = report_text(q, shown[i], "-");
+		rdoc_row(d, t, cells);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view,
+						 store_errmsg(db));
+}
+
+/* A kernel's table views, in its file's order; *views (free each and it) of *n. */
+static int table_views(sqlite3 *db, const char *kernel, char ***views, size_t *n, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	*views = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT k.name FROM kernel_views k JOIN sqlite_master m ON m.name = k.name AND"
+			       " m.type = 'view' WHERE k.kernel = ?1 AND substr(k.name, 1, length(?1) + 7) = ?1 || '_table_'"
+			       " ORDER BY k.rowid", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
+	sqlite3_bind_text(q, 1, kernel, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char **slot = report_grow(views, n, sizeof(char *));
+
+		if (!slot || !(*slot = strdup(report_text(q, 0, "")))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s",
+						 store_errmsg(db));
+}
+
+static void free_views(char **views, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(views[i]);
+	free(views);
+}
+
+/* One kernel's newest sweep: a section, then its tables. */
+struct declared_walk {
+	struct rdoc *d;
+	sqlite3 *db;
+	char **views;
+	size_t nviews;
+};
+
+static int sweep_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct declared_walk *w = arg;
+	struct declared_sweep s = { report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 2, ""),
+				    sqlite3_column_int64(q, 3) };
+	int rc = 0;
+
+	rdoc_section(w->d, s.platform, s.host, s.fingerprint, -1);
+	for (size_t i = 0; !rc && i < w->nviews; i++)
+		rc = view_tables(w->d, w->db, w->views[i], &s, err);
+	return rc;
+}
+
+static int kernel_tables(struct rdoc *d, sqlite3 *db, const char *kernel, const char *platform,
+			 struct tune_error *err)
+{
+	struct declared_walk w = { d, db, NULL, 0 };
+	char *sql;
+	int rc = table_views(db, kernel, &w.views, &w.nviews, err);
+
+	if (rc || !w.nviews) {
+		free_views(w.views, w.nviews);
+		return rc;
+	}
+	/* The kernel's name is data: quoted as a literal (%Q), never pasted. */
+	sql = sqlite3_mprintf("SELECT platform, host, fingerprint, sweep_id FROM newest_kernel_sweeps WHERE kernel = %Q"
+			      " AND (?1 IS NULL OR platform = ?1) ORDER BY platform, host", kernel);
+	rc = sql ? report_each_row(db, sql, platform, "the kernel's sweeps", sweep_row, &w, err)
+		 : tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	sqlite3_free(sql);
+	free_views(w.views, w.nviews);
+	return rc;
+}
+
+/* Every kernel with table views, by name. */
+struct declared_kernels {
+	struct rdoc *d;
+	sqlite3 *db;
+	const char *platform;
+};
+
+static int kernel_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+{
+	struct declared_kernels *k = arg;
+
+	return kernel_tables(k->d, k->db, report_text(q, 0, ""), k->platform, err);
+}
+
+int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
+{
+	struct declared_kernels k = { d, db, platform };
+
+	return report_each_row(db, "SELECT DISTINCT kernel FROM kernel_views WHERE substr(name, 1, length(kernel) + 7) ="
+			       " kernel || '_table_' ORDER BY kernel", NULL, "the kernels' tables", kernel_row,
+			       &k, err);
+}
