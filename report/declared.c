@@ -5,8 +5,9 @@
  * table), its other columns are the cells under their names; sweep_id,
  * platform, host and fingerprint say whose row it is and are not shown, nor
  * is a column whose name starts with '_' (_order, if there, orders the
- * rows). What a view holds is the database's: its names are quoted where
+ * rows; _units, a JSON array, gives the shown columns' units for JSON). A cell may be typed, a JSON object tune formats (cell.c). What a view holds is the database's: its names are quoted where
  * they enter SQL, and its text escaped by the renderers as any cell. */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,20 @@ static int column_of(sqlite3_stmt *q, const char *name)
 	return -1;
 }
 
+/* The units of the shown columns, for JSON: _units, a JSON array of a unit
+ * (or null) per shown column. */
+static void table_units(struct rdoc *d, size_t t, const char *json, int n)
+{
+	json_t *a = json_loads(json, JSON_DECODE_ANY, NULL);
+	const char *units[DECLARED_MAX_COLUMNS] = { NULL };
+
+	for (int i = 0; json_is_array(a) && i < n; i++)
+		units[i] = json_string_value(json_array_get(a, (size_t)i));
+	if (json_is_array(a))
+		rdoc_units(d, t, units);
+	json_decref(a);
+}
+
 struct declared_sweep {
 	const char *platform, *host, *fingerprint;
 	long long sweep_id;
@@ -33,7 +48,7 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 {
 	sqlite3_stmt *q = NULL;
 	const char *head[DECLARED_MAX_COLUMNS];
-	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, rc;
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, units, rc;
 	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", view);
 
 	/* Its columns first: which filter applies, which cells are shown. */
@@ -62,17 +77,38 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
 	for (int i = 0; i < nshown; i++)
 		head[i] = sqlite3_column_name(q, shown[i]);
+	units = column_of(q, "_units");
 	sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 4, s->sweep_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *cells[DECLARED_MAX_COLUMNS];
+		char typed[DECLARED_MAX_COLUMNS][160], why[200];
+		json_t *values[DECLARED_MAX_COLUMNS] = { NULL };
 		size_t t = rdoc_table_for(d, report_text(q, title, ""), (size_t)nshown, head);
+		int bad = -1;
 
-		for (int i = 0; i < nshown; i++)
-			cells[i] = report_text(q, shown[i], "-");
+		for (int i = 0; bad < 0 && i < nshown; i++) {
+			int kind = report_typed_cell(report_text(q, shown[i], NULL), typed[i], sizeof(typed[i]), &values[i],
+						     why, sizeof(why));
+
+			cells[i] = kind == 1 ? typed[i] : report_text(q, shown[i], "-");
+			if (kind < 0)
+				bad = i;
+		}
+		if (bad >= 0) {
+			for (int i = 0; i < nshown; i++)
+				json_decref(values[i]);
+			sqlite3_finalize(q);
+			return tune_fail(err, TUNE_ERR_STORE, "the table view '%s', column '%s': %s", view, head[bad], why);
+		}
 		rdoc_row(d, t, cells);
+		for (int i = 0; i < nshown; i++)
+			if (values[i])
+				rdoc_value(d, t, (size_t)i, values[i]);
+		if (units >= 0)
+			table_units(d, t, report_text(q, units, "[]"), nshown);
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view,

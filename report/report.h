@@ -69,6 +69,13 @@ int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
  * the file), per newest sweep of the current fingerprints of platform
  * (NULL: all). */
 int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* cell.c: a declared table's cell text that is a typed cell, a JSON object
+ * {"printf": [FORMAT, ARG...]}, {"interval": [M, LO, HI], "runs": N,
+ * "digits": D} or {"text": T} (the first and last with an optional
+ * "value"), formatted into out as C's printf does, with its JSON value into
+ * *value (a new reference, or NULL); 1 when it was one, 0 when text is
+ * plain (out untouched), -1 when malformed (why says how). */
+int report_typed_cell(const char *text, char *out, size_t len, json_t **value, char *why, size_t wlen);
 /* A params JSON object ("name": value, or {"text": ...}) as "name=value ...",
  * leaving out the variant and the names of omit ("name" or "name=value"
  * words, such as a context); "-" when none. */

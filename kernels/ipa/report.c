@@ -92,122 +92,6 @@ static int load(sqlite3 *db, const char *platform, struct ipa_sweep **out, size_
 	return rc;
 }
 
-static void threshold_label(long long t, char *out, size_t len)
-{
-	if (t == LLONG_MAX)
-		snprintf(out, len, "inf (always poll)");
-	else if (t == 0)
-		snprintf(out, len, "0 (always block)");
-	else if (t >= 1000 && t % 1000 == 0)
-		snprintf(out, len, "%lld us", t / 1000);
-	else
-		snprintf(out, len, "%lld ns", t);
-}
-
-static const struct point *point_at(const struct ipa_sweep *r, long long t)
-{
-	for (size_t i = 0; i < r->npoints; i++)
-		if (r->points[i].threshold_ns == t)
-			return &r->points[i];
-	return NULL;
-}
-
-/* A threshold for JSON: its ns, or "inf" for always poll. */
-static json_t *threshold_json(long long t)
-{
-	return t == LLONG_MAX ? json_string("inf") : json_integer(t);
-}
-
-static void ratio(char *out, size_t len, double num, const struct point *den)
-{
-	if (den && den->median > 0)
-		snprintf(out, len, "%.3f", num / den->median);
-	else
-		snprintf(out, len, "-");
-}
-
-static void add_curve(struct rdoc *d, const struct ipa_sweep *r)
-{
-	static const char *const head[] = { "Threshold T", "Median ns/call [interval]", "Polled", "vs always poll",
-					    "vs always block", "" };
-	static const char *const units[] = { "ns", "ns/call", "%", "x", "x", NULL };
-	const struct point *poll = point_at(r, LLONG_MAX), *block = point_at(r, 0);
-	size_t t = rdoc_table(d, "IPA: wall time per call against the polling threshold T (lower is better)", 6, head);
-
-	rdoc_units(d, t, units);
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct point *p = &r->points[i];
-		char thr[40], med[96], polled[16] = "-", vp[16], vb[16];
-		const char *row[6] = { thr, med, polled, vp, vb, r->chosen && r->chosen_ns == p->threshold_ns ?
-							  "chosen" : "" };
-
-		json_t *interval = report_interval(p->median, p->ci_low, p->ci_high, p->runs, "%.1f", med, sizeof(med));
-
-		threshold_label(p->threshold_ns, thr, sizeof(thr));
-		if (p->polled_share >= 0)
-			snprintf(polled, sizeof(polled), "%.0f%%", p->polled_share * 100.0);
-		ratio(vp, sizeof(vp), p->median, poll);
-		ratio(vb, sizeof(vb), p->median, block);
-		rdoc_row(d, t, row);
-		rdoc_value(d, t, 0, threshold_json(p->threshold_ns));
-		rdoc_value(d, t, 1, interval);
-		rdoc_value(d, t, 5, json_boolean(row[5][0]));
-	}
-}
-
-static void add_choice(struct rdoc *d, const struct ipa_sweep *r)
-{
-	static const char *const head[] = { "Chosen T", "Median ns/call [interval]", "Wake-up across CPUs",
-					    "Wake-up on one CPU", "T / wake-up", "vs always poll", "vs always block" };
-	static const char *const units[] = { "ns", "ns/call", "ns", "ns", "x", "x", "x" };
-	const struct point *poll = point_at(r, LLONG_MAX), *block = point_at(r, 0);
-	char thr[40], med[96], cross[32] = "not measured", same[32] = "not measured", rel[32] = "-", vp[16], vb[16];
-	const char *row[7] = { thr, med, cross, same, rel, vp, vb };
-	size_t t;
-	json_t *interval;
-
-	if (!r->chosen)
-		return;
-	t = rdoc_table(d, "IPA optimum: the chosen threshold against this host's wake-up cost", 7, head);
-	rdoc_units(d, t, units);
-	threshold_label(r->chosen_ns, thr, sizeof(thr));
-	interval = report_interval(r->chosen_median, r->chosen_low, r->chosen_high, r->chosen_runs, "%.1f", med,
-				   sizeof(med));
-	if (r->wakeup_cross_ns >= 0) {
-		snprintf(cross, sizeof(cross), "%.1f us", r->wakeup_cross_ns / 1000.0);
-		snprintf(same, sizeof(same), "%.1f us", r->wakeup_same_ns / 1000.0);
-		if (r->chosen_ns != LLONG_MAX && r->wakeup_cross_ns > 0)
-			snprintf(rel, sizeof(rel), "%.2f", (double)r->chosen_ns / r->wakeup_cross_ns);
-	}
-	/* Against the search points, measured in one process with the chosen T's own point. */
-	{
-		const struct point *c = point_at(r, r->chosen_ns);
-
-		ratio(vp, sizeof(vp), c ? c->median : r->chosen_median, poll);
-		ratio(vb, sizeof(vb), c ? c->median : r->chosen_median, block);
-	}
-	rdoc_row(d, t, row);
-	rdoc_value(d, t, 0, threshold_json(r->chosen_ns));
-	rdoc_value(d, t, 1, interval);
-	rdoc_value(d, t, 2, r->wakeup_cross_ns >= 0 ? json_real(r->wakeup_cross_ns) : json_null());
-	rdoc_value(d, t, 3, r->wakeup_cross_ns >= 0 ? json_real(r->wakeup_same_ns) : json_null());
-}
-
-static int tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
-{
-	struct ipa_sweep *v;
-	size_t n;
-	int rc = load(db, platform, &v, &n, err);
-
-	for (size_t i = 0; !rc && i < n; i++) {
-		rdoc_section(d, v[i].platform, v[i].host, v[i].fingerprint, -1);
-		add_curve(d, &v[i]);
-		add_choice(d, &v[i]);
-	}
-	free(v);
-	return rc;
-}
-
 /* Wall time per call against T on a log axis (the paper's Fig. 12): the
  * finite T > 0 as points, always-block and always-poll as horizontal lines,
  * the chosen T and the wake-up cost as vertical ones. */
@@ -422,7 +306,6 @@ static int json(sqlite3 *db, const char *platform, json_t **out, struct tune_err
 
 const struct kernel_report ipa_report = {
 	.kernel = "ipa",
-	.tables = tables,
 	.charts = draw_charts,
 	.header = header,
 	.json = json,

@@ -11,3 +11,69 @@ FROM (SELECT r.*, json_extract(r.params, '$.threshold_ns') AS threshold_ns,
              COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.calls'),
                       json_extract(r.params, '$.calls_per_run')) AS calls
       FROM kernel_results r WHERE r.kernel = 'ipa') r;
+
+-- ipa's tables in tune results (views named ipa_table_*, in this order; a
+-- row of each a row of the table its title names; a JSON object cell is
+-- formatted by tune as C's printf does: see the README). T as said: ns or
+-- us, inf always polls, 0 always blocks.
+--
+-- The paper's Fig. 12 as rows: wall time per call at each threshold of the
+-- newest sweep's search, against always polling and always blocking (all
+-- measured in one process, interleaved), the chosen T marked.
+CREATE VIEW ipa_table_curve AS
+WITH p AS (SELECT sweep_id, threshold_ns AS t, median_ns_per_call AS m, ci_low, ci_high, runs, polled_share
+           FROM ipa_results WHERE phase = 'search'),
+o AS (SELECT sweep_id, json_extract(params, '$.threshold_ns') AS t FROM optima WHERE kernel = 'ipa')
+SELECT p.sweep_id, 'IPA: wall time per call against the polling threshold T (lower is better)' AS title,
+       json_object('text', CASE WHEN p.t = 9223372036854775807 THEN 'inf (always poll)'
+                                WHEN p.t = 0 THEN '0 (always block)'
+                                WHEN p.t >= 1000 AND p.t % 1000 = 0 THEN (p.t / 1000) || ' us' ELSE p.t || ' ns' END,
+                   'value', CASE WHEN p.t = 9223372036854775807 THEN 'inf' ELSE p.t END) AS "Threshold T",
+       json_object('interval', json_array(p.m, p.ci_low, p.ci_high), 'runs', p.runs, 'digits', 1)
+           AS "Median ns/call [interval]",
+       CASE WHEN p.polled_share >= 0 THEN json_object('printf', json_array('%.0f%%', p.polled_share * 100.0))
+            ELSE '-' END AS "Polled",
+       CASE WHEN poll.m > 0 THEN json_object('printf', json_array('%.3f', p.m / poll.m)) ELSE '-' END
+           AS "vs always poll",
+       CASE WHEN block.m > 0 THEN json_object('printf', json_array('%.3f', p.m / block.m)) ELSE '-' END
+           AS "vs always block",
+       CASE WHEN (SELECT o.t FROM o WHERE o.sweep_id = p.sweep_id LIMIT 1) = p.t
+            THEN json_object('text', 'chosen', 'value', json('true'))
+            ELSE json_object('text', '', 'value', json('false')) END AS "",
+       p.t AS _order, json_array('ns', 'ns/call', '%', 'x', 'x', NULL) AS _units
+FROM p
+LEFT JOIN p poll ON poll.sweep_id = p.sweep_id AND poll.t = 9223372036854775807
+LEFT JOIN p block ON block.sweep_id = p.sweep_id AND block.t = 0;
+
+-- The chosen T against this host's wake-up cost (ipa's probe), and against
+-- always polling and always blocking in the search's one process.
+CREATE VIEW ipa_table_choice AS
+WITH p AS (SELECT sweep_id, threshold_ns AS t, median_ns_per_call AS m FROM ipa_results WHERE phase = 'search'),
+c AS (SELECT o.sweep_id, json_extract(o.params, '$.threshold_ns') AS t, o.median, o.ci_low, o.ci_high, o.runs,
+             COALESCE((SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = 'ipa' AND
+                       hp.probe = 'wakeup' AND hp.field = 'cross_cpu_ns'), -1) AS cross,
+             COALESCE((SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = 'ipa' AND
+                       hp.probe = 'wakeup' AND hp.field = 'same_cpu_ns'), -1) AS same
+      FROM optima o JOIN sweeps s ON s.id = o.sweep_id WHERE o.kernel = 'ipa')
+SELECT c.sweep_id, 'IPA optimum: the chosen threshold against this host''s wake-up cost' AS title,
+       json_object('text', CASE WHEN c.t = 9223372036854775807 THEN 'inf (always poll)'
+                                WHEN c.t = 0 THEN '0 (always block)'
+                                WHEN c.t >= 1000 AND c.t % 1000 = 0 THEN (c.t / 1000) || ' us' ELSE c.t || ' ns' END,
+                   'value', CASE WHEN c.t = 9223372036854775807 THEN 'inf' ELSE c.t END) AS "Chosen T",
+       json_object('interval', json_array(c.median, c.ci_low, c.ci_high), 'runs', COALESCE(c.runs, 0), 'digits', 1)
+           AS "Median ns/call [interval]",
+       CASE WHEN c.cross >= 0 THEN json_object('printf', json_array('%.1f us', c.cross / 1000.0), 'value', c.cross)
+            ELSE 'not measured' END AS "Wake-up across CPUs",
+       CASE WHEN c.cross >= 0 THEN json_object('printf', json_array('%.1f us', c.same / 1000.0), 'value', c.same)
+            ELSE 'not measured' END AS "Wake-up on one CPU",
+       CASE WHEN c.cross > 0 AND c.t != 9223372036854775807
+            THEN json_object('printf', json_array('%.2f', c.t * 1.0 / c.cross)) ELSE '-' END AS "T / wake-up",
+       CASE WHEN poll.m > 0 THEN json_object('printf', json_array('%.3f', COALESCE(at.m, c.median) / poll.m))
+            ELSE '-' END AS "vs always poll",
+       CASE WHEN block.m > 0 THEN json_object('printf', json_array('%.3f', COALESCE(at.m, c.median) / block.m))
+            ELSE '-' END AS "vs always block",
+       json_array('ns', 'ns/call', 'ns', 'ns', 'x', 'x', 'x') AS _units
+FROM c
+LEFT JOIN p at ON at.sweep_id = c.sweep_id AND at.t = c.t
+LEFT JOIN p poll ON poll.sweep_id = c.sweep_id AND poll.t = 9223372036854775807
+LEFT JOIN p block ON block.sweep_id = c.sweep_id AND block.t = 0;

@@ -41,10 +41,9 @@ LEFT JOIN sweeps s ON s.id = o.sweep_id
 WHERE o.kernel = 'sched';
 
 -- sched's tables in tune results (views named sched_table_*, in this order;
--- each row a table row: title names its table, the other columns are the
--- cells, sweep_id or platform, host and fingerprint say whose it is). A
--- number is rounded half to even on an exact tie, as C's printf does
--- (SQLite's rounds it up).
+-- a row of each a row of the table its title names; a JSON object cell is
+-- formatted by tune as C's printf does, with its value for JSON: see the
+-- README).
 --
 -- The paper's Fig. 10: per speedup and dispatch, the makespan of each policy
 -- against apps, with its ratio to EFT, the chosen policy starred.
@@ -55,9 +54,15 @@ WITH p AS (
                    o.apps = r.apps AND o.policy = r.policy AND o.dispatch = r.dispatch) AS chosen
     FROM sched_results r WHERE r.phase = 'search'),
 c AS (
-    SELECT p.*, printf('%.2f', CASE WHEN p.ms * 100 - CAST(p.ms * 100 AS INTEGER) = 0.5 AND CAST(p.ms * 100 AS INTEGER) % 2 = 0 THEN CAST(p.ms * 100 AS INTEGER) / 100.0 ELSE p.ms END) ||
-                CASE WHEN e.ms > 0 THEN printf(' (%.2fx)', CASE WHEN (p.ms / e.ms) * 100 - CAST((p.ms / e.ms) * 100 AS INTEGER) = 0.5 AND CAST((p.ms / e.ms) * 100 AS INTEGER) % 2 = 0 THEN CAST((p.ms / e.ms) * 100 AS INTEGER) / 100.0 ELSE (p.ms / e.ms) END) ELSE '' END ||
-                CASE WHEN p.chosen THEN ' *' ELSE '' END AS cell
+    SELECT p.*, CASE WHEN e.ms > 0
+                     THEN json_object('printf', json_array('%.2f (%.2fx)%s', p.ms, p.ms / e.ms,
+                                                           CASE WHEN p.chosen THEN ' *' ELSE '' END),
+                                      'value', json_object('makespan_ms', p.ms, 'vs_eft', p.ms / e.ms,
+                                                           'chosen', json(CASE WHEN p.chosen THEN 'true' ELSE 'false' END)))
+                     ELSE json_object('printf', json_array('%.2f%s', p.ms, CASE WHEN p.chosen THEN ' *' ELSE '' END),
+                                      'value', json_object('makespan_ms', p.ms, 'vs_eft', NULL,
+                                                           'chosen', json(CASE WHEN p.chosen THEN 'true' ELSE 'false' END)))
+                END AS cell
     FROM p LEFT JOIN p e ON e.sweep_id = p.sweep_id AND e.policy = 'eft' AND e.dispatch = p.dispatch AND
                             e.speedup = p.speedup AND e.apps = p.apps)
 SELECT sweep_id,
@@ -84,12 +89,16 @@ b AS (
     FROM p GROUP BY sweep_id, dispatch, speedup, apps)
 SELECT i.sweep_id, 'Inline against worker dispatch: the best policy of each' AS title,
        printf('%dx', i.speedup) AS "Speedup", i.apps AS "Apps",
-       printf('%.2f (%s)', CASE WHEN i.ms * 100 - CAST(i.ms * 100 AS INTEGER) = 0.5 AND CAST(i.ms * 100 AS INTEGER) % 2 = 0 THEN CAST(i.ms * 100 AS INTEGER) / 100.0 ELSE i.ms END, i.policy) AS "Inline ms (policy)",
-       printf('%.2f (%s)', CASE WHEN w.ms * 100 - CAST(w.ms * 100 AS INTEGER) = 0.5 AND CAST(w.ms * 100 AS INTEGER) % 2 = 0 THEN CAST(w.ms * 100 AS INTEGER) / 100.0 ELSE w.ms END, w.policy) AS "Worker ms (policy)",
-       CASE WHEN i.ms > 0 THEN printf('%.2fx', CASE WHEN (w.ms / i.ms) * 100 - CAST((w.ms / i.ms) * 100 AS INTEGER) = 0.5 AND CAST((w.ms / i.ms) * 100 AS INTEGER) % 2 = 0 THEN CAST((w.ms / i.ms) * 100 AS INTEGER) / 100.0 ELSE (w.ms / i.ms) END) ELSE 'nanx' END AS "Worker / inline",
-       printf('%.0f ns', CASE WHEN i.overhead - CAST(i.overhead AS INTEGER) = 0.5 AND CAST(i.overhead AS INTEGER) % 2 = 0 THEN CAST(i.overhead AS INTEGER) ELSE i.overhead END) AS "Overhead/task inline",
-       printf('%.0f ns', CASE WHEN w.overhead - CAST(w.overhead AS INTEGER) = 0.5 AND CAST(w.overhead AS INTEGER) % 2 = 0 THEN CAST(w.overhead AS INTEGER) ELSE w.overhead END) AS "Overhead/task worker",
-       printf('%020d %020d', i.speedup, i.apps) AS _order
+       json_object('printf', json_array('%.2f (%s)', i.ms, i.policy),
+                   'value', json_object('makespan_ms', i.ms, 'policy', i.policy)) AS "Inline ms (policy)",
+       json_object('printf', json_array('%.2f (%s)', w.ms, w.policy),
+                   'value', json_object('makespan_ms', w.ms, 'policy', w.policy)) AS "Worker ms (policy)",
+       CASE WHEN i.ms > 0 THEN json_object('printf', json_array('%.2fx', w.ms / i.ms)) ELSE 'nanx' END
+           AS "Worker / inline",
+       json_object('printf', json_array('%.0f ns', i.overhead), 'value', i.overhead) AS "Overhead/task inline",
+       json_object('printf', json_array('%.0f ns', w.overhead), 'value', w.overhead) AS "Overhead/task worker",
+       printf('%020d %020d', i.speedup, i.apps) AS _order,
+       json_array('x', NULL, 'ms', 'ms', 'x', 'ns', 'ns') AS _units
 FROM b i JOIN b w ON w.sweep_id = i.sweep_id AND w.speedup = i.speedup AND w.apps = i.apps AND
                      w.dispatch = 'worker'
 WHERE i.dispatch = 'inline';
@@ -100,15 +109,17 @@ CREATE VIEW sched_table_optima AS
 SELECT platform, host, fingerprint, 'Scheduler optima: the policy and dispatch that finished first' AS title,
        printf('%dx', speedup) AS "Speedup", apps AS "Apps", class AS "Class", policy AS "Policy",
        COALESCE(dispatch, '-') AS "Dispatch",
-       printf('%.2f [%.2f, %.2f]', CASE WHEN (median * per) * 100 - CAST((median * per) * 100 AS INTEGER) = 0.5 AND CAST((median * per) * 100 AS INTEGER) % 2 = 0 THEN CAST((median * per) * 100 AS INTEGER) / 100.0 ELSE (median * per) END,
-              CASE WHEN (ci_low * per) * 100 - CAST((ci_low * per) * 100 AS INTEGER) = 0.5 AND CAST((ci_low * per) * 100 AS INTEGER) % 2 = 0 THEN CAST((ci_low * per) * 100 AS INTEGER) / 100.0 ELSE (ci_low * per) END,
-              CASE WHEN (ci_high * per) * 100 - CAST((ci_high * per) * 100 AS INTEGER) = 0.5 AND CAST((ci_high * per) * 100 AS INTEGER) % 2 = 0 THEN CAST((ci_high * per) * 100 AS INTEGER) / 100.0 ELSE (ci_high * per) END) AS "Makespan ms [interval]",
+       json_object('interval', json_array(median * per, ci_low * per, ci_high * per), 'runs', 0, 'digits', 2)
+           AS "Makespan ms [interval]",
        CASE WHEN json_type(runner_up) = 'object'
-            THEN printf('%s %s %.2f', COALESCE(json_extract(runner_up, '$.policy'),
-                                                json_extract(runner_up, '$.variant'), '(null)'),
-                        COALESCE(json_extract(runner_up, '$.dispatch'), '(null)'),
-                        CASE WHEN (json_extract(runner_up, '$.median') * per) * 100 - CAST((json_extract(runner_up, '$.median') * per) * 100 AS INTEGER) = 0.5 AND CAST((json_extract(runner_up, '$.median') * per) * 100 AS INTEGER) % 2 = 0 THEN CAST((json_extract(runner_up, '$.median') * per) * 100 AS INTEGER) / 100.0 ELSE (json_extract(runner_up, '$.median') * per) END)
-            ELSE '-' END AS "Runner-up",
+            THEN json_object('printf', json_array('%s %s %.2f',
+                                                  COALESCE(json_extract(runner_up, '$.policy'),
+                                                           json_extract(runner_up, '$.variant'), '(null)'),
+                                                  COALESCE(json_extract(runner_up, '$.dispatch'), '(null)'),
+                                                  COALESCE(json_extract(runner_up, '$.median'), 0) * per),
+                             'value', json(runner_up))
+            ELSE json_object('text', '-', 'value', NULL) END AS "Runner-up",
        trials AS "Trials", decided AS "Decided",
-       printf('%020d %020d', speedup, apps) AS _order
+       printf('%020d %020d', speedup, apps) AS _order,
+       json_array('x', NULL, NULL, NULL, NULL, 'ms', NULL, NULL, NULL) AS _units
 FROM (SELECT o.*, COALESCE(CAST(tasks_per_run AS INTEGER), 0) / 1e6 AS per FROM sched_optima o);

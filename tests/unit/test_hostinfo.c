@@ -55,8 +55,9 @@ int main(void)
 	if (child > 0) {
 		int found = 0;
 
-		/* Running, it is seen within a second (it may be preempted now and then). */
-		for (int i = 0; i < 100 && !found; i++) {
+		/* Running, it is seen within five seconds (it may be preempted now
+		 * and then, and on a busy machine another process is seen first). */
+		for (int i = 0; i < 500 && !found; i++) {
 			struct timespec nap = { 0, 10000000 };
 
 			found = hostinfo_busy_cpu(0, who, sizeof(who)) > 0 && strstr(who, "test_hostinfo");
