@@ -71,9 +71,14 @@ static int format_printf(json_t *spec, char *out, size_t len, char *why, size_t 
 		p = next + 1;
 		rc = convert(&p, json_array_get(spec, arg), out, len, &used);
 		if (rc < 0) {
-			snprintf(why, wlen, "format '%.40s': conversion %%%.3s takes %s (%%s, %%d, %%f, %%.Nf and %%%% only, "
-				 "each with its argument)", fmt, next + 1, json_array_get(spec, arg) ? "another argument"
-				 : "an argument it lacks");
+			const char *c = next + 1;
+			int known = *c == 's' || *c == 'd' || *c == 'f' || (c[0] == '.' && c[1] >= '0' && c[1] <= '9' &&
+									      c[2] == 'f');
+
+			snprintf(why, wlen, "format '%.40s': conversion %%%.3s %s (tune formats %%s, %%d, %%f, %%.Nf with N "
+				 "below 10, and %%%%, each with its argument)", fmt, c,
+				 !known ? "is not one tune formats" : json_array_get(spec, arg) ? "takes another argument"
+				 : "lacks its argument");
 			return -1;
 		}
 		arg += (size_t)rc;

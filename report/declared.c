@@ -8,6 +8,7 @@
  * rows; _units, a JSON array, gives the shown columns' units for JSON). A cell may be typed, a JSON object tune formats (cell.c). What a view holds is the database's: its names are quoted where
  * they enter SQL, and its text escaped by the renderers as any cell. */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +49,7 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 {
 	sqlite3_stmt *q = NULL;
 	const char *head[DECLARED_MAX_COLUMNS];
-	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, units, rc;
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, units, warned = 0, rc;
 	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", view);
 
 	/* Its columns first: which filter applies, which cells are shown. */
@@ -87,21 +88,16 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 		char typed[DECLARED_MAX_COLUMNS][160], why[200];
 		json_t *values[DECLARED_MAX_COLUMNS] = { NULL };
 		size_t t = rdoc_table_for(d, report_text(q, title, ""), (size_t)nshown, head);
-		int bad = -1;
 
-		for (int i = 0; bad < 0 && i < nshown; i++) {
+		for (int i = 0; i < nshown; i++) {
 			int kind = report_typed_cell(report_text(q, shown[i], NULL), typed[i], sizeof(typed[i]), &values[i],
 						     why, sizeof(why));
 
-			cells[i] = kind == 1 ? typed[i] : report_text(q, shown[i], "-");
-			if (kind < 0)
-				bad = i;
-		}
-		if (bad >= 0) {
-			for (int i = 0; i < nshown; i++)
-				json_decref(values[i]);
-			sqlite3_finalize(q);
-			return tune_fail(err, TUNE_ERR_STORE, "the table view '%s', column '%s': %s", view, head[bad], why);
+			cells[i] = kind == 1 ? typed[i] : kind < 0 ? "?" : report_text(q, shown[i], "-");
+			/* A kernel's mistake costs its cell, not the report: said once per view. */
+			if (kind < 0 && !warned++)
+				fprintf(stderr, "tune: warning: the table view '%s', column '%s': %s; the cell shows '?'\n",
+					view, head[i], why);
 		}
 		rdoc_row(d, t, cells);
 		for (int i = 0; i < nshown; i++)

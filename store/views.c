@@ -179,13 +179,21 @@ static int drop_old(struct store *st, const char *kernel, char *msg)
 	return rc ? rc : store_run(st, q, NULL, msg, "cannot forget a kernel's old views");
 }
 
-/* The line of sql that p is on, past blanks. */
+/* The line of sql that p is on, past blanks and comments. */
 static size_t line_of(const char *sql, const char *p)
 {
 	size_t line = 1;
 
-	while (*p && isspace((unsigned char)*p))
-		p++;
+	for (;;) {
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (p[0] == '-' && p[1] == '-')
+			p += strcspn(p, "\n");
+		else if (p[0] == '/' && p[1] == '*' && strstr(p + 2, "*/"))
+			p = strstr(p + 2, "*/") + 2;
+		else
+			break;
+	}
 	for (const char *c = sql; c < p; c++)
 		line += *c == '\n';
 	return line;

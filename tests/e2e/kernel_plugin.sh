@@ -274,18 +274,28 @@ CREATE VIEW sumk_table_best AS
 SELECT platform, host, fingerprint, 'Sumk: the fastest of each context' AS title, context AS "Context",
        printf('%.3f', MIN(median)) AS "Best ns", context AS _order
 FROM kernel_results WHERE kernel = 'sumk' GROUP BY platform, host, fingerprint, context;
+-- not a table: no title
 CREATE VIEW sumk_table_bare AS SELECT 1 AS ns;
 SQL
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt")" \
-	grep -q "sumk/views.sql:6: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
+	grep -q "sumk/views.sql:7: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
 check "and nothing of the file is made" [ "$(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'sumk_table%'")" = 0 ]
-sed -i '/sumk_table_bare/d' "$kd/sumk/views.sql"
+sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 "$tune" results --platform tiny --db "$db" > "$TMP/rt" 2>&1
 check "its declared table is in tune results ($(tail -1 "$TMP/errt"))" grep -q "^Sumk: the fastest of each context$" "$TMP/rt"
 check "a row per context, as its view has them" \
 	[ "$(grep -cE '^n=[0-9]+ +[0-9]+\.[0-9]{3}$' "$TMP/rt")" = "$(q "$db" "SELECT COUNT(DISTINCT context) FROM kernel_results WHERE kernel = 'sumk'")" ]
+# A typed cell tune cannot format costs that cell, said once, not the report.
+sed -i "s/printf('%.3f', MIN(median)) AS \"Best ns\"/json_object('printf', json_array('%x', 1)) AS \"Best ns\"/" "$kd/sumk/views.sql"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2>&1
+"$tune" results --platform tiny --db "$db" > "$TMP/rt2" 2> "$TMP/rt2.err"
+rc=$?
+check "a bad typed cell: tune results still exits 0 (rc $rc) with the generic tables" \
+	sh -c '[ "$1" = 0 ] && grep -q "^Kernel sumk on platform tiny" "$2" && grep -qE "^n=[0-9]+ +\?$" "$2"' _ "$rc" "$TMP/rt2"
+check "and says once what is wrong: $(head -1 "$TMP/rt2.err")" \
+	sh -c '[ "$(grep -c "warning: the table view .sumk_table_best., column .Best ns.: format .%x.: conversion %x is not one tune formats" "$1")" = 1 ]' _ "$TMP/rt2.err"
 
 # Beside the chase: the header holds the kernels asked for, else those with optima.
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2>&1

@@ -25,11 +25,12 @@ int main(void)
 		{ "{\"text\": \"inf (always poll)\", \"value\": \"inf\"}", 1, "inf (always poll)" },
 		{ "{\"interval\": [17.04, 13.5, 45.4], \"runs\": 3, \"digits\": 1}", 1, "17.0 [13.5, 45.4] (75%)" },
 		{ "{\"interval\": [2.5, 2, 3], \"runs\": 0, \"digits\": 2}", 1, "2.50 [2.00, 3.00]" },
-		{ "{\"printf\": [\"%n\", 1]}", -1, "conversion %n" },
-		{ "{\"printf\": [\"%s%s\", \"a\"]}", -1, "an argument it lacks" },
+		{ "{\"printf\": [\"%n\", 1]}", -1, "conversion %n is not one tune formats" },
+		{ "{\"printf\": [\"%x\", 1]}", -1, "conversion %x is not one tune formats" },
+		{ "{\"printf\": [\"%s%s\", \"a\"]}", -1, "conversion %s lacks its argument" },
 		{ "{\"printf\": [\"%.2f\", \"text\"]}", -1, "takes another argument" },
 		{ "{\"printf\": [\"%d\", 1, 2]}", -1, "takes 1 arguments, given 2" },
-		{ "{\"printf\": [\"%.12f\", 1.0]}", -1, "conversion %.12" },
+		{ "{\"printf\": [\"%.12f\", 1.0]}", -1, "conversion %.12 is not one tune formats" },
 		{ "{\"printf\": [7]}", -1, "takes [FORMAT, ARG...]" },
 	};
 
