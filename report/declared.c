@@ -5,7 +5,8 @@
  * table), its other columns are the cells under their names; sweep_id,
  * platform, host and fingerprint say whose row it is and are not shown, nor
  * is a column whose name starts with '_' (_order, if there, orders the
- * rows; _units, a JSON array, gives the shown columns' units for JSON). A cell may be typed, a JSON object tune formats (cell.c). What a view holds is the database's: its names are quoted where
+ * rows; _units, a JSON array, gives the shown columns' units for JSON; with
+ * _column and _cell the rows are pivoted, struct pivot). A cell may be typed, a JSON object tune formats (cell.c). What a view holds is the database's: its names are quoted where
  * they enter SQL, and its text escaped by the renderers as any cell. */
 #include <jansson.h>
 #include <stdio.h>
@@ -38,6 +39,134 @@ static void table_units(struct rdoc *d, size_t t, const char *json, int n)
 	json_decref(a);
 }
 
+/* A pivoted table (a view with _column and _cell): a row per distinct
+ * value of its shown columns, a column per distinct _column, in the order
+ * each first comes; a cell nobody gave is '-'. */
+struct pivot {
+	char *title;
+	size_t nkeys, ncols, nrows;
+	char **cols;        /* the _column headers */
+	struct pivot_row {
+		char **keys;    /* nkeys texts */
+		char **cells;   /* per column, NULL: none */
+		json_t **values;
+	} *rows;
+};
+
+static void pivot_free(struct pivot *p)
+{
+	for (size_t r = 0; r < p->nrows; r++) {
+		for (size_t k = 0; k < p->nkeys; k++)
+			free(p->rows[r].keys[k]);
+		for (size_t c = 0; c < p->ncols; c++) {
+			free(p->rows[r].cells[c]);
+			json_decref(p->rows[r].values[c]);
+		}
+		free(p->rows[r].keys);
+		free(p->rows[r].cells);
+		free(p->rows[r].values);
+	}
+	for (size_t c = 0; c < p->ncols; c++)
+		free(p->cols[c]);
+	free(p->cols);
+	free(p->rows);
+	free(p->title);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The index of column among p's, added (an empty cell in each row) when
+ * new; -1 out of memory or past DECLARED_MAX_COLUMNS. */
+static long pivot_column(struct pivot *p, const char *column)
+{
+	char **cols;
+
+	for (size_t c = 0; c < p->ncols; c++)
+		if (!strcmp(p->cols[c], column))
+			return (long)c;
+	if (p->ncols == DECLARED_MAX_COLUMNS || !(cols = realloc(p->cols, (p->ncols + 1) * sizeof(*cols))))
+		return -1;
+	p->cols = cols;
+	if (!(cols[p->ncols] = strdup(column)))
+		return -1;
+	for (size_t r = 0; r < p->nrows; r++) {
+		char **cells = realloc(p->rows[r].cells, (p->ncols + 1) * sizeof(*cells));
+		json_t **values = realloc(p->rows[r].values, (p->ncols + 1) * sizeof(json_t *));
+
+		if (cells)
+			p->rows[r].cells = cells;
+		if (values)
+			p->rows[r].values = values;
+		if (!cells || !values)
+			return -1;
+		cells[p->ncols] = NULL;
+		values[p->ncols] = NULL;
+	}
+	return (long)p->ncols++;
+}
+
+static struct pivot_row *pivot_row(struct pivot *p, const char *const *keys)
+{
+	struct pivot_row *row;
+
+	for (size_t r = 0; r < p->nrows; r++) {
+		size_t k = 0;
+
+		while (k < p->nkeys && !strcmp(p->rows[r].keys[k], keys[k]))
+			k++;
+		if (k == p->nkeys)
+			return &p->rows[r];
+	}
+	if (!(row = report_grow(&p->rows, &p->nrows, sizeof(*row))))
+		return NULL;
+	row->keys = calloc(p->nkeys ? p->nkeys : 1, sizeof(char *));
+	row->cells = calloc(p->ncols ? p->ncols : 1, sizeof(char *));
+	row->values = calloc(p->ncols ? p->ncols : 1, sizeof(json_t *));
+	for (size_t k = 0; row->keys && k < p->nkeys; k++)
+		row->keys[k] = strdup(keys[k]);
+	return row->keys && row->cells && row->values ? row : NULL;
+}
+
+/* Adds a cell (its value taken over); -1 out of memory. */
+static int pivot_add(struct pivot *p, const char *const *keys, const char *column, const char *cell, json_t *value)
+{
+	long c = pivot_column(p, column);
+	struct pivot_row *row = c >= 0 ? pivot_row(p, keys) : NULL;
+
+	if (!row) {
+		json_decref(value);
+		return -1;
+	}
+	free(row->cells[c]);
+	json_decref(row->values[c]);
+	row->cells[c] = strdup(cell);
+	row->values[c] = value;
+	return 0;
+}
+
+static void pivot_emit(struct rdoc *d, struct pivot *p, const char *const *keyheads)
+{
+	const char *head[2 * DECLARED_MAX_COLUMNS], *cells[2 * DECLARED_MAX_COLUMNS];
+	size_t t;
+
+	if (!p->title || !p->nrows)
+		return;
+	for (size_t k = 0; k < p->nkeys; k++)
+		head[k] = keyheads[k];
+	for (size_t c = 0; c < p->ncols; c++)
+		head[p->nkeys + c] = p->cols[c];
+	t = rdoc_table(d, p->title, p->nkeys + p->ncols, head);
+	for (size_t r = 0; r < p->nrows; r++) {
+		for (size_t k = 0; k < p->nkeys; k++)
+			cells[k] = p->rows[r].keys[k];
+		for (size_t c = 0; c < p->ncols; c++)
+			cells[p->nkeys + c] = p->rows[r].cells[c] ? p->rows[r].cells[c] : "-";
+		rdoc_row(d, t, cells);
+		for (size_t c = 0; c < p->ncols; c++)
+			if (p->rows[r].values[c])
+				rdoc_value(d, t, p->nkeys + c, json_incref(p->rows[r].values[c]));
+	}
+}
+
 struct declared_sweep {
 	const char *platform, *host, *fingerprint;
 	long long sweep_id;
@@ -49,7 +178,8 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 {
 	sqlite3_stmt *q = NULL;
 	const char *head[DECLARED_MAX_COLUMNS];
-	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, units, warned = 0, rc;
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, units, column, cell, warned = 0, oom = 0, rc;
+	struct pivot pv = { 0 };
 	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", view);
 
 	/* Its columns first: which filter applies, which cells are shown. */
@@ -64,7 +194,7 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 	if (title < 0 || !nshown || (column_of(q, "sweep_id") < 0 && column_of(q, "fingerprint") < 0)) {
 		sqlite3_finalize(q);
 		return tune_fail(err, TUNE_ERR_STORE, "the table view '%s' needs the columns title, sweep_id (or "
-				 "platform, host and fingerprint) and a cell: see 'tune help kernel', views", view);
+				 "platform, host and fingerprint) and a cell (see the README: a kernel's tables)", view);
 	}
 	sql = column_of(q, "sweep_id") >= 0
 		      ? sqlite3_mprintf("SELECT * FROM \"%w\" WHERE sweep_id = ?4%s", view,
@@ -79,26 +209,48 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 	for (int i = 0; i < nshown; i++)
 		head[i] = sqlite3_column_name(q, shown[i]);
 	units = column_of(q, "_units");
+	column = column_of(q, "_column");
+	cell = column_of(q, "_cell");
+	if (cell < 0)
+		column = -1;
 	sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 4, s->sweep_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *cells[DECLARED_MAX_COLUMNS];
-		char typed[DECLARED_MAX_COLUMNS][160], why[200];
-		json_t *values[DECLARED_MAX_COLUMNS] = { NULL };
-		size_t t = rdoc_table_for(d, report_text(q, title, ""), (size_t)nshown, head);
+	while (!oom && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *cells[DECLARED_MAX_COLUMNS + 1];
+		char typed[DECLARED_MAX_COLUMNS + 1][160], why[200];
+		json_t *values[DECLARED_MAX_COLUMNS + 1] = { NULL };
+		const char *name = report_text(q, title, "");
+		size_t t;
 
-		for (int i = 0; i < nshown; i++) {
-			int kind = report_typed_cell(report_text(q, shown[i], NULL), typed[i], sizeof(typed[i]), &values[i],
-						     why, sizeof(why));
+		/* The shown columns, and a pivot's cell after them. */
+		for (int i = 0; i <= nshown; i++) {
+			int c = i < nshown ? shown[i] : cell, kind;
 
-			cells[i] = kind == 1 ? typed[i] : kind < 0 ? "?" : report_text(q, shown[i], "-");
+			if (c < 0)
+				break;
+			kind = report_typed_cell(report_text(q, c, NULL), typed[i], sizeof(typed[i]), &values[i], why,
+						 sizeof(why));
+			cells[i] = kind == 1 ? typed[i] : kind < 0 ? "?" : report_text(q, c, "-");
 			/* A kernel's mistake costs its cell, not the report: said once per view. */
 			if (kind < 0 && !warned++)
 				fprintf(stderr, "tune: warning: the table view '%s', column '%s': %s; the cell shows '?'\n",
-					view, head[i], why);
+					view, i < nshown ? head[i] : "_cell", why);
 		}
+		if (column >= 0) {
+			if (!pv.title || strcmp(pv.title, name) != 0) {
+				pivot_emit(d, &pv, head);
+				pivot_free(&pv);
+				pv.nkeys = (size_t)nshown;
+				oom = !(pv.title = strdup(name));
+			}
+			for (int i = 0; i < nshown; i++)
+				json_decref(values[i]);
+			oom = oom || pivot_add(&pv, cells, report_text(q, column, "-"), cells[nshown], values[nshown]) != 0;
+			continue;
+		}
+		t = rdoc_table_for(d, name, (size_t)nshown, head);
 		rdoc_row(d, t, cells);
 		for (int i = 0; i < nshown; i++)
 			if (values[i])
@@ -106,7 +258,12 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 		if (units >= 0)
 			table_units(d, t, report_text(q, units, "[]"), nshown);
 	}
+	if (!oom)
+		pivot_emit(d, &pv, head);
+	pivot_free(&pv);
 	sqlite3_finalize(q);
+	if (oom)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view,
 						 store_errmsg(db));
 }

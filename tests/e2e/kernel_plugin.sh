@@ -274,12 +274,18 @@ CREATE VIEW sumk_table_best AS
 SELECT platform, host, fingerprint, 'Sumk: the fastest of each context' AS title, context AS "Context",
        printf('%.3f', MIN(median)) AS "Best ns", context AS _order
 FROM kernel_results WHERE kernel = 'sumk' GROUP BY platform, host, fingerprint, context;
+CREATE VIEW sumk_table_g AS
+SELECT platform, host, fingerprint, 'Sumk: median ns per item against g' AS title, variant AS "Variant",
+       context AS "Context", COALESCE(json_extract(params, '$.unroll'), '-') AS "Unroll",
+       'g=' || json_extract(params, '$.g') AS _column, json_object('printf', json_array('%.3f', median)) AS _cell,
+       printf('%s %s %s %06d', variant, context, json_extract(params, '$.unroll'), json_extract(params, '$.g')) AS _order
+FROM kernel_results WHERE kernel = 'sumk' AND phase = 'search';
 -- not a table: no title
 CREATE VIEW sumk_table_bare AS SELECT 1 AS ns;
 SQL
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt")" \
-	grep -q "sumk/views.sql:7: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
+	grep -q "sumk/views.sql:13: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
 check "and nothing of the file is made" [ "$(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'sumk_table%'")" = 0 ]
 sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
@@ -287,6 +293,11 @@ sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
 check "its declared table is in tune results ($(tail -1 "$TMP/errt"))" grep -q "^Sumk: the fastest of each context$" "$TMP/rt"
 check "a row per context, as its view has them" \
 	[ "$(grep -cE '^n=[0-9]+ +[0-9]+\.[0-9]{3}$' "$TMP/rt")" = "$(q "$db" "SELECT COUNT(DISTINCT context) FROM kernel_results WHERE kernel = 'sumk'")" ]
+check "a pivoted table (_column, _cell): a column per g" \
+	grep -qE '^Variant +Context +Unroll +g=1 +g=2 +g=4 +g=8$' "$TMP/rt"
+check "a row per variant, context and unroll, a cell per g" \
+	[ "$(sed -n '/^Sumk: median ns per item against g$/,/^$/p;/^Sumk: median ns per item against g$/,/^[A-Z][a-z]* [a-z]/p' "$TMP/rt" | grep -cE '^(plain|unrolled) +n=[0-9]+ +[-0-9]+( +[0-9]+\.[0-9]{3}){4}$')" = \
+	  "$(q "$db" "SELECT COUNT(DISTINCT variant || context || COALESCE(json_extract(params, '\$.unroll'), '-')) FROM kernel_results WHERE kernel = 'sumk' AND phase = 'search'")" ]
 # A typed cell tune cannot format costs that cell, said once, not the report.
 sed -i "s/printf('%.3f', MIN(median)) AS \"Best ns\"/json_object('printf', json_array('%x', 1)) AS \"Best ns\"/" "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2>&1
