@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/names.h"
 #include "report.h"
 
 #define DECLARED_MAX_COLUMNS 32
@@ -56,9 +57,9 @@ struct pivot {
 static void pivot_free(struct pivot *p)
 {
 	for (size_t r = 0; r < p->nrows; r++) {
-		for (size_t k = 0; k < p->nkeys; k++)
+		for (size_t k = 0; p->rows[r].keys && k < p->nkeys; k++)
 			free(p->rows[r].keys[k]);
-		for (size_t c = 0; c < p->ncols; c++) {
+		for (size_t c = 0; p->rows[r].cells && p->rows[r].values && c < p->ncols; c++) {
 			free(p->rows[r].cells[c]);
 			json_decref(p->rows[r].values[c]);
 		}
@@ -86,8 +87,7 @@ static long pivot_column(struct pivot *p, const char *column)
 	if (p->ncols == DECLARED_MAX_COLUMNS || !(cols = realloc(p->cols, (p->ncols + 1) * sizeof(*cols))))
 		return -1;
 	p->cols = cols;
-	if (!(cols[p->ncols] = strdup(column)))
-		return -1;
+	/* Each row's room first: a failure leaves every array as long as ncols says. */
 	for (size_t r = 0; r < p->nrows; r++) {
 		char **cells = realloc(p->rows[r].cells, (p->ncols + 1) * sizeof(*cells));
 		json_t **values = realloc(p->rows[r].values, (p->ncols + 1) * sizeof(json_t *));
@@ -101,12 +101,15 @@ static long pivot_column(struct pivot *p, const char *column)
 		cells[p->ncols] = NULL;
 		values[p->ncols] = NULL;
 	}
+	if (!(cols[p->ncols] = strdup(column)))
+		return -1;
 	return (long)p->ncols++;
 }
 
 static struct pivot_row *pivot_row(struct pivot *p, const char *const *keys)
 {
-	struct pivot_row *row;
+	struct pivot_row *row, fresh;
+	int whole;
 
 	for (size_t r = 0; r < p->nrows; r++) {
 		size_t k = 0;
@@ -116,14 +119,24 @@ static struct pivot_row *pivot_row(struct pivot *p, const char *const *keys)
 		if (k == p->nkeys)
 			return &p->rows[r];
 	}
-	if (!(row = report_grow(&p->rows, &p->nrows, sizeof(*row))))
+	/* Whole before it is counted: pivot_free() never meets half a row. */
+	fresh.keys = calloc(p->nkeys ? p->nkeys : 1, sizeof(char *));
+	fresh.cells = calloc(p->ncols ? p->ncols : 1, sizeof(char *));
+	fresh.values = calloc(p->ncols ? p->ncols : 1, sizeof(json_t *));
+	whole = fresh.keys && fresh.cells && fresh.values;
+	for (size_t k = 0; whole && k < p->nkeys; k++)
+		whole = (fresh.keys[k] = strdup(keys[k])) != NULL;
+	row = whole ? report_grow(&p->rows, &p->nrows, sizeof(*row)) : NULL;
+	if (!row) {
+		for (size_t k = 0; fresh.keys && k < p->nkeys; k++)
+			free(fresh.keys[k]);
+		free(fresh.keys);
+		free(fresh.cells);
+		free(fresh.values);
 		return NULL;
-	row->keys = calloc(p->nkeys ? p->nkeys : 1, sizeof(char *));
-	row->cells = calloc(p->ncols ? p->ncols : 1, sizeof(char *));
-	row->values = calloc(p->ncols ? p->ncols : 1, sizeof(json_t *));
-	for (size_t k = 0; row->keys && k < p->nkeys; k++)
-		row->keys[k] = strdup(keys[k]);
-	return row->keys && row->cells && row->values ? row : NULL;
+	}
+	*row = fresh;
+	return row;
 }
 
 /* Adds a cell (its value taken over); -1 out of memory. */
@@ -172,52 +185,82 @@ struct declared_sweep {
 	long long sweep_id;
 };
 
+/* A kernel's mistake in its table view costs that view or cell, never the
+ * report: said on stderr, its names escaped (they are the database's). */
+static void declared_warn(const char *view, const char *column, const char *why)
+{
+	char v[200], c[200], w[300];
+
+	names_show(view, 0, v, sizeof(v));
+	names_show(column ? column : "", 0, c, sizeof(c));
+	names_show(why, 0, w, sizeof(w));
+	fprintf(stderr, "tune: warning: the table view '%s'%s%s%s: %s\n", v, column ? ", column '" : "", c,
+		column ? "'" : "", w);
+}
+
+/* Prepares "SELECT * FROM view" and more; NULL (said) when it cannot be read. */
+static sqlite3_stmt *view_select(sqlite3 *db, const char *view, const char *more)
+{
+	sqlite3_stmt *q = NULL;
+	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"%s", view, more);
+
+	if (!sql || sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		declared_warn(view, NULL, sql ? store_errmsg(db) : "out of memory");
+		sqlite3_finalize(q);
+		q = NULL;
+	}
+	sqlite3_free(sql);
+	return q;
+}
+
 /* The rows of view for one sweep, as tables of d. */
 static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const struct declared_sweep *s,
 		       struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
-	const char *head[DECLARED_MAX_COLUMNS];
-	int shown[DECLARED_MAX_COLUMNS], nshown = 0, title, units, column, cell, warned = 0, oom = 0, rc;
+	sqlite3_stmt *q = view_select(db, view, "");
+	char *head[DECLARED_MAX_COLUMNS] = { NULL };
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, ncols, title, units, column, cell, warned = 0, oom = 0, rc, per_sweep,
+	    ordered;
 	struct pivot pv = { 0 };
-	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", view);
+	const char *lacks;
 
 	/* Its columns first: which filter applies, which cells are shown. */
-	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &q, NULL) : SQLITE_NOMEM;
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
-	title = column_of(q, "title");
-	for (int i = 0; i < sqlite3_column_count(q) && nshown < DECLARED_MAX_COLUMNS; i++)
-		if (store_table_cell(sqlite3_column_name(q, i)))
-			shown[nshown++] = i;
-	if (title < 0 || !nshown || (column_of(q, "sweep_id") < 0 && column_of(q, "fingerprint") < 0)) {
+	if (!q)
+		return 0;
+	if ((lacks = store_table_view_lacks(q)) != NULL) {
+		declared_warn(view, NULL, lacks[0] == 't' ? "it has no column title" : lacks[0] == 's' ?
+			      "it has no column sweep_id, nor platform, host and fingerprint" : "it has no cell");
 		sqlite3_finalize(q);
-		return tune_fail(err, TUNE_ERR_STORE, "the table view '%s' needs the columns title, sweep_id (or "
-				 "platform, host and fingerprint) and a cell (see the README: a kernel's tables)", view);
+		return 0;
 	}
-	sql = column_of(q, "sweep_id") >= 0
-		      ? sqlite3_mprintf("SELECT * FROM \"%w\" WHERE sweep_id = ?4%s", view,
-					column_of(q, "_order") >= 0 ? " ORDER BY _order" : "")
-		      : sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3%s",
-					view, column_of(q, "_order") >= 0 ? " ORDER BY _order" : "");
+	per_sweep = column_of(q, "sweep_id") >= 0;
+	ordered = column_of(q, "_order") >= 0;
 	sqlite3_finalize(q);
-	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &q, NULL) : SQLITE_NOMEM;
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
-	for (int i = 0; i < nshown; i++)
-		head[i] = sqlite3_column_name(q, shown[i]);
+	q = view_select(db, view, per_sweep ? (ordered ? " WHERE sweep_id = ?4 ORDER BY _order" : " WHERE sweep_id = ?4")
+				  : ordered ? " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3 ORDER BY _order"
+					    : " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3");
+	if (!q)
+		return 0;
+	/* The names copied: a statement prepared again (another tune remade
+	 * the views) frees its own; a count that changes ends the table. */
+	ncols = sqlite3_column_count(q);
+	for (int i = 0; i < ncols && nshown < DECLARED_MAX_COLUMNS; i++)
+		if (store_table_cell(sqlite3_column_name(q, i))) {
+			oom |= !(head[nshown] = strdup(sqlite3_column_name(q, i)));
+			shown[nshown++] = i;
+		}
+	title = column_of(q, "title");
 	units = column_of(q, "_units");
 	column = column_of(q, "_column");
 	cell = column_of(q, "_cell");
-	if (cell < 0)
-		column = -1;
+	if (cell < 0 || column < 0)
+		cell = column = -1;
 	sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 4, s->sweep_id);
-	while (!oom && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+	rc = SQLITE_DONE;
+	while (!oom && (rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_count(q) == ncols) {
 		const char *cells[DECLARED_MAX_COLUMNS + 1];
 		char typed[DECLARED_MAX_COLUMNS + 1][160], why[200];
 		json_t *values[DECLARED_MAX_COLUMNS + 1] = { NULL };
@@ -233,14 +276,12 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 			kind = report_typed_cell(report_text(q, c, NULL), typed[i], sizeof(typed[i]), &values[i], why,
 						 sizeof(why));
 			cells[i] = kind == 1 ? typed[i] : kind < 0 ? "?" : report_text(q, c, "-");
-			/* A kernel's mistake costs its cell, not the report: said once per view. */
 			if (kind < 0 && !warned++)
-				fprintf(stderr, "tune: warning: the table view '%s', column '%s': %s; the cell shows '?'\n",
-					view, i < nshown ? head[i] : "_cell", why);
+				declared_warn(view, i < nshown ? head[i] : "_cell", why);
 		}
 		if (column >= 0) {
 			if (!pv.title || strcmp(pv.title, name) != 0) {
-				pivot_emit(d, &pv, head);
+				pivot_emit(d, &pv, (const char *const *)head);
 				pivot_free(&pv);
 				pv.nkeys = (size_t)nshown;
 				oom = !(pv.title = strdup(name));
@@ -250,7 +291,7 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 			oom = oom || pivot_add(&pv, cells, report_text(q, column, "-"), cells[nshown], values[nshown]) != 0;
 			continue;
 		}
-		t = rdoc_table_for(d, name, (size_t)nshown, head);
+		t = rdoc_table_for(d, name, (size_t)nshown, (const char *const *)head);
 		rdoc_row(d, t, cells);
 		for (int i = 0; i < nshown; i++)
 			if (values[i])
@@ -259,13 +300,22 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 			table_units(d, t, report_text(q, units, "[]"), nshown);
 	}
 	if (!oom)
-		pivot_emit(d, &pv, head);
+		pivot_emit(d, &pv, (const char *const *)head);
 	pivot_free(&pv);
+	for (int i = 0; i < nshown; i++)
+		free(head[i]);
+	/* A view stopped at the read limits fails the report, as any read does. */
+	if (oom) {
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	} else if (rc == SQLITE_INTERRUPT || rc == SQLITE_TOOBIG) {
+		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
+	} else {
+		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+			declared_warn(view, NULL, store_errmsg(db));
+		rc = 0;
+	}
 	sqlite3_finalize(q);
-	if (oom)
-		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view,
-						 store_errmsg(db));
+	return rc;
 }
 
 /* A kernel's table views, in its file's order; *views (free each and it) of *n. */

@@ -66,7 +66,7 @@ size_t rdoc_table_for(struct rdoc *d, const char *title, size_t ncols, const cha
 {
 	const struct block *last = d->n ? &d->v[d->n - 1] : NULL;
 
-	if (last && last->kind == BLOCK_TABLE && last->title && !strcmp(last->title, title))
+	if (last && last->kind == BLOCK_TABLE && last->title && !strcmp(last->title, title) && last->ncols == ncols)
 		return d->n - 1;
 	return rdoc_table(d, title, ncols, headers);
 }

@@ -30,7 +30,7 @@ void rdoc_section(struct rdoc *d, const char *platform, const char *host, const 
 void rdoc_heading(struct rdoc *d, const char *title);
 /* A table with ncols headers; returns its handle for rdoc_row(). */
 size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *const *headers);
-/* The last block if it is a table titled title, else a new one: rows of a
+/* The last block if it is a table titled title of ncols columns, else a new one: rows of a
  * query ordered by what the title says land in one table each. */
 size_t rdoc_table_for(struct rdoc *d, const char *title, size_t ncols, const char *const *headers);
 void rdoc_row(struct rdoc *d, size_t table, const char *const *cells);

@@ -210,7 +210,11 @@ json_t *report_interval(double median, double low, double high, long long runs, 
 	double coverage = 0;
 	char m[32], lo[32], hi[32];
 
-	/* numfmt is one of the report's own constants, never data. */
+	/* A count of runs no sweep reaches (a hostile database's, a declared
+	 * cell's) has no coverage said: its rank would take that long. */
+	if (runs > 1000000)
+		runs = 0;
+	/* numfmt is one of the report's own constants, or built from a digit. */
 	snprintf(m, sizeof(m), numfmt, median);
 	snprintf(lo, sizeof(lo), numfmt, low);
 	snprintf(hi, sizeof(hi), numfmt, high);

@@ -84,6 +84,9 @@ const char *store_kernel_name_reserved(const char *kernel);
  * saying whose row it is (title, sweep_id, platform, host, fingerprint) or
  * starting with '_' (_order), not shown? */
 int store_table_cell(const char *column);
+/* What the columns of q (a table view's SELECT *) lack of a table's: "title",
+ * "sweep_id" (or platform, host and fingerprint) or "a cell"; NULL when none. */
+const char *store_table_view_lacks(sqlite3_stmt *q);
 /* Records what a kernel's probe measured of the host, one field at a time,
  * replacing the last measurement of that field. */
 int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,

@@ -211,13 +211,30 @@ int store_table_cell(const char *column)
 	return 1;
 }
 
+const char *store_table_view_lacks(sqlite3_stmt *q)
+{
+	int title = 0, whose = 0, cells = 0, sweep = 0;
+
+	for (int i = 0; i < sqlite3_column_count(q); i++) {
+		const char *c = sqlite3_column_name(q, i);
+
+		if (!c)
+			continue;
+		title |= strcmp(c, "title") == 0;
+		sweep |= strcmp(c, "sweep_id") == 0;
+		whose += strcmp(c, "platform") == 0 || strcmp(c, "host") == 0 || strcmp(c, "fingerprint") == 0;
+		cells += store_table_cell(c);
+	}
+	return !title ? "title" : !(sweep || whose == 3) ? "sweep_id" : !cells ? "a cell" : NULL;
+}
+
 /* A view named <kernel>_table_<name> is a table of tune results
  * (report/declared.c): what it lacks of one, said into why; 0 when nothing. */
 static int table_view_lacks(struct store *st, const char *kernel, const char *name, char *why, size_t len)
 {
 	size_t k = strlen(kernel);
 	sqlite3_stmt *q = NULL;
-	int title = 0, whose = 0, cells = 0, sweep = 0;
+	const char *lacks;
 	char *sql;
 
 	if (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0)
@@ -229,20 +246,13 @@ static int table_view_lacks(struct store *st, const char *kernel, const char *na
 		return 1;
 	}
 	sqlite3_free(sql);
-	for (int i = 0; i < sqlite3_column_count(q); i++) {
-		const char *c = sqlite3_column_name(q, i);
-
-		title |= strcmp(c, "title") == 0;
-		sweep |= strcmp(c, "sweep_id") == 0;
-		whose += strcmp(c, "platform") == 0 || strcmp(c, "host") == 0 || strcmp(c, "fingerprint") == 0;
-		cells += store_table_cell(c);
-	}
+	lacks = store_table_view_lacks(q);
 	sqlite3_finalize(q);
-	if (title && (sweep || whose == 3) && cells)
+	if (!lacks)
 		return 0;
 	snprintf(why, len, "view %s is a table of tune results (its name says so): it needs a column title (the "
 		 "table's), a column sweep_id or the columns platform, host and fingerprint (whose row it is) and at "
-		 "least one cell; it lacks %s", name, !title ? "title" : !(sweep || whose == 3) ? "sweep_id" : "a cell");
+		 "least one cell; it lacks %s", name, lacks);
 	return 1;
 }
 

@@ -99,6 +99,13 @@ q "$esc" "UPDATE trials SET variant = variant || char(27) || '[2J' WHERE kernel 
 	UPDATE trials SET params = json_set(params, '$.hint', 'pldl1strm' || char(27) || '[31m') WHERE kernel = 'chase' AND
 	json_extract(params, '$.hint') = 'pldl1strm';
 	UPDATE optima SET variant = variant || char(27) || ']0;pwned' || char(7) || char(155) WHERE kernel = 'chase'"
+# Table views of the database's own making: one that is no table (its name
+# a terminal sequence) and one whose typed cell has a format tune does not
+# take (with a sequence in it): each is said, escaped, and the report stands.
+q "$esc" "CREATE VIEW \"chase_table_x"$'\e'"[31m\" AS SELECT 1 AS ns;
+	CREATE VIEW chase_table_fmt AS SELECT platform, host, fingerprint, 'Forged' AS title,
+	json_object('printf', json_array('%x' || char(27) || '[2J', 1)) AS \"C\" FROM chase_results;
+	INSERT INTO kernel_views VALUES ('chase', 'chase_table_x' || char(27) || '[31m', 'x'), ('chase', 'chase_table_fmt', 'x')"
 # The header from extreme content: 14 context names of 150 characters, a
 # kernel name of 100, a value of -2^63.
 hdr=$TMP/hdr.db
@@ -135,6 +142,10 @@ done
 check "hdr: one block for the kernel of the long name" test "$(grep -c "^/\* Kernel $long:" "$TMP/read-hdr/tuned.h")" = 1
 check "hdr: -2^63 as a constant of C" grep -q "(-9223372036854775807LL - 1)" "$TMP/read-hdr/tuned.h"
 check "terminal sequences: shown escaped" grep -q 'x1b\[2J' "$TMP/read-esc/results-table.out"
+check "a forged table view: said, escaped, and the results stand ($(grep '^results-table ' "$TMP/read-esc/codes"))" \
+	sh -c 'grep -q "^results-table 0 " "$1/codes" && grep -q "warning: the table view .chase_table_x.x1b\[31m.: it has no column title" "$1/results-table.err" &&
+	       grep -q "warning: the table view .chase_table_fmt., column .C.: format .%x.x1b\[2J" "$1/results-table.err" &&
+	       grep -q "^Optima of chase" "$1/results-table.out"' _ "$TMP/read-esc"
 check "a 500 MB value: no value past the length limit is made (tune's memory stays bounded)" \
 	test -z "$(grep -l 'out of memory' "$TMP"/read-big/*.err)"
 e2e_done hostile_db

@@ -280,12 +280,16 @@ SELECT platform, host, fingerprint, 'Sumk: median ns per item against g' AS titl
        'g=' || json_extract(params, '$.g') AS _column, json_object('printf', json_array('%.3f', median)) AS _cell,
        printf('%s %s %s %06d', variant, context, json_extract(params, '$.unroll'), json_extract(params, '$.g')) AS _order
 FROM kernel_results WHERE kernel = 'sumk' AND phase = 'search';
+CREATE VIEW sumk_table_wide AS SELECT platform, host, fingerprint, 'Same title' AS title, 1 AS a, 2 AS b, 3 AS c
+FROM kernel_results WHERE kernel = 'sumk' LIMIT 1;
+CREATE VIEW sumk_table_narrow AS SELECT platform, host, fingerprint, 'Same title' AS title, 4 AS d
+FROM kernel_results WHERE kernel = 'sumk' LIMIT 1;
 -- not a table: no title
 CREATE VIEW sumk_table_bare AS SELECT 1 AS ns;
 SQL
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt")" \
-	grep -q "sumk/views.sql:13: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
+	grep -q "sumk/views.sql:17: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
 check "and nothing of the file is made" [ "$(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'sumk_table%'")" = 0 ]
 sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
@@ -293,6 +297,8 @@ sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
 check "its declared table is in tune results ($(tail -1 "$TMP/errt"))" grep -q "^Sumk: the fastest of each context$" "$TMP/rt"
 check "a row per context, as its view has them" \
 	[ "$(grep -cE '^n=[0-9]+ +[0-9]+\.[0-9]{3}$' "$TMP/rt")" = "$(q "$db" "SELECT COUNT(DISTINCT context) FROM kernel_results WHERE kernel = 'sumk'")" ]
+check "two tables of one title and other columns stay two tables" \
+	sh -c '[ "$(grep -c "^Same title$" "$1")" = 2 ] && grep -qE "^a +b +c$" "$1" && grep -qE "^d$" "$1"' _ "$TMP/rt"
 check "a pivoted table (_column, _cell): a column per g" \
 	grep -qE '^Variant +Context +Unroll +g=1 +g=2 +g=4 +g=8$' "$TMP/rt"
 check "a row per variant, context and unroll, a cell per g" \

@@ -25,6 +25,7 @@ int main(void)
 		{ "{\"text\": \"inf (always poll)\", \"value\": \"inf\"}", 1, "inf (always poll)" },
 		{ "{\"interval\": [17.04, 13.5, 45.4], \"runs\": 3, \"digits\": 1}", 1, "17.0 [13.5, 45.4] (75%)" },
 		{ "{\"interval\": [2.5, 2, 3], \"runs\": 0, \"digits\": 2}", 1, "2.50 [2.00, 3.00]" },
+		{ "{\"interval\": [1, 1, 1], \"runs\": 1000000000000000, \"digits\": 0}", 1, "1 [1, 1]" },
 		{ "{\"printf\": [\"%n\", 1]}", -1, "conversion %n is not one tune formats" },
 		{ "{\"printf\": [\"%x\", 1]}", -1, "conversion %x is not one tune formats" },
 		{ "{\"printf\": [\"%s%s\", \"a\"]}", -1, "conversion %s lacks its argument" },
