@@ -6,8 +6,10 @@
  * platform, host and fingerprint say whose row it is and are not shown, nor
  * is a column whose name starts with '_' (_order, if there, orders the
  * rows; _units, a JSON array, gives the shown columns' units for JSON; with
- * _column and _cell the rows are pivoted, struct pivot). A cell may be typed, a JSON object tune formats (cell.c). What a view holds is the database's: its names are quoted where
- * they enter SQL, and its text escaped by the renderers as any cell. */
+ * _column and _cell the rows are pivoted, struct pivot). A cell may be
+ * typed, a JSON object tune formats (cell.c). What a view holds is the
+ * database's: its names are quoted where they enter SQL, and its text
+ * escaped by the renderers as any cell. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,9 @@
 #include "report.h"
 
 #define DECLARED_MAX_COLUMNS 32
+/* SQL: the view kernel_views row k records is one of its kernel's tables
+ * (as store/views.c checks a name when it makes the view). */
+#define DECLARED_SQL_IS_TABLE(k) "substr(" k "name, 1, length(" k "kernel) + 7) = " k "kernel || '_table_'"
 
 static int column_of(sqlite3_stmt *q, const char *name)
 {
@@ -327,7 +332,7 @@ static int table_views(sqlite3 *db, const char *kernel, char ***views, size_t *n
 	*views = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(db, "SELECT k.name FROM kernel_views k JOIN sqlite_master m ON m.name = k.name AND"
-			       " m.type = 'view' WHERE k.kernel = ?1 AND substr(k.name, 1, length(?1) + 7) = ?1 || '_table_'"
+			       " m.type = 'view' WHERE k.kernel = ?1 AND " DECLARED_SQL_IS_TABLE("k.")
 			       " ORDER BY k.rowid", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
 	sqlite3_bind_text(q, 1, kernel, -1, SQLITE_STATIC);
@@ -411,7 +416,6 @@ int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, st
 {
 	struct declared_kernels k = { d, db, platform };
 
-	return report_each_row(db, "SELECT DISTINCT kernel FROM kernel_views WHERE substr(name, 1, length(kernel) + 7) ="
-			       " kernel || '_table_' ORDER BY kernel", NULL, "the kernels' tables", kernel_row,
-			       &k, err);
+	return report_each_row(db, "SELECT DISTINCT kernel FROM kernel_views WHERE " DECLARED_SQL_IS_TABLE("")
+			       " ORDER BY kernel", NULL, "the kernels' tables", kernel_row, &k, err);
 }

@@ -448,9 +448,6 @@ const struct kernel_param *manifest_param(const struct kernel_manifest *m, const
 #define MANIFEST_PARAM(m, i) CONF_ITEM(&(m)->parameters, struct kernel_param, i)
 /* The parameter measured as a list in one process, or NULL. */
 const struct kernel_param *manifest_list_param(const struct kernel_manifest *m);
-/* The first parameter that reaches the kernel as a define, or NULL: the
- * one a shipped kernel's trial carries as its hint. */
-const struct kernel_param *manifest_define_param(const struct kernel_manifest *m);
 /* Does the header give name ("variant", or a parameter of that role) per
  * context: listed in exports, or by default the variant and the searched
  * and list parameters? */

@@ -161,14 +161,6 @@ int manifest_exported(const struct kernel_manifest *m, const char *name, int rol
 	return listed(&m->exports, name);
 }
 
-const struct kernel_param *manifest_define_param(const struct kernel_manifest *m)
-{
-	for (size_t i = 0; i < m->parameters.n; i++)
-		if (MANIFEST_PARAM(m, i)->define)
-			return MANIFEST_PARAM(m, i);
-	return NULL;
-}
-
 int manifest_param_applies(const struct kernel_manifest *m, const struct kernel_param *p, size_t v)
 {
 	return !p->variants.n || (v < m->variants.n && listed(&p->variants, m->variants.v[v]));
