@@ -174,6 +174,8 @@ int main(void)
 	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE json_extract(params, '$.hint') = 'pldl1keep' AND"
 				   " context = 'size_mb=8' AND work = 12000 AND legacy_key = ''") == 5,
 	      "the parameters, context and work as given");
+	CHECK(scalar(store_db(st), "SELECT count(*) FROM trials WHERE status = 'done' AND build_id IS NULL AND"
+				   " reason IS NULL") == 2, "STORE_NULL and NULL strings are NULL columns");
 	{
 		double *v = NULL;
 		size_t n = 0, cap = 0;
