@@ -6,8 +6,9 @@
  * platform, host and fingerprint say whose row it is and are not shown, nor
  * is a column whose name starts with '_' (_order, if there, orders the
  * rows; _units, a JSON array, gives the shown columns' units for JSON; with
- * _column and _cell the rows are pivoted, struct pivot). A cell may be
- * typed, a JSON object tune formats (cell.c). What a view holds is the
+ * _column and _cell the rows are pivoted, struct pivot; with _section, a
+ * JSON object such as {"depth": 12}, its rows come in a section per value,
+ * the sweep's other views after the last). A cell may be typed, a JSON object tune formats (cell.c). What a view holds is the
  * database's: its names are quoted where they enter SQL, and its text
  * escaped by the renderers as any cell. */
 #include <jansson.h>
@@ -49,7 +50,7 @@ static void table_units(struct rdoc *d, size_t t, const char *json, int n)
  * value of its shown columns, a column per distinct _column, in the order
  * each first comes; a cell nobody gave is '-'. */
 struct pivot {
-	char *title;
+	char *title, *units; /* units: _units of its first row, NULL: none */
 	size_t nkeys, ncols, nrows;
 	char **cols;        /* the _column headers */
 	struct pivot_row {
@@ -77,11 +78,12 @@ static void pivot_free(struct pivot *p)
 	free(p->cols);
 	free(p->rows);
 	free(p->title);
+	free(p->units);
 	memset(p, 0, sizeof(*p));
 }
 
 /* The index of column among p's, added (an empty cell in each row) when
- * new; -1 out of memory or past DECLARED_MAX_COLUMNS. */
+ * new; -1 out of memory, -2 when the table has DECLARED_MAX_COLUMNS. */
 static long pivot_column(struct pivot *p, const char *column)
 {
 	char **cols;
@@ -89,7 +91,9 @@ static long pivot_column(struct pivot *p, const char *column)
 	for (size_t c = 0; c < p->ncols; c++)
 		if (!strcmp(p->cols[c], column))
 			return (long)c;
-	if (p->ncols == DECLARED_MAX_COLUMNS || !(cols = realloc(p->cols, (p->ncols + 1) * sizeof(*cols))))
+	if (p->nkeys + p->ncols >= DECLARED_MAX_COLUMNS)
+		return -2;
+	if (!(cols = realloc(p->cols, (p->ncols + 1) * sizeof(*cols))))
 		return -1;
 	p->cols = cols;
 	/* Each row's room first: a failure leaves every array as long as ncols says. */
@@ -144,7 +148,8 @@ static struct pivot_row *pivot_row(struct pivot *p, const char *const *keys)
 	return row;
 }
 
-/* Adds a cell (its value taken over); -1 out of memory. */
+/* Adds a cell (its value taken over); 1 when its column would be one too
+ * many (left out), -1 out of memory. */
 static int pivot_add(struct pivot *p, const char *const *keys, const char *column, const char *cell, json_t *value)
 {
 	long c = pivot_column(p, column);
@@ -152,7 +157,7 @@ static int pivot_add(struct pivot *p, const char *const *keys, const char *colum
 
 	if (!row) {
 		json_decref(value);
-		return -1;
+		return c == -2 ? 1 : -1;
 	}
 	free(row->cells[c]);
 	json_decref(row->values[c]);
@@ -182,6 +187,17 @@ static void pivot_emit(struct rdoc *d, struct pivot *p, const char *const *keyhe
 		for (size_t c = 0; c < p->ncols; c++)
 			if (p->rows[r].values[c])
 				rdoc_value(d, t, p->nkeys + c, json_incref(p->rows[r].values[c]));
+	}
+	/* _units: the shown columns' and then one for every pivoted column. */
+	if (p->units) {
+		json_t *a = json_loads(p->units, JSON_DECODE_ANY, NULL);
+		const char *units[2 * DECLARED_MAX_COLUMNS] = { NULL };
+
+		for (size_t c = 0; json_is_array(a) && c < p->nkeys + p->ncols; c++)
+			units[c] = json_string_value(json_array_get(a, c < p->nkeys ? c : p->nkeys));
+		if (json_is_array(a))
+			rdoc_units(d, t, units);
+		json_decref(a);
 	}
 }
 
@@ -218,25 +234,64 @@ static sqlite3_stmt *view_select(sqlite3 *db, const char *view, const char *more
 	return q;
 }
 
-/* The rows of view for one sweep, as tables of d. */
-static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const struct declared_sweep *s,
-		       struct tune_error *err)
+/* A sweep's tables sorted into its sections as their rows come: each
+ * section's key, a _section's text (NULL: of the views without one, shown
+ * after the others), and its tables. */
+struct sections {
+	struct section {
+		char *key;
+		struct rdoc *doc;
+	} *v;
+	size_t n;
+};
+
+static void sections_free(struct sections *ss)
+{
+	for (size_t k = 0; k < ss->n; k++) {
+		free(ss->v[k].key);
+		rdoc_free(ss->v[k].doc);
+	}
+	free(ss->v);
+	memset(ss, 0, sizeof(*ss));
+}
+
+/* The tables of section key, made when new; NULL when out of memory. */
+static struct rdoc *section_doc(struct sections *ss, const char *key)
+{
+	struct section fresh = { key ? strdup(key) : NULL, rdoc_new() }, *slot;
+
+	for (size_t k = 0; k < ss->n; k++)
+		if (key ? ss->v[k].key && !strcmp(ss->v[k].key, key) : !ss->v[k].key) {
+			free(fresh.key);
+			rdoc_free(fresh.doc);
+			return ss->v[k].doc;
+		}
+	if ((key && !fresh.key) || !fresh.doc || !(slot = report_grow(&ss->v, &ss->n, sizeof(*slot)))) {
+		free(fresh.key);
+		rdoc_free(fresh.doc);
+		return NULL;
+	}
+	*slot = fresh;
+	return slot->doc;
+}
+
+/* The rows of view of sweep s, prepared: its owner's (?1-?3 platform, host
+ * and fingerprint, or ?4 its id), in _order when it has one; NULL (said)
+ * when it is no table or cannot be read. */
+static sqlite3_stmt *view_rows(sqlite3 *db, const char *view, const struct declared_sweep *s)
 {
 	sqlite3_stmt *q = view_select(db, view, "");
-	char *head[DECLARED_MAX_COLUMNS] = { NULL };
-	int shown[DECLARED_MAX_COLUMNS], nshown = 0, ncols, title, units, column, cell, warned = 0, oom = 0, rc, per_sweep,
-	    ordered;
-	struct pivot pv = { 0 };
 	const char *lacks;
+	int per_sweep, ordered;
 
-	/* Its columns first: which filter applies, which cells are shown. */
+	/* Its columns first: which filter applies. */
 	if (!q)
-		return 0;
+		return NULL;
 	if ((lacks = store_table_view_lacks(q)) != NULL) {
 		declared_warn(view, NULL, lacks[0] == 't' ? "it has no column title" : lacks[0] == 's' ?
 			      "it has no column sweep_id, nor platform, host and fingerprint" : "it has no cell");
 		sqlite3_finalize(q);
-		return 0;
+		return NULL;
 	}
 	per_sweep = column_of(q, "sweep_id") >= 0;
 	ordered = column_of(q, "_order") >= 0;
@@ -244,6 +299,27 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 	q = view_select(db, view, per_sweep ? (ordered ? " WHERE sweep_id = ?4 ORDER BY _order" : " WHERE sweep_id = ?4")
 				  : ordered ? " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3 ORDER BY _order"
 					    : " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3");
+	if (q) {
+		sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 4, s->sweep_id);
+	}
+	return q;
+}
+
+/* The rows of view for one sweep, as tables of their sections in ss: read
+ * once, whatever the sections (a view may be slow to read). */
+static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const struct declared_sweep *s,
+		       struct tune_error *err)
+{
+	sqlite3_stmt *q = view_rows(db, view, s);
+	char *head[DECLARED_MAX_COLUMNS] = { NULL };
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, ncols, title, units, column, cell, section, warned = 0, wide = 0,
+	    oom = 0, added = 0, rc;
+	struct pivot pv = { 0 };
+	struct rdoc *pd = NULL; /* the pivot's section */
+
 	if (!q)
 		return 0;
 	/* The names copied: a statement prepared again (another tune remade
@@ -258,19 +334,22 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 	units = column_of(q, "_units");
 	column = column_of(q, "_column");
 	cell = column_of(q, "_cell");
+	section = column_of(q, "_section");
 	if (cell < 0 || column < 0)
 		cell = column = -1;
-	sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 4, s->sweep_id);
 	rc = SQLITE_DONE;
 	while (!oom && (rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_count(q) == ncols) {
-		const char *cells[DECLARED_MAX_COLUMNS + 1];
+		const char *cells[DECLARED_MAX_COLUMNS + 1] = { NULL };
 		char typed[DECLARED_MAX_COLUMNS + 1][160], why[200];
 		json_t *values[DECLARED_MAX_COLUMNS + 1] = { NULL };
 		const char *name = report_text(q, title, "");
+		struct rdoc *d = section_doc(ss, section >= 0 ? report_text(q, section, NULL) : NULL);
 		size_t t;
+
+		if (!d) {
+			oom = 1;
+			break;
+		}
 
 		/* The shown columns, and a pivot's cell after them. */
 		for (int i = 0; i <= nshown; i++) {
@@ -285,15 +364,24 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 				declared_warn(view, i < nshown ? head[i] : "_cell", why);
 		}
 		if (column >= 0) {
-			if (!pv.title || strcmp(pv.title, name) != 0) {
-				pivot_emit(d, &pv, (const char *const *)head);
+			if (!pv.title || strcmp(pv.title, name) != 0 || pd != d) {
+				if (pd)
+					pivot_emit(pd, &pv, (const char *const *)head);
 				pivot_free(&pv);
+				pd = d;
 				pv.nkeys = (size_t)nshown;
-				oom = !(pv.title = strdup(name));
+				oom = !(pv.title = strdup(name)) ||
+				      (units >= 0 && !(pv.units = strdup(report_text(q, units, "[]"))));
 			}
 			for (int i = 0; i < nshown; i++)
 				json_decref(values[i]);
-			oom = oom || pivot_add(&pv, cells, report_text(q, column, "-"), cells[nshown], values[nshown]) != 0;
+			if (!oom && (added = pivot_add(&pv, cells, report_text(q, column, "-"), cells[nshown],
+						       values[nshown])) > 0 && !wide++)
+				declared_warn(view, "_column", "more distinct values than a table has columns (32 with the "
+					      "shown ones): the rest are left out");
+			if (oom)
+				json_decref(values[nshown]);
+			oom = oom || added < 0;
 			continue;
 		}
 		t = rdoc_table_for(d, name, (size_t)nshown, (const char *const *)head);
@@ -304,8 +392,8 @@ static int view_tables(struct rdoc *d, sqlite3 *db, const char *view, const stru
 		if (units >= 0)
 			table_units(d, t, report_text(q, units, "[]"), nshown);
 	}
-	if (!oom)
-		pivot_emit(d, &pv, (const char *const *)head);
+	if (!oom && pd)
+		pivot_emit(pd, &pv, (const char *const *)head);
 	pivot_free(&pv);
 	for (int i = 0; i < nshown; i++)
 		free(head[i]);
@@ -369,11 +457,26 @@ static int sweep_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	struct declared_walk *w = arg;
 	struct declared_sweep s = { report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 2, ""),
 				    sqlite3_column_int64(q, 3) };
-	int rc = 0;
+	struct sections ss = { NULL, 0 };
+	int rc = 0, shown = 0;
 
-	rdoc_section(w->d, s.platform, s.host, s.fingerprint, -1);
 	for (size_t i = 0; !rc && i < w->nviews; i++)
-		rc = view_tables(w->d, w->db, w->views[i], &s, err);
+		rc = view_tables(&ss, w->db, w->views[i], &s, err);
+	/* A section per _section, in the order they came; the tables of no
+	 * section after them, in the last (or in one of their own). */
+	for (size_t k = 0; !rc && k < ss.n; k++)
+		if (ss.v[k].key) {
+			rdoc_section(w->d, s.platform, s.host, s.fingerprint, ss.v[k].key);
+			rdoc_append(w->d, ss.v[k].doc);
+			shown = 1;
+		}
+	for (size_t k = 0; !rc && k < ss.n; k++)
+		if (!ss.v[k].key) {
+			if (!shown)
+				rdoc_section(w->d, s.platform, s.host, s.fingerprint, NULL);
+			rdoc_append(w->d, ss.v[k].doc);
+		}
+	sections_free(&ss);
 	return rc;
 }
 

@@ -30,22 +30,47 @@ static struct block *push(struct rdoc *d, int kind)
 	return &d->v[d->n++];
 }
 
-void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint, long long depth)
+void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint,
+		  const char *detail)
 {
 	struct block *b = push(d, BLOCK_SECTION);
+	json_t *o = detail ? json_loads(detail, JSON_DECODE_ANY, NULL) : NULL;
+	size_t at = 0;
 
-	if (!b)
+	if (!b) {
+		json_decref(o);
 		return;
+	}
 	/* Text from the database is shown: a control character as \xNN. */
 	names_show(platform, 0, b->platform, sizeof(b->platform));
 	names_show(host, 0, b->host, sizeof(b->host));
 	names_show(fingerprint ? fingerprint : "", 0, b->fingerprint, sizeof(b->fingerprint));
-	b->depth = depth;
+	/* Its detail's values that are a word or a number, "key value, ...". */
+	for (void *it = json_is_object(o) ? json_object_iter(o) : NULL; it; it = json_object_iter_next(o, it)) {
+		json_t *v = json_object_iter_value(it);
+		char key[64], value[96];
+
+		if (json_is_string(v))
+			names_show(json_string_value(v), 0, value, sizeof(value));
+		else if (json_is_integer(v))
+			snprintf(value, sizeof(value), "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(value, sizeof(value), "%.6g", json_real_value(v));
+		else
+			continue;
+		names_show(json_object_iter_key(it), 0, key, sizeof(key));
+		at += (size_t)snprintf(b->detail + at, sizeof(b->detail) - at, "%s%s %s", at ? ", " : "", key, value);
+		if (at >= sizeof(b->detail))
+			break;
+	}
+	if (json_is_object(o) && b->detail[0])
+		b->detail_json = json_incref(o);
+	json_decref(o);
 }
 
 void rdoc_heading(struct rdoc *d, const char *title)
 {
-	rdoc_section(d, title, "", "", -1);
+	rdoc_section(d, title, "", "", NULL);
 	if (!d->oom)
 		d->v[d->n - 1].heading = 1;
 }
@@ -130,6 +155,24 @@ void rdoc_figure(struct rdoc *d, const char *caption, const char *svg)
 	b->html = strdup(svg);
 }
 
+void rdoc_append(struct rdoc *d, struct rdoc *from)
+{
+	struct block *nv = from->n ? realloc(d->v, (d->n + from->n) * sizeof(*nv)) : d->v;
+
+	d->oom |= from->oom;
+	if (!nv) {
+		d->oom = 1;
+		return;
+	}
+	/* The blocks move: from keeps none to free. */
+	memcpy(nv + d->n, from->v, from->n * sizeof(*nv));
+	d->v = nv;
+	d->n += from->n;
+	free(from->v);
+	from->v = NULL;
+	from->n = 0;
+}
+
 size_t rdoc_rows(const struct rdoc *d)
 {
 	size_t n = 0;
@@ -153,6 +196,7 @@ void rdoc_block_free(struct block *b)
 	free(b->values);
 	free(b->title);
 	free(b->html);
+	json_decref(b->detail_json);
 }
 
 void rdoc_free(struct rdoc *d)
@@ -172,8 +216,8 @@ const char *rdoc_cell(const struct block *b, size_t r, size_t c)
 
 static void section_line(const struct block *b, char *out, size_t len)
 {
-	if (b->depth >= 0)
-		snprintf(out, len, "Platform %s on host %s (depth %lld, fingerprint %s)", b->platform, b->host, b->depth,
+	if (b->detail[0])
+		snprintf(out, len, "Platform %s on host %s (%s, fingerprint %s)", b->platform, b->host, b->detail,
 			 b->fingerprint);
 	else if (b->host[0])
 		snprintf(out, len, "Platform %s on host %s (fingerprint %s)", b->platform, b->host, b->fingerprint);
@@ -341,8 +385,13 @@ static int render_json(const struct rdoc *d, FILE *out)
 			cur = json_pack("{s:s, s:s, s:s, s:[]}", "platform", b->kind == BLOCK_SECTION ? b->platform : "",
 					"host", b->kind == BLOCK_SECTION ? b->host : "", "fingerprint",
 					b->kind == BLOCK_SECTION ? b->fingerprint : "", "tables");
-			if (b->kind == BLOCK_SECTION && b->depth >= 0)
-				json_object_set_new(cur, "depth", json_integer(b->depth));
+			/* The detail's keys after the section's own: a key of the
+			 * same name as one of those is left out. */
+			for (void *it = b->kind == BLOCK_SECTION && b->detail_json ? json_object_iter(b->detail_json)
+										 : NULL;
+			     it; it = json_object_iter_next(b->detail_json, it))
+				if (!json_object_get(cur, json_object_iter_key(it)))
+					json_object_set(cur, json_object_iter_key(it), json_object_iter_value(it));
 			json_array_append_new(sections, cur);
 		}
 		if (b->kind == BLOCK_TABLE) {

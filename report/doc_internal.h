@@ -15,7 +15,8 @@ struct block {
 	int kind;
 	char *title;                   /* table title, figure caption */
 	char platform[64], host[256], fingerprint[32];
-	long long depth;               /* section: < 0 when not a results section */
+	char detail[200];              /* section: what else it is of ("depth 12"), shown; "": nothing */
+	json_t *detail_json;           /* section: the same as its object, for JSON; NULL: none */
 	int heading;                   /* section: a heading (its text in platform), of no one platform */
 	size_t ncols, nrows;           /* table: nrows includes the header row */
 	char **cells;

@@ -200,7 +200,7 @@ int report_html(sqlite3 *db, const char *const *platforms, size_t np, const char
 			break;
 		}
 		strbuf_addf(&title, " %s", platforms[p]);
-		rdoc_section(d, platforms[p], "", "", -1);
+		rdoc_section(d, platforms[p], "", "", NULL);
 		if ((rc = add_facts(d, db, platforms[p], err)) != 0 || (rc = add_sweeps(d, db, platforms[p], err)) != 0 ||
 		    (rc = report_charts(db, platforms[p], dir, made, &nmade, err)) != 0)
 			break;

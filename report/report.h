@@ -21,9 +21,11 @@ extern const char *const report_format_names[]; /* "table", "md", "csv", "json",
 
 struct rdoc *rdoc_new(void); /* NULL when out of memory; free with rdoc_free() */
 void rdoc_free(struct rdoc *d);
-/* A results section: the platform and host the tables after it belong to
- * (depth < 0: none said). */
-void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint, long long depth);
+/* A results section: the platform and host the tables after it belong to,
+ * and what else they are of: detail, a JSON object such as {"depth": 12}
+ * (NULL: nothing), shown as "depth 12" and its keys in the section's JSON. */
+void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint,
+		  const char *detail);
 /* A heading of tables of no one platform (the headline): in CSV each row
  * names its own platform and host (its Platform and Host columns), in JSON
  * the section is {"heading": title} with no platform or host. */
@@ -45,6 +47,8 @@ void rdoc_value(struct rdoc *d, size_t table, size_t col, struct json_t *value);
 void rdoc_units(struct rdoc *d, size_t table, const char *const *units);
 /* An inline SVG chart (HTML only). */
 void rdoc_figure(struct rdoc *d, const char *caption, const char *svg);
+/* Moves from's blocks to the end of d (from is left empty, to free). */
+void rdoc_append(struct rdoc *d, struct rdoc *from);
 /* Data rows in all tables. */
 size_t rdoc_rows(const struct rdoc *d);
 int rdoc_render(const struct rdoc *d, int format, const char *title, FILE *out, struct tune_error *err);

@@ -42,12 +42,9 @@ int chase_report_results(sqlite3 *db, const char *platform, struct chase_results
 const struct chase_result *chase_report_best(const struct chase_result *v, size_t n, const char *variant,
 					     long long size, long long g);
 
-/* Summary, variant isolation and group-size tables of each platform (all
- * when np is 0), and a side-by-side comparison when there are several. */
+/* The side-by-side comparison of the platforms, when there are several. */
 int chase_report_overview(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np,
 			  struct tune_error *err);
-/* The optima of the current fingerprint of each host of platform (all: NULL). */
-int chase_report_optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 /* Throughput against size, and the speedup over scalar against g. */
 int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 			struct tune_error *err);

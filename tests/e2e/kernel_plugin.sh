@@ -284,12 +284,20 @@ CREATE VIEW sumk_table_wide AS SELECT platform, host, fingerprint, 'Same title' 
 FROM kernel_results WHERE kernel = 'sumk' LIMIT 1;
 CREATE VIEW sumk_table_narrow AS SELECT platform, host, fingerprint, 'Same title' AS title, 4 AS d
 FROM kernel_results WHERE kernel = 'sumk' LIMIT 1;
+CREATE VIEW sumk_table_per_variant AS
+SELECT platform, host, fingerprint, json_object('variant', variant) AS _section, 'Sumk: best per variant' AS title,
+       context AS "Context", printf('%.3f ns', MIN(median)) AS "Best", variant || context AS _order
+FROM kernel_results WHERE kernel = 'sumk' GROUP BY platform, host, fingerprint, variant, context;
+CREATE VIEW sumk_table_wide_pivot AS
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
+SELECT platform, host, fingerprint, 'Forty columns' AS title, 'row' AS "Row", 'c' || i AS _column, i AS _cell
+FROM (SELECT DISTINCT platform, host, fingerprint FROM kernel_results WHERE kernel = 'sumk'), n;
 -- not a table: no title
 CREATE VIEW sumk_table_bare AS SELECT 1 AS ns;
 SQL
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt")" \
-	grep -q "sumk/views.sql:17: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
+	grep -q "sumk/views.sql:25: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
 check "and nothing of the file is made" [ "$(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'sumk_table%'")" = 0 ]
 sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
@@ -304,6 +312,17 @@ check "a pivoted table (_column, _cell): a column per g" \
 check "a row per variant, context and unroll, a cell per g" \
 	[ "$(sed -n '/^Sumk: median ns per item against g$/,/^$/p;/^Sumk: median ns per item against g$/,/^[A-Z][a-z]* [a-z]/p' "$TMP/rt" | grep -cE '^(plain|unrolled) +n=[0-9]+ +[-0-9]+( +[0-9]+\.[0-9]{3}){4}$')" = \
 	  "$(q "$db" "SELECT COUNT(DISTINCT variant || context || COALESCE(json_extract(params, '\$.unroll'), '-')) FROM kernel_results WHERE kernel = 'sumk' AND phase = 'search'")" ]
+variants=$(q "$db" "SELECT COUNT(DISTINCT variant) FROM kernel_results WHERE kernel = 'sumk'")
+check "a view with _section: a section per value, saying it, its table in each" \
+	sh -c '[ "$(grep -cE "^Platform tiny on host .* \(variant (plain|unrolled), fingerprint [0-9a-f]+\)$" "$1")" = "$2" ] &&
+	       [ "$(grep -c "^Sumk: best per variant$" "$1")" = "$2" ]' _ "$TMP/rt" "$variants"
+check "the views without one after the last section" \
+	sh -c '[ "$(grep -n "^Sumk: the fastest of each context$" "$1" | cut -d: -f1)" -gt "$(grep -n "(variant unrolled, fingerprint" "$1" | cut -d: -f1)" ]' _ "$TMP/rt"
+check "a pivot of more columns than a table has: the first 31 beside its row's, the rest said" \
+	sh -c 'grep -qE "^row +1 +2 .* 31\$" "$1" && grep -q "table view .sumk_table_wide_pivot., column ._column.: more distinct values" "$1"' _ "$TMP/rt"
+"$tune" results --platform tiny --db "$db" --format json > "$TMP/rt.json" 2> /dev/null
+check "in JSON, each section has the _section's keys" \
+	[ "$(python3 -c 'import json,sys; print(sorted(s.get("variant", "") for s in json.load(open(sys.argv[1]))["sections"] if "variant" in s))' "$TMP/rt.json")" = "['plain', 'unrolled']" ]
 # A typed cell tune cannot format costs that cell, said once, not the report.
 sed -i "s/printf('%.3f', MIN(median)) AS \"Best ns\"/json_object('printf', json_array('%x', 1)) AS \"Best ns\"/" "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2>&1

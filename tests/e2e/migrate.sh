@@ -58,7 +58,7 @@ check "the shipped kernels' views still answer" [ "$(q "$db" "SELECT COUNT(*) FR
 # A trial recorded after the migration has its parameters, and the chase's views answer for it.
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" --fresh > /dev/null 2>&1
 check "a new chase trial's parameters" [ "$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'chase' AND params IS NULL")-$(q "$db" "SELECT COUNT(*) FROM trials WHERE kernel = 'chase'")" = "0-48" ]
-check "the chase's views made again from its folder" [ "$(q "$db" "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'chase' AND sql_hash != ''")" = 3 ]
+check "the chase's views made again from its folder" [ "$(q "$db" "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'chase' AND sql_hash != ''")" = "$(grep -c '^CREATE VIEW' kernels/chase/views.sql)" ]
 check "and they answer for the old trials and the new" [ "$(q "$db" "SELECT COUNT(DISTINCT sweep_id) FROM chase_results")" -ge 2 ]
 # A database of schema 13 (tests/data/schema13/db.sql: chase, ipa and sched
 # results and optima, with the optima's parameters still in the chase's, ipa's

@@ -1,0 +1,155 @@
+-- Schema version 17: the chase's tables are data, as ipa's and sched's
+-- became in 16: amaco2's summary, variant isolation and group-size tables,
+-- a section per host and depth (a table view's _section, report/declared.c),
+-- and its optima, declared in kernels/chase/views.sql over two views of its
+-- current results (chase_current, chase_best), on which chase_best_per_size
+-- now reads too. Made here, as that file makes them, for every database (15
+-- made the chase's views in each), and again by the chase's next sweep.
+DROP VIEW IF EXISTS chase_best_per_size;
+-- chase_current: the newest result of each configuration on the current
+-- fingerprints, as amaco2's tables read it: g = 0 of an interleaved binary
+-- is the scalar chase measured beside the g's (chase.h), so scalar here,
+-- with no hint and g 1; the working set as the tables name it.
+CREATE VIEW chase_current AS
+SELECT platform, host, fingerprint, depth, size_mb,
+       CASE WHEN size_mb >= 1024 AND size_mb % 1024 = 0 THEN (size_mb / 1024) || ' GB' ELSE size_mb || ' MB' END
+           AS working_set,
+       CASE WHEN group_size = 0 THEN 'scalar' ELSE variant END AS variant,
+       CASE WHEN group_size = 0 THEN NULL ELSE hint END AS hint, MAX(group_size, 1) AS group_size, hugepages,
+       median_ns_per_lookup, COALESCE(ci_low, median_ns_per_lookup) AS ci_low,
+       COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs
+FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint);
+
+-- chase_best: the fastest configuration of each variant per working set and
+-- depth (SQLite takes the bare columns from the row with the minimum).
+CREATE VIEW chase_best AS
+SELECT platform, host, fingerprint, depth, size_mb, working_set, variant, hint, group_size, hugepages,
+       MIN(median_ns_per_lookup) AS median_ns_per_lookup, ci_low, ci_high
+FROM chase_current
+GROUP BY platform, host, fingerprint, depth, size_mb, variant;
+
+-- chase_best_per_size: the best configuration of each variant per working
+-- set, platform and host, on the current fingerprints (any depth).
+CREATE VIEW chase_best_per_size AS
+SELECT platform, host, fingerprint, variant, size_mb, hint, group_size, hugepages,
+       MIN(median_ns_per_lookup) AS median_ns_per_lookup, ci_low, ci_high
+FROM chase_current
+GROUP BY platform, host, fingerprint, variant, size_mb;
+
+-- The tables of tune results (report/declared.c reads views so named): a
+-- section per host and depth, in it amaco2's summary, variant isolation and
+-- group-size tables; then the optima per working set.
+CREATE VIEW chase_table_summary AS
+SELECT z.platform, z.host, z.fingerprint, json_object('depth', z.depth) AS _section,
+       'Summary: scalar vs best interleaved-prefetch (median ns/lookup; best is the fastest g measured, an optimum '
+           || 'the knee: the smallest g within the tolerance of it)' AS title,
+       z.working_set AS "Working set",
+       CASE WHEN s.size_mb IS NULL THEN '-'
+            ELSE json_object('printf', json_array('%.1f', s.median_ns_per_lookup)) END AS "Scalar",
+       CASE WHEN p.size_mb IS NULL THEN '-'
+            ELSE json_object('printf', json_array('%.1f', p.median_ns_per_lookup)) END AS "Interleaved+prefetch",
+       COALESCE(p.group_size, '-') AS "Best g",
+       CASE WHEN p.size_mb IS NULL THEN '-'
+            ELSE COALESCE(NULLIF(p.hint, ''), '-') || CASE WHEN p.hugepages THEN '+hp' ELSE '' END END AS "Hint",
+       CASE WHEN s.size_mb IS NULL OR p.size_mb IS NULL THEN '-'
+            ELSE json_object('printf', json_array('%.2fx', s.median_ns_per_lookup / p.median_ns_per_lookup)) END
+           AS "Speedup",
+       printf('%020d %020d', z.depth, z.size_mb) AS _order,
+       json_array('MB', 'ns/lookup', 'ns/lookup', NULL, NULL, 'x') AS _units
+FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM chase_current) z
+LEFT JOIN chase_best s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
+                          s.depth = z.depth AND s.size_mb = z.size_mb AND s.variant = 'scalar'
+LEFT JOIN chase_best p ON p.platform = z.platform AND p.host = z.host AND p.fingerprint = z.fingerprint AND
+                          p.depth = z.depth AND p.size_mb = z.size_mb AND p.variant = 'interleaved-prefetch';
+
+-- Each variant's best, its speedup over the scalar chase, and g where it has one.
+CREATE VIEW chase_table_isolation AS
+WITH c AS (
+    SELECT z.*, v.variant, b.median_ns_per_lookup AS m, b.group_size AS g, s.median_ns_per_lookup AS scalar
+    FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM chase_current) z
+    JOIN (SELECT 'scalar' AS variant UNION ALL SELECT 'scalar-prefetch' UNION ALL SELECT 'interleaved'
+          UNION ALL SELECT 'interleaved-prefetch') v
+    LEFT JOIN chase_best b ON b.platform = z.platform AND b.host = z.host AND b.fingerprint = z.fingerprint AND
+                              b.depth = z.depth AND b.size_mb = z.size_mb AND b.variant = v.variant
+    LEFT JOIN chase_best s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
+                              s.depth = z.depth AND s.size_mb = z.size_mb AND s.variant = 'scalar'),
+cell AS (
+    SELECT c.*, CASE WHEN m IS NULL THEN '-'
+                     ELSE json_object('printf', CASE WHEN variant LIKE 'interleaved%' AND scalar IS NULL
+                                                     THEN json_array('%.1f - g=%d', m, g)
+                                                     WHEN variant LIKE 'interleaved%'
+                                                     THEN json_array('%.1f %.2fx g=%d', m, scalar / m, g)
+                                                     WHEN scalar IS NULL THEN json_array('%.1f -', m)
+                                                     ELSE json_array('%.1f %.2fx', m, scalar / m) END,
+                                      'value', CASE WHEN variant LIKE 'interleaved%'
+                                                    THEN json_object('median_ns', m, 'speedup', scalar / m, 'g', g)
+                                                    ELSE json_object('median_ns', m, 'speedup', scalar / m) END)
+                END AS text
+    FROM c)
+SELECT platform, host, fingerprint, json_object('depth', depth) AS _section,
+       'Variant isolation (median ns/lookup, speedup over scalar, best g)' AS title,
+       working_set AS "Working set",
+       MAX(CASE WHEN variant = 'scalar' THEN text END) AS "scalar",
+       MAX(CASE WHEN variant = 'scalar-prefetch' THEN text END) AS "scalar-prefetch",
+       MAX(CASE WHEN variant = 'interleaved' THEN text END) AS "interleaved",
+       MAX(CASE WHEN variant = 'interleaved-prefetch' THEN text END) AS "interleaved-prefetch",
+       printf('%020d %020d', depth, size_mb) AS _order, json_array('MB', NULL, NULL, NULL, NULL) AS _units
+FROM cell
+GROUP BY platform, host, fingerprint, depth, size_mb;
+
+-- The speedup over scalar of each g against each working set: a row per g
+-- of interleaved-prefetch (at its best hint and pages), a column per working
+-- set; only where more than one g was measured.
+CREATE VIEW chase_table_group_size AS
+WITH c AS MATERIALIZED (SELECT * FROM chase_current),
+p AS (SELECT platform, host, fingerprint, depth, size_mb, group_size, MIN(median_ns_per_lookup) AS m
+      FROM c WHERE variant = 'interleaved-prefetch' GROUP BY platform, host, fingerprint, depth, size_mb, group_size),
+g AS (SELECT DISTINCT platform, host, fingerprint, depth, group_size FROM p),
+z AS (SELECT platform, host, fingerprint, depth, size_mb, working_set,
+             MIN(CASE WHEN variant = 'scalar' THEN median_ns_per_lookup END) AS scalar
+      FROM c GROUP BY platform, host, fingerprint, depth, size_mb)
+SELECT g.platform, g.host, g.fingerprint, json_object('depth', g.depth) AS _section,
+       'Group-size sweep (interleaved-prefetch, speedup over scalar, best hint)' AS title,
+       g.group_size AS "g", z.working_set AS _column,
+       CASE WHEN z.scalar IS NULL OR p.m IS NULL THEN '-'
+            ELSE json_object('printf', json_array('%.2fx', z.scalar / p.m)) END AS _cell,
+       printf('%020d %020d %020d', g.depth, g.group_size, z.size_mb) AS _order, json_array(NULL, 'x') AS _units
+FROM g
+JOIN z ON z.platform = g.platform AND z.host = g.host AND z.fingerprint = g.fingerprint AND z.depth = g.depth
+LEFT JOIN p ON p.platform = g.platform AND p.host = g.host AND p.fingerprint = g.fingerprint AND
+               p.depth = g.depth AND p.size_mb = z.size_mb AND p.group_size = g.group_size
+WHERE (SELECT COUNT(*) FROM g x WHERE x.platform = g.platform AND x.host = g.host AND
+       x.fingerprint = g.fingerprint AND x.depth = g.depth) > 1;
+
+-- The optima per working set, as decided (the chosen g is the knee; the
+-- fastest g measured beside it), with the runner-up named by its hint.
+CREATE VIEW chase_table_optima AS
+SELECT o.platform, o.host, o.fingerprint,
+       'Optima of chase: platform ' || o.platform || ', host ' || o.host AS title,
+       CASE WHEN size_mb >= 1024 AND size_mb % 1024 = 0 THEN (size_mb / 1024) || ' GB' ELSE size_mb || ' MB' END
+           AS "Working set",
+       o.size_class AS "Class", o.variant AS "Variant", COALESCE(NULLIF(o.hint, ''), '-') AS "Hint",
+       json_object('printf', json_array('%d (%d)', o.g, o.fastest), 'value', json_object('g', o.g, 'fastest', o.fastest))
+           AS "g (fastest)",
+       json_object('interval', json_array(o.median, o.ci_low, o.ci_high), 'runs', o.runs, 'digits', 1)
+           AS "Median [interval]",
+       CASE WHEN json_type(o.runner_up) = 'object'
+            THEN json_object('printf', json_array('%s g=%d %.1f',
+                                                  COALESCE(json_extract(o.runner_up, '$.hint'),
+                                                           json_extract(o.runner_up, '$.variant'), '?'),
+                                                  CASE WHEN json_type(o.runner_up, '$.group_size') = 'integer'
+                                                       THEN json_extract(o.runner_up, '$.group_size') ELSE 0 END,
+                                                  COALESCE(json_extract(o.runner_up, '$.median'), 0)),
+                             'value', json(o.runner_up))
+            ELSE json_object('text', '-', 'value', NULL) END AS "Runner-up",
+       o.trials AS "Trials", o.decided AS "Decided", o.size_mb AS _order,
+       json_array('MB', NULL, NULL, NULL, NULL, 'ns/lookup', NULL, NULL, NULL) AS _units
+FROM (SELECT *, json_extract(params, '$.size_mb') AS size_mb, json_extract(params, '$.hint') AS hint,
+             CAST(COALESCE(json_extract(params, '$.group_size'), 0) AS INTEGER) AS g,
+             CAST(COALESCE(best_point, 0) AS INTEGER) AS fastest
+      FROM optima WHERE kernel = 'chase') o;
+
+INSERT OR REPLACE INTO kernel_views (kernel, name, sql_hash)
+VALUES ('chase', 'chase_current', ''), ('chase', 'chase_best', ''), ('chase', 'chase_best_per_size', ''),
+       ('chase', 'chase_table_summary', ''), ('chase', 'chase_table_isolation', ''),
+       ('chase', 'chase_table_group_size', ''), ('chase', 'chase_table_optima', '');
