@@ -17,12 +17,13 @@
 #include <string.h>
 
 #include "../tuner/base/names.h"
+#include "pivot_internal.h"
 #include "report.h"
 
-#define DECLARED_MAX_COLUMNS 32
 /* SQL: the view kernel_views row k records is one of its kernel's tables
- * (as store/views.c checks a name when it makes the view). */
-#define DECLARED_SQL_IS_TABLE(k) "substr(" k "name, 1, length(" k "kernel) + 7) = " k "kernel || '_table_'"
+ * of a sweep (kind "_table_") or across platforms ("_overview_"), as
+ * store/views.c checks a name when it makes the view; kind is ?9. */
+#define DECLARED_SQL_IS(k) "substr(" k "name, 1, length(" k "kernel) + length(?9)) = " k "kernel || ?9"
 
 static int column_of(sqlite3_stmt *q, const char *name)
 {
@@ -46,164 +47,12 @@ static void table_units(struct rdoc *d, size_t t, const char *json, int n)
 	json_decref(a);
 }
 
-/* A pivoted table (a view with _column and _cell): a row per distinct
- * value of its shown columns, a column per distinct _column, in the order
- * each first comes; a cell nobody gave is '-'. */
-struct pivot {
-	char *title, *units; /* units: _units of its first row, NULL: none */
-	size_t nkeys, ncols, nrows;
-	char **cols;        /* the _column headers */
-	struct pivot_row {
-		char **keys;    /* nkeys texts */
-		char **cells;   /* per column, NULL: none */
-		json_t **values;
-	} *rows;
-};
-
-static void pivot_free(struct pivot *p)
-{
-	for (size_t r = 0; r < p->nrows; r++) {
-		for (size_t k = 0; p->rows[r].keys && k < p->nkeys; k++)
-			free(p->rows[r].keys[k]);
-		for (size_t c = 0; p->rows[r].cells && p->rows[r].values && c < p->ncols; c++) {
-			free(p->rows[r].cells[c]);
-			json_decref(p->rows[r].values[c]);
-		}
-		free(p->rows[r].keys);
-		free(p->rows[r].cells);
-		free(p->rows[r].values);
-	}
-	for (size_t c = 0; c < p->ncols; c++)
-		free(p->cols[c]);
-	free(p->cols);
-	free(p->rows);
-	free(p->title);
-	free(p->units);
-	memset(p, 0, sizeof(*p));
-}
-
-/* The index of column among p's, added (an empty cell in each row) when
- * new; -1 out of memory, -2 when the table has DECLARED_MAX_COLUMNS. */
-static long pivot_column(struct pivot *p, const char *column)
-{
-	char **cols;
-
-	for (size_t c = 0; c < p->ncols; c++)
-		if (!strcmp(p->cols[c], column))
-			return (long)c;
-	if (p->nkeys + p->ncols >= DECLARED_MAX_COLUMNS)
-		return -2;
-	if (!(cols = realloc(p->cols, (p->ncols + 1) * sizeof(*cols))))
-		return -1;
-	p->cols = cols;
-	/* Each row's room first: a failure leaves every array as long as ncols says. */
-	for (size_t r = 0; r < p->nrows; r++) {
-		char **cells = realloc(p->rows[r].cells, (p->ncols + 1) * sizeof(*cells));
-		json_t **values = realloc(p->rows[r].values, (p->ncols + 1) * sizeof(json_t *));
-
-		if (cells)
-			p->rows[r].cells = cells;
-		if (values)
-			p->rows[r].values = values;
-		if (!cells || !values)
-			return -1;
-		cells[p->ncols] = NULL;
-		values[p->ncols] = NULL;
-	}
-	if (!(cols[p->ncols] = strdup(column)))
-		return -1;
-	return (long)p->ncols++;
-}
-
-static struct pivot_row *pivot_row(struct pivot *p, const char *const *keys)
-{
-	struct pivot_row *row, fresh;
-	int whole;
-
-	for (size_t r = 0; r < p->nrows; r++) {
-		size_t k = 0;
-
-		while (k < p->nkeys && !strcmp(p->rows[r].keys[k], keys[k]))
-			k++;
-		if (k == p->nkeys)
-			return &p->rows[r];
-	}
-	/* Whole before it is counted: pivot_free() never meets half a row. */
-	fresh.keys = calloc(p->nkeys ? p->nkeys : 1, sizeof(char *));
-	fresh.cells = calloc(p->ncols ? p->ncols : 1, sizeof(char *));
-	fresh.values = calloc(p->ncols ? p->ncols : 1, sizeof(json_t *));
-	whole = fresh.keys && fresh.cells && fresh.values;
-	for (size_t k = 0; whole && k < p->nkeys; k++)
-		whole = (fresh.keys[k] = strdup(keys[k])) != NULL;
-	row = whole ? report_grow(&p->rows, &p->nrows, sizeof(*row)) : NULL;
-	if (!row) {
-		for (size_t k = 0; fresh.keys && k < p->nkeys; k++)
-			free(fresh.keys[k]);
-		free(fresh.keys);
-		free(fresh.cells);
-		free(fresh.values);
-		return NULL;
-	}
-	*row = fresh;
-	return row;
-}
-
-/* Adds a cell (its value taken over); 1 when its column would be one too
- * many (left out), -1 out of memory. */
-static int pivot_add(struct pivot *p, const char *const *keys, const char *column, const char *cell, json_t *value)
-{
-	long c = pivot_column(p, column);
-	struct pivot_row *row = c >= 0 ? pivot_row(p, keys) : NULL;
-
-	if (!row) {
-		json_decref(value);
-		return c == -2 ? 1 : -1;
-	}
-	free(row->cells[c]);
-	json_decref(row->values[c]);
-	row->cells[c] = strdup(cell);
-	row->values[c] = value;
-	return 0;
-}
-
-static void pivot_emit(struct rdoc *d, struct pivot *p, const char *const *keyheads)
-{
-	const char *head[2 * DECLARED_MAX_COLUMNS], *cells[2 * DECLARED_MAX_COLUMNS];
-	size_t t;
-
-	if (!p->title || !p->nrows)
-		return;
-	for (size_t k = 0; k < p->nkeys; k++)
-		head[k] = keyheads[k];
-	for (size_t c = 0; c < p->ncols; c++)
-		head[p->nkeys + c] = p->cols[c];
-	t = rdoc_table(d, p->title, p->nkeys + p->ncols, head);
-	for (size_t r = 0; r < p->nrows; r++) {
-		for (size_t k = 0; k < p->nkeys; k++)
-			cells[k] = p->rows[r].keys[k];
-		for (size_t c = 0; c < p->ncols; c++)
-			cells[p->nkeys + c] = p->rows[r].cells[c] ? p->rows[r].cells[c] : "-";
-		rdoc_row(d, t, cells);
-		for (size_t c = 0; c < p->ncols; c++)
-			if (p->rows[r].values[c])
-				rdoc_value(d, t, p->nkeys + c, json_incref(p->rows[r].values[c]));
-	}
-	/* _units: the shown columns' and then one for every pivoted column. */
-	if (p->units) {
-		json_t *a = json_loads(p->units, JSON_DECODE_ANY, NULL);
-		const char *units[2 * DECLARED_MAX_COLUMNS] = { NULL };
-
-		for (size_t c = 0; json_is_array(a) && c < p->nkeys + p->ncols; c++)
-			units[c] = json_string_value(json_array_get(a, c < p->nkeys ? c : p->nkeys));
-		if (json_is_array(a))
-			rdoc_units(d, t, units);
-		json_decref(a);
-	}
-}
-
+/* Whose rows a view's table shows: a sweep's, or (platforms, a JSON array)
+ * those of the platforms, in their order. */
 struct declared_sweep {
 	const char *platform, *host, *fingerprint;
 	long long sweep_id;
+	const char *platforms;
 };
 
 /* A kernel's mistake in its table view costs that view or cell, never the
@@ -276,8 +125,9 @@ static struct rdoc *section_doc(struct sections *ss, const char *key)
 }
 
 /* The rows of view of sweep s, prepared: its owner's (?1-?3 platform, host
- * and fingerprint, or ?4 its id), in _order when it has one; NULL (said)
- * when it is no table or cannot be read. */
+ * and fingerprint, or ?4 its id; across platforms those of ?5, each
+ * _order in their order), in _order when it has one; NULL (said) when it is no table or
+ * cannot be read. */
 static sqlite3_stmt *view_rows(sqlite3 *db, const char *view, const struct declared_sweep *s)
 {
 	sqlite3_stmt *q = view_select(db, view, "");
@@ -287,25 +137,47 @@ static sqlite3_stmt *view_rows(sqlite3 *db, const char *view, const struct decla
 	/* Its columns first: which filter applies. */
 	if (!q)
 		return NULL;
-	if ((lacks = store_table_view_lacks(q)) != NULL) {
+	if ((lacks = store_table_view_lacks(q, s->platforms != NULL)) != NULL) {
 		declared_warn(view, NULL, lacks[0] == 't' ? "it has no column title" : lacks[0] == 's' ?
-			      "it has no column sweep_id, nor platform, host and fingerprint" : "it has no cell");
+			      "it has no column sweep_id, nor platform, host and fingerprint" : lacks[0] == 'p' ?
+			      "it has no column platform" : "it has no cell");
 		sqlite3_finalize(q);
 		return NULL;
 	}
 	per_sweep = column_of(q, "sweep_id") >= 0;
 	ordered = column_of(q, "_order") >= 0;
 	sqlite3_finalize(q);
-	q = view_select(db, view, per_sweep ? (ordered ? " WHERE sweep_id = ?4 ORDER BY _order" : " WHERE sweep_id = ?4")
-				  : ordered ? " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3 ORDER BY _order"
-					    : " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3");
-	if (q) {
+	if (s->platforms)
+		q = view_select(db, view, ordered ? " WHERE platform IN (SELECT value FROM json_each(?5)) ORDER BY _order,"
+						    " (SELECT key FROM json_each(?5) WHERE value = platform)"
+						  : " WHERE platform IN (SELECT value FROM json_each(?5)) ORDER BY (SELECT"
+						    " key FROM json_each(?5) WHERE value = platform)");
+	else
+		q = view_select(db, view, per_sweep ? (ordered ? " WHERE sweep_id = ?4 ORDER BY _order"
+							       : " WHERE sweep_id = ?4")
+					  : ordered ? " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3 ORDER BY _order"
+						    : " WHERE platform = ?1 AND host = ?2 AND fingerprint = ?3");
+	if (q && s->platforms) {
+		sqlite3_bind_text(q, 5, s->platforms, -1, SQLITE_STATIC);
+	} else if (q) {
 		sqlite3_bind_text(q, 1, s->platform, -1, SQLITE_STATIC);
 		sqlite3_bind_text(q, 2, s->host, -1, SQLITE_STATIC);
 		sqlite3_bind_text(q, 3, s->fingerprint, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(q, 4, s->sweep_id);
 	}
 	return q;
+}
+
+/* Where the row's platform is among ranks (a JSON array), 0 without it. */
+static long platform_rank(json_t *ranks, sqlite3_stmt *q, int platform)
+{
+	const char *name = platform >= 0 ? report_text(q, platform, "") : "";
+
+	for (size_t i = 0; i < json_array_size(ranks); i++)
+		if (!strcmp(json_string_value(json_array_get(ranks, i)) ? json_string_value(json_array_get(ranks, i)) : "",
+			    name))
+			return (long)i;
+	return 0;
 }
 
 /* The rows of view for one sweep, as tables of their sections in ss: read
@@ -315,10 +187,11 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 {
 	sqlite3_stmt *q = view_rows(db, view, s);
 	char *head[DECLARED_MAX_COLUMNS] = { NULL };
-	int shown[DECLARED_MAX_COLUMNS], nshown = 0, ncols, title, units, column, cell, section, warned = 0, wide = 0,
-	    oom = 0, added = 0, rc;
+	int shown[DECLARED_MAX_COLUMNS], nshown = 0, ncols, title, units, column, cell, section, cell_unit, platform,
+	    warned = 0, wide = 0, oom = 0, added = 0, rc;
 	struct pivot pv = { 0 };
 	struct rdoc *pd = NULL; /* the pivot's section */
+	json_t *ranks;          /* across platforms: them, in their order */
 
 	if (!q)
 		return 0;
@@ -335,6 +208,9 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 	column = column_of(q, "_column");
 	cell = column_of(q, "_cell");
 	section = column_of(q, "_section");
+	cell_unit = column_of(q, "_cell_unit");
+	platform = column_of(q, "platform");
+	ranks = s->platforms ? json_loads(s->platforms, 0, NULL) : NULL;
 	if (cell < 0 || column < 0)
 		cell = column = -1;
 	rc = SQLITE_DONE;
@@ -375,8 +251,10 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 			}
 			for (int i = 0; i < nshown; i++)
 				json_decref(values[i]);
-			if (!oom && (added = pivot_add(&pv, cells, report_text(q, column, "-"), cells[nshown],
-						       values[nshown])) > 0 && !wide++)
+			if (!oom && (added = pivot_add(&pv, cells, report_text(q, column, "-"),
+						       cell_unit >= 0 ? report_text(q, cell_unit, NULL) : NULL,
+						       platform_rank(ranks, q, platform), cells[nshown], values[nshown])) > 0 &&
+			    !wide++)
 				declared_warn(view, "_column", "more distinct values than a table has columns (32 with the "
 					      "shown ones): the rest are left out");
 			if (oom)
@@ -395,6 +273,7 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 	if (!oom && pd)
 		pivot_emit(pd, &pv, (const char *const *)head);
 	pivot_free(&pv);
+	json_decref(ranks);
 	for (int i = 0; i < nshown; i++)
 		free(head[i]);
 	/* A view stopped at the read limits fails the report, as any read does. */
@@ -411,8 +290,10 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 	return rc;
 }
 
-/* A kernel's table views, in its file's order; *views (free each and it) of *n. */
-static int table_views(sqlite3 *db, const char *kernel, char ***views, size_t *n, struct tune_error *err)
+/* A kernel's table views of a kind ("_table_", "_overview_"), in its
+ * file's order; *views (free each and it) of *n. */
+static int table_views(sqlite3 *db, const char *kernel, const char *kind, char ***views, size_t *n,
+		       struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
@@ -420,10 +301,11 @@ static int table_views(sqlite3 *db, const char *kernel, char ***views, size_t *n
 	*views = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(db, "SELECT k.name FROM kernel_views k JOIN sqlite_master m ON m.name = k.name AND"
-			       " m.type = 'view' WHERE k.kernel = ?1 AND " DECLARED_SQL_IS_TABLE("k.")
+			       " m.type = 'view' WHERE k.kernel = ?1 AND " DECLARED_SQL_IS("k.")
 			       " ORDER BY k.rowid", -1, &q, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
 	sqlite3_bind_text(q, 1, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 9, kind, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		char **slot = report_grow(views, n, sizeof(char *));
 
@@ -456,7 +338,7 @@ static int sweep_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
 	struct declared_walk *w = arg;
 	struct declared_sweep s = { report_text(q, 0, ""), report_text(q, 1, ""), report_text(q, 2, ""),
-				    sqlite3_column_int64(q, 3) };
+				    sqlite3_column_int64(q, 3), NULL };
 	struct sections ss = { NULL, 0 };
 	int rc = 0, shown = 0;
 
@@ -485,7 +367,7 @@ static int kernel_tables(struct rdoc *d, sqlite3 *db, const char *kernel, const 
 {
 	struct declared_walk w = { d, db, NULL, 0 };
 	char *sql;
-	int rc = table_views(db, kernel, &w.views, &w.nviews, err);
+	int rc = table_views(db, kernel, "_table_", &w.views, &w.nviews, err);
 
 	if (rc || !w.nviews) {
 		free_views(w.views, w.nviews);
@@ -501,24 +383,88 @@ static int kernel_tables(struct rdoc *d, sqlite3 *db, const char *kernel, const 
 	return rc;
 }
 
-/* Every kernel with table views, by name. */
+/* Every kernel with table views of a kind, by name: of platform's sweeps
+ * (NULL: all), or across the platforms (a JSON array). */
 struct declared_kernels {
 	struct rdoc *d;
 	sqlite3 *db;
-	const char *platform;
+	const char *platform, *platforms;
 };
 
 static int kernel_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 {
 	struct declared_kernels *k = arg;
+	struct declared_sweep across = { "", "", "", 0, k->platforms };
+	struct sections ss = { NULL, 0 };
+	char **views = NULL;
+	size_t nviews = 0;
+	int rc;
 
-	return kernel_tables(k->d, k->db, report_text(q, 0, ""), k->platform, err);
+	if (!k->platforms)
+		return kernel_tables(k->d, k->db, report_text(q, 0, ""), k->platform, err);
+	rc = table_views(k->db, report_text(q, 0, ""), "_overview_", &views, &nviews, err);
+	for (size_t i = 0; !rc && i < nviews; i++)
+		rc = view_tables(&ss, k->db, views[i], &across, err);
+	/* Under one heading, whatever their _section. */
+	for (size_t s = 0; !rc && s < ss.n; s++)
+		rdoc_append(k->d, ss.v[s].doc);
+	sections_free(&ss);
+	free_views(views, nviews);
+	return rc;
+}
+
+static int declared_kernels(struct declared_kernels *k, const char *kind, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int step = SQLITE_DONE, rc = 0;
+
+	/* The kind as ?9, what DECLARED_SQL_IS reads it as. */
+	if (sqlite3_prepare_v2(k->db, "SELECT DISTINCT kernel FROM kernel_views WHERE " DECLARED_SQL_IS("")
+			       " ORDER BY kernel", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' tables: %s", store_errmsg(k->db));
+	sqlite3_bind_text(q, 9, kind, -1, SQLITE_STATIC);
+	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
+		rc = kernel_row(q, k, err);
+	if (!rc && step != SQLITE_DONE)
+		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' tables: %s", store_errmsg(k->db));
+	sqlite3_finalize(q);
+	return rc;
 }
 
 int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err)
 {
-	struct declared_kernels k = { d, db, platform };
+	struct declared_kernels k = { d, db, platform, NULL };
 
-	return report_each_row(db, "SELECT DISTINCT kernel FROM kernel_views WHERE " DECLARED_SQL_IS_TABLE("")
-			       " ORDER BY kernel", NULL, "the kernels' tables", kernel_row, &k, err);
+	return declared_kernels(&k, "_table_", err);
+}
+
+int report_declared_overviews(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np,
+			      struct tune_error *err)
+{
+	json_t *a = json_array();
+	struct declared_kernels k = { NULL, db, NULL, NULL };
+	size_t before;
+	int rc;
+
+	if (np < 2) {
+		json_decref(a);
+		return 0;
+	}
+	for (size_t i = 0; i < np; i++)
+		json_array_append_new(a, json_string(platforms[i]));
+	k.platforms = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	if (!k.platforms || !(k.d = rdoc_new())) {
+		free((char *)k.platforms);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	rc = declared_kernels(&k, "_overview_", err);
+	before = rdoc_rows(k.d);
+	if (!rc && before) {
+		rdoc_heading(d, "Comparison of platforms");
+		rdoc_append(d, k.d);
+	}
+	rdoc_free(k.d);
+	free((char *)k.platforms);
+	return rc;
 }

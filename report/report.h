@@ -73,6 +73,12 @@ int report_kernels(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
  * the file), per newest sweep of the current fingerprints of platform
  * (NULL: all). */
 int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
+/* declared.c: when there are several platforms, each kernel's declared
+ * tables across them under one heading: its views named
+ * <kernel>_overview_<name>, their rows of those platforms (their platform
+ * column), in the order given. */
+int report_declared_overviews(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np,
+			      struct tune_error *err);
 /* cell.c: a declared table's cell text that is a typed cell, a JSON object
  * {"printf": [FORMAT, ARG...]}, {"interval": [M, LO, HI], "runs": N,
  * "digits": D} or {"text": T} (the first and last with an optional
@@ -110,8 +116,9 @@ int report_warnings(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 /* The trials of those sweeps that failed (still failed: a re-run retries
  * them), with their reasons. */
 int report_failures(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
-/* Each kernel's own overview, then per platform each kernel's own tables,
- * the generic kernels' and the warnings: what `tune results` shows. */
+/* Each kernel's tables across the platforms, then per platform each
+ * kernel's own tables, the generic kernels' and the warnings: what `tune
+ * results` shows. */
 int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 
 /* The CSV export's columns: the kernel's own (the chase's are amaco2's, byte
@@ -233,8 +240,6 @@ const char *report_c_string(const char *s);
  * report calls each kernel's hooks in that list's order; any may be NULL. */
 struct kernel_report {
 	const char *kernel;
-	/* Tables across the platforms (np 0: all), before any platform's own. */
-	int (*overview)(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 	/* Its tables of platform (NULL: every platform). */
 	int (*tables)(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
 	/* Its charts of platform in dir, each added with report_chart_made(). */

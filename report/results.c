@@ -147,9 +147,7 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 {
 	int rc = 0;
 
-	for (size_t k = 0; !rc && kernel_reports[k]; k++)
-		if (kernel_reports[k]->overview)
-			rc = kernel_reports[k]->overview(d, db, platforms, np, err);
+	rc = report_declared_overviews(d, db, platforms, np, err);
 	for (size_t p = 0; !rc && p < (np ? np : 1); p++) {
 		const char *platform = np ? platforms[p] : NULL;
 

@@ -79,14 +79,16 @@ int store_kernel_views(struct store *st, const char *kernel, const char *file, c
 /* The name of tune's own table or view that begins with "<kernel>_" (a
  * kernel so named could take it with its views), or NULL. */
 const char *store_kernel_name_reserved(const char *kernel);
-/* A kernel's view named <kernel>_table_<name> is a table of tune results
+/* A kernel's view named <kernel>_table_<name> is a table of tune results,
+ * one named <kernel>_overview_<name> a table across the platforms asked for
  * (report/declared.c): is its column a cell, shown under its name, or one
  * saying whose row it is (title, sweep_id, platform, host, fingerprint) or
  * starting with '_' (_order), not shown? */
 int store_table_cell(const char *column);
 /* What the columns of q (a table view's SELECT *) lack of a table's: "title",
- * "sweep_id" (or platform, host and fingerprint) or "a cell"; NULL when none. */
-const char *store_table_view_lacks(sqlite3_stmt *q);
+ * "sweep_id" (or platform, host and fingerprint; across platforms,
+ * "platform") or "a cell"; NULL when none. */
+const char *store_table_view_lacks(sqlite3_stmt *q, int across);
 /* Records what a kernel's probe measured of the host, one field at a time,
  * replacing the last measurement of that field. */
 int store_host_probe(struct store *st, long long host_id, const char *kernel, const char *probe, const char *field,

@@ -211,9 +211,9 @@ int store_table_cell(const char *column)
 	return 1;
 }
 
-const char *store_table_view_lacks(sqlite3_stmt *q)
+const char *store_table_view_lacks(sqlite3_stmt *q, int across)
 {
-	int title = 0, whose = 0, cells = 0, sweep = 0;
+	int title = 0, whose = 0, cells = 0, sweep = 0, platform = 0;
 
 	for (int i = 0; i < sqlite3_column_count(q); i++) {
 		const char *c = sqlite3_column_name(q, i);
@@ -223,21 +223,26 @@ const char *store_table_view_lacks(sqlite3_stmt *q)
 		title |= strcmp(c, "title") == 0;
 		sweep |= strcmp(c, "sweep_id") == 0;
 		whose += strcmp(c, "platform") == 0 || strcmp(c, "host") == 0 || strcmp(c, "fingerprint") == 0;
+		platform |= strcmp(c, "platform") == 0;
 		cells += store_table_cell(c);
 	}
+	if (across)
+		return !title ? "title" : !platform ? "platform" : !cells ? "a cell" : NULL;
 	return !title ? "title" : !(sweep || whose == 3) ? "sweep_id" : !cells ? "a cell" : NULL;
 }
 
-/* A view named <kernel>_table_<name> is a table of tune results
- * (report/declared.c): what it lacks of one, said into why; 0 when nothing. */
+/* A view named <kernel>_table_<name> is a table of tune results, one named
+ * <kernel>_overview_<name> a table across platforms (report/declared.c):
+ * what it lacks of one, said into why; 0 when nothing. */
 static int table_view_lacks(struct store *st, const char *kernel, const char *name, char *why, size_t len)
 {
 	size_t k = strlen(kernel);
 	sqlite3_stmt *q = NULL;
 	const char *lacks;
 	char *sql;
+	int across = strncmp(name, kernel, k) == 0 && strncmp(name + k, "_overview_", 10) == 0;
 
-	if (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0)
+	if (!across && (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0))
 		return 0;
 	sql = sqlite3_mprintf("SELECT * FROM \"%w\"", name);
 	if (!sql || sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
@@ -246,13 +251,18 @@ static int table_view_lacks(struct store *st, const char *kernel, const char *na
 		return 1;
 	}
 	sqlite3_free(sql);
-	lacks = store_table_view_lacks(q);
+	lacks = store_table_view_lacks(q, across);
 	sqlite3_finalize(q);
 	if (!lacks)
 		return 0;
-	snprintf(why, len, "view %s is a table of tune results (its name says so): it needs a column title (the "
-		 "table's), a column sweep_id or the columns platform, host and fingerprint (whose row it is) and at "
-		 "least one cell; it lacks %s", name, lacks);
+	if (across)
+		snprintf(why, len, "view %s is a table of tune results across platforms (its name says so): it needs a "
+			 "column title (the table's), a column platform (whose row it is) and at least one cell; it lacks "
+			 "%s", name, lacks);
+	else
+		snprintf(why, len, "view %s is a table of tune results (its name says so): it needs a column title (the "
+			 "table's), a column sweep_id or the columns platform, host and fingerprint (whose row it is) and at "
+			 "least one cell; it lacks %s", name, lacks);
 	return 1;
 }
 

@@ -42,9 +42,6 @@ int chase_report_results(sqlite3 *db, const char *platform, struct chase_results
 const struct chase_result *chase_report_best(const struct chase_result *v, size_t n, const char *variant,
 					     long long size, long long g);
 
-/* The side-by-side comparison of the platforms, when there are several. */
-int chase_report_overview(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np,
-			  struct tune_error *err);
 /* Throughput against size, and the speedup over scalar against g. */
 int chase_report_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
 			struct tune_error *err);

@@ -285,7 +285,6 @@ static int csv(sqlite3 *db, const char *platform, int columns, FILE *out, size_t
 
 const struct kernel_report chase_report = {
 	.kernel = "chase",
-	.overview = chase_report_overview,
 	.charts = chase_report_charts,
 	.header_note = " * TUNED_CHASE_PREFETCH_HINT is a CHASE_HINT_* value of kernels/chase/chase.h:\n"
 		       " * #define CHASE_HINT TUNED_CHASE_PREFETCH_HINT before including it.\n",

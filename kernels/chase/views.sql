@@ -174,3 +174,26 @@ FROM (SELECT *, json_extract(params, '$.size_mb') AS size_mb, json_extract(param
              CAST(COALESCE(json_extract(params, '$.group_size'), 0) AS INTEGER) AS g,
              CAST(COALESCE(best_point, 0) AS INTEGER) AS fastest
       FROM optima WHERE kernel = 'chase') o;
+
+-- amaco2's comparison of platforms, when tune results is given several:
+-- each one's scalar and best interleaved-prefetch per working set, side by
+-- side (a view named <kernel>_overview_<name>: its rows of those platforms).
+CREATE VIEW chase_overview_platforms AS
+WITH b AS (SELECT platform, size_mb, variant, group_size, MIN(median_ns_per_lookup) AS m
+           FROM chase_current WHERE variant IN ('scalar', 'interleaved-prefetch') GROUP BY platform, size_mb, variant),
+c AS (SELECT z.platform, z.size_mb, z.working_set, s.m AS scalar, p.m AS best, p.group_size AS g
+      FROM (SELECT DISTINCT platform, size_mb, working_set FROM chase_current) z
+      LEFT JOIN b s ON s.platform = z.platform AND s.size_mb = z.size_mb AND s.variant = 'scalar'
+      LEFT JOIN b p ON p.platform = z.platform AND p.size_mb = z.size_mb AND p.variant = 'interleaved-prefetch')
+SELECT c.platform, 'Scalar vs best interleaved-prefetch per platform (median ns/lookup)' AS title,
+       c.working_set AS "Working set", c.platform || ' ' || k.what AS _column,
+       CASE WHEN k.n = 0 AND c.scalar IS NOT NULL THEN json_object('printf', json_array('%.1f', c.scalar))
+            WHEN k.n = 1 AND c.best IS NOT NULL THEN json_object('printf', json_array('%.1f', c.best))
+            WHEN k.n = 2 AND c.best IS NOT NULL THEN c.g
+            WHEN k.n = 3 AND c.scalar IS NOT NULL AND c.best IS NOT NULL
+            THEN json_object('printf', json_array('%.2fx', c.scalar / c.best))
+            ELSE '-' END AS _cell,
+       k.unit AS _cell_unit, printf('%020d %d', c.size_mb, k.n) AS _order, json_array('MB') AS _units
+FROM c
+JOIN (SELECT 0 AS n, 'scalar' AS what, 'ns/lookup' AS unit UNION ALL SELECT 1, 'interleaved+prefetch', 'ns/lookup'
+      UNION ALL SELECT 2, 'best g', NULL UNION ALL SELECT 3, 'speedup', 'x') k;

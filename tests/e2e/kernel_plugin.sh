@@ -292,9 +292,15 @@ CREATE VIEW sumk_table_wide_pivot AS
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
 SELECT platform, host, fingerprint, 'Forty columns' AS title, 'row' AS "Row", 'c' || i AS _column, i AS _cell
 FROM (SELECT DISTINCT platform, host, fingerprint FROM kernel_results WHERE kernel = 'sumk'), n;
+-- a table across platforms needs their platform
+CREATE VIEW sumk_overview_bare AS SELECT 'Across' AS title, 1 AS n;
 -- not a table: no title
 CREATE VIEW sumk_table_bare AS SELECT 1 AS ns;
 SQL
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
+check "a table view across platforms without one is refused at its line: $(tail -1 "$TMP/errt")" \
+	grep -q "sumk/views.sql:25: view sumk_overview_bare is a table of tune results across platforms (its name says so): it needs a column title (the table's), a column platform" "$TMP/errt"
+sed -i '/sumk_overview_bare/d; /needs their platform/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt")" \
 	grep -q "sumk/views.sql:25: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"

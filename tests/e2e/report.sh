@@ -187,6 +187,10 @@ check "-o DIR without --format csv: exit 2, says to add it" bash -c "[ $? = 2 ] 
 # Two platforms side by side.
 "$tune" results --platform tiny --platform tiny-o3 --db "$db" > "$TMP/two.txt"
 check "comparison table" grep -q "tiny scalar  *tiny interleaved+prefetch" "$TMP/two.txt"
+"$tune" results --platform tiny-o3 --platform tiny --db "$db" > "$TMP/two-r.txt"
+check "its platforms in the order given, a row per working set in order" \
+	sh -c 'grep -qE "^Working set +tiny-o3 scalar .* tiny-o3 speedup +tiny scalar " "$1" &&
+	       [ "$(sed -n "/per platform (median ns\/lookup)$/,/^Platform/p" "$1" | grep -oE "^[0-9]+ [MG]B" | tr "\n" " ")" = "1 MB 4 MB " ]' _ "$TMP/two-r.txt"
 check "two-platform HTML" "$tune" report --platform tiny --platform tiny-o3 --db "$db" -o "$TMP/report2"
 check "two-platform HTML has six charts" test "$(grep -c '<svg' "$TMP/report2/report.html")" -ge 6
 
