@@ -1,8 +1,10 @@
 /* A declared table's typed cells: a cell whose text is a JSON object asks
  * tune to format it, as C's printf does (SQLite's printf rounds a tie up,
  * C's to even) and with what JSON should know of it:
- *   {"printf": [FORMAT, ARG...]}  FORMAT takes %s, %d, %f or %.Nf (N < 10)
- *                                 and %% only, each with its argument;
+ *   {"printf": [FORMAT, ARG...]}  FORMAT takes %s, %d, %u (an integer as
+ *                                 unsigned 64 bits: a checksum), %f or
+ *                                 %.Nf (N < 10) and %% only, each with its
+ *                                 argument;
  *   {"interval": [MEDIAN, LOW, HIGH], "runs": N, "digits": D}
  *                                 a median and its interval as the other
  *                                 tables give one (report_interval());
@@ -39,6 +41,8 @@ static int convert(const char **p, json_t *a, char *out, size_t len, size_t *use
 		str_appendf(out, len, used, "%.*f", digits, json_number_value(a));
 	else if (*c == 'd' && json_is_integer(a))
 		str_appendf(out, len, used, "%lld", (long long)json_integer_value(a));
+	else if (*c == 'u' && json_is_integer(a))
+		str_appendf(out, len, used, "%llu", (unsigned long long)json_integer_value(a));
 	else if (*c == 's' && json_is_string(a))
 		str_appendf(out, len, used, "%s", json_string_value(a));
 	else if (*c == 's' && json_is_number(a))
@@ -72,11 +76,11 @@ static int format_printf(json_t *spec, char *out, size_t len, char *why, size_t 
 		rc = convert(&p, json_array_get(spec, arg), out, len, &used);
 		if (rc < 0) {
 			const char *c = next + 1;
-			int known = *c == 's' || *c == 'd' || *c == 'f' || (c[0] == '.' && c[1] >= '0' && c[1] <= '9' &&
-									      c[2] == 'f');
+			int known = *c == 's' || *c == 'd' || *c == 'u' || *c == 'f' ||
+				    (c[0] == '.' && c[1] >= '0' && c[1] <= '9' && c[2] == 'f');
 
-			snprintf(why, wlen, "format '%.40s': conversion %%%.3s %s (tune formats %%s, %%d, %%f, %%.Nf with N "
-				 "below 10, and %%%%, each with its argument)", fmt, c,
+			snprintf(why, wlen, "format '%.40s': conversion %%%.3s %s (tune formats %%s, %%d, %%u, %%f, %%.Nf with "
+				 "N below 10, and %%%%, each with its argument)", fmt, c,
 				 !known ? "is not one tune formats" : json_array_get(spec, arg) ? "takes another argument"
 				 : "lacks its argument");
 			return -1;

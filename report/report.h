@@ -122,14 +122,17 @@ int report_failures(struct rdoc *d, sqlite3 *db, const char *platform, struct tu
 int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np, struct tune_error *err);
 
 /* The CSV export's columns: the kernel's own (the chase's are amaco2's, byte
- * for byte), or those and then where each sample comes from: platform, host,
- * fingerprint, hugepages, trial, phase, outlier. */
+ * for byte), or those and then those its view adds for all (the chase's:
+ * platform, host, fingerprint, hugepages, trial, phase, outlier). */
 enum report_csv_columns { REPORT_CSV_OWN, REPORT_CSV_ALL };
-extern const char *const report_csv_column_names[]; /* "amaco2", "all", NULL */
+/* "amaco2", "all", "own" (the kernel's own, amaco2's for the chase), NULL */
+extern const char *const report_csv_column_names[];
 
-/* The measured samples of platform (NULL: all) as CSV, in the columns of
- * the kernel whose report writes them (the chase's: amaco2's). */
-int report_csv(sqlite3 *db, const char *platform, int columns, FILE *out, size_t *rows, struct tune_error *err);
+/* csv.c: the measured samples of platform (NULL: all) as CSV, in the
+ * columns kernel declares (its view <kernel>_csv); kernel NULL: the one
+ * kernel that declares them (TUNE_ERR_USAGE naming them when several do). */
+int report_csv(sqlite3 *db, const char *platform, const char *kernel, int columns, FILE *out, size_t *rows,
+	       struct tune_error *err);
 
 /* The charts of platform in dir, each .png, .svg, and the .dat and .gp
  * gnuplot drew them from: each kernel's own (struct kernel_report), and
@@ -255,8 +258,6 @@ struct kernel_report {
 	/* Its optima of platform for the JSON export: *out a new reference
 	 * (JSON null when it has none there). */
 	int (*json)(sqlite3 *db, const char *platform, struct json_t **out, struct tune_error *err);
-	/* Its measured samples as CSV in its own columns (see report_csv()). */
-	int (*csv)(sqlite3 *db, const char *platform, int columns, FILE *out, size_t *rows, struct tune_error *err);
 };
 /* The shipped kernels' own reports, NULL-terminated (kernels/reports.c). */
 extern const struct kernel_report *const kernel_reports[];

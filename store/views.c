@@ -231,9 +231,19 @@ const char *store_table_view_lacks(sqlite3_stmt *q, int across)
 	return !title ? "title" : !(sweep || whose == 3) ? "sweep_id" : !cells ? "a cell" : NULL;
 }
 
+/* Whether a CSV view's columns (q, its SELECT *) say whose sample a row is. */
+static int csv_view_whose(sqlite3_stmt *q)
+{
+	for (int i = 0; i < sqlite3_column_count(q); i++)
+		if (sqlite3_column_name(q, i) && !strcmp(sqlite3_column_name(q, i), "platform"))
+			return 1;
+	return 0;
+}
+
 /* A view named <kernel>_table_<name> is a table of tune results, one named
- * <kernel>_overview_<name> a table across platforms (report/declared.c):
- * what it lacks of one, said into why; 0 when nothing. */
+ * <kernel>_overview_<name> a table across platforms (report/declared.c),
+ * and <kernel>_csv its samples as CSV (report/csv.c): what it lacks of one,
+ * said into why; 0 when nothing. */
 static int table_view_lacks(struct store *st, const char *kernel, const char *name, char *why, size_t len)
 {
 	size_t k = strlen(kernel);
@@ -241,8 +251,9 @@ static int table_view_lacks(struct store *st, const char *kernel, const char *na
 	const char *lacks;
 	char *sql;
 	int across = strncmp(name, kernel, k) == 0 && strncmp(name + k, "_overview_", 10) == 0;
+	int csv = strncmp(name, kernel, k) == 0 && strcmp(name + k, "_csv") == 0;
 
-	if (!across && (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0))
+	if (!across && !csv && (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0))
 		return 0;
 	sql = sqlite3_mprintf("SELECT * FROM \"%w\"", name);
 	if (!sql || sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
@@ -251,11 +262,14 @@ static int table_view_lacks(struct store *st, const char *kernel, const char *na
 		return 1;
 	}
 	sqlite3_free(sql);
-	lacks = store_table_view_lacks(q, across);
+	lacks = csv ? (csv_view_whose(q) ? NULL : "platform") : store_table_view_lacks(q, across);
 	sqlite3_finalize(q);
 	if (!lacks)
 		return 0;
-	if (across)
+	if (csv)
+		snprintf(why, len, "view %s is the kernel's samples as CSV (its name says so: tune export csv): it needs "
+			 "a column platform (whose sample it is, for --platform)", name);
+	else if (across)
 		snprintf(why, len, "view %s is a table of tune results across platforms (its name says so): it needs a "
 			 "column title (the table's), a column platform (whose row it is) and at least one cell; it lacks "
 			 "%s", name, lacks);

@@ -1,7 +1,8 @@
 /* The chase's exports: its header macros (the default of the largest
  * working set out of cache, and per working set a table that g, variant,
- * hint and huge pages follow together) with their lookup functions, its
- * optima as JSON, and its samples in amaco2's CSV columns. */
+ * hint and huge pages follow together) with their lookup functions, and
+ * its optima as JSON (its samples in amaco2's CSV columns are declared in
+ * views.sql). */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,61 +229,6 @@ static int json(sqlite3 *db, const char *platform, json_t **out, struct tune_err
 	return 0;
 }
 
-struct csv {
-	FILE *out;
-	int columns;
-	size_t *rows;
-};
-
-/* One sample in amaco2's columns, then (REPORT_CSV_ALL) where it comes from. */
-static int csv_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
-{
-	struct csv *c = arg;
-
-	(void)err;
-	/* Names are data: escaped as CSV fields (amaco2's own stay as they are). */
-	escape_csv_field(c->out, report_text(q, 0, ""));
-	fprintf(c->out, ",%lld,%lld,%lld,", sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
-		sqlite3_column_int64(q, 3));
-	escape_csv_field(c->out, report_text(q, 4, ""));
-	fprintf(c->out, ",%lld,%lld,%.4f,%.1f,%llu", sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 6),
-		sqlite3_column_double(q, 7), sqlite3_column_double(q, 8), (unsigned long long)sqlite3_column_int64(q, 9));
-	if (c->columns == REPORT_CSV_ALL) {
-		for (int k = 10; k < 13; k++) {
-			fputc(',', c->out);
-			escape_csv_field(c->out, report_text(q, k, ""));
-		}
-		fprintf(c->out, ",%lld,%lld,", sqlite3_column_int64(q, 13), sqlite3_column_int64(q, 14));
-		escape_csv_field(c->out, report_text(q, 15, ""));
-		fprintf(c->out, ",%lld", sqlite3_column_int64(q, 16));
-	}
-	fputc('\n', c->out);
-	(*c->rows)++;
-	return 0;
-}
-
-/* variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum
- * for the measured runs of the newest result of each configuration; with
- * REPORT_CSV_ALL, then platform,host,fingerprint,hugepages,trial,phase,outlier. */
-static int csv(sqlite3 *db, const char *platform, int columns, FILE *out, size_t *rows, struct tune_error *err)
-{
-	struct csv c = { out, columns, rows };
-
-	*rows = 0;
-	fprintf(out, "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,"
-		     "checksum%s\n", columns == REPORT_CSV_ALL ? ",platform,host,fingerprint,hugepages,trial,phase,outlier" : "");
-	return report_each_row(db,
-			       "SELECT " CHASE_SQL_VARIANT("r.") ", r.size_mb, r.depth, " CHASE_SQL_GROUP_SIZE("r.") ","
-			       " COALESCE(" CHASE_SQL_HINT("r.") ", 'none'), s.run_id,"
-			       " s.ns_total, s.ns_per_lookup, s.lookups_per_sec, s.checksum,"
-			       " r.platform, r.host, r.fingerprint, r.hugepages, r.trial_id, r.phase, s.outlier"
-			       " FROM chase_latest r JOIN current_fingerprints USING (platform, host, fingerprint)"
-			       " JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0"
-			       " WHERE (?1 IS NULL OR r.platform = ?1) AND r.kernel = 'chase'"
-			       " ORDER BY r.platform, r.host, r.size_mb, r.variant, r.hint, r.group_size, s.run_id",
-			       platform, "samples", csv_row, &c, err);
-}
-
 const struct kernel_report chase_report = {
 	.kernel = "chase",
 	.charts = chase_report_charts,
@@ -291,5 +237,4 @@ const struct kernel_report chase_report = {
 	.header = header,
 	.header_functions = header_functions,
 	.json = json,
-	.csv = csv,
 };

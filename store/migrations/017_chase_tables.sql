@@ -4,8 +4,10 @@
 -- its optima and its comparison of platforms (a view named chase_overview_*:
 -- a table across the platforms asked for), declared in
 -- kernels/chase/views.sql over two views of its current results
--- (chase_current, chase_best), on which chase_best_per_size now reads too. Made here, as that file makes them, for every database (15
--- made the chase's views in each), and again by the chase's next sweep.
+-- (chase_current, chase_best), on which chase_best_per_size now reads too;
+-- and its samples in amaco2's CSV columns (chase_csv, tune export csv).
+-- Made here, as that file makes them, for every database (15 made the
+-- chase's views in each), and again by the chase's next sweep.
 DROP VIEW IF EXISTS chase_best_per_size;
 -- chase_current: the newest result of each configuration on the current
 -- fingerprints, as amaco2's tables read it: g = 0 of an interleaved binary
@@ -173,8 +175,27 @@ FROM c
 JOIN (SELECT 0 AS n, 'scalar' AS what, 'ns/lookup' AS unit UNION ALL SELECT 1, 'interleaved+prefetch', 'ns/lookup'
       UNION ALL SELECT 2, 'best g', NULL UNION ALL SELECT 3, 'speedup', 'x') k;
 
+-- chase_csv: every measured run of the newest result of each configuration
+-- on the current fingerprints, in amaco2's columns (tune export csv;
+-- report/csv.c), then where it comes from for --columns all (_all_*).
+CREATE VIEW chase_csv AS
+SELECT r.platform, CASE WHEN r.group_size = 0 THEN 'scalar' ELSE r.variant END AS variant,
+       r.size_mb AS workload_size_mb, r.depth, MAX(r.group_size, 1) AS group_size,
+       COALESCE(CASE WHEN r.group_size = 0 THEN NULL ELSE r.hint END, 'none') AS hint, s.run_id,
+       CAST(s.ns_total AS INTEGER) AS ns_total, json_object('printf', json_array('%.4f', s.ns_per_lookup)) AS ns_per_lookup,
+       json_object('printf', json_array('%.1f', s.lookups_per_sec)) AS lookups_per_sec,
+       json_object('printf', json_array('%u', CAST(s.checksum AS INTEGER))) AS checksum,
+       r.platform AS _all_platform, r.host AS _all_host, r.fingerprint AS _all_fingerprint,
+       r.hugepages AS _all_hugepages, r.trial_id AS _all_trial, r.phase AS _all_phase, s.outlier AS _all_outlier,
+       printf('%s%s%s%s%020d%s%s%s%s%s%020d%s%020d', r.platform, char(1), r.host, char(1), r.size_mb, char(1),
+              r.variant, char(1), COALESCE(r.hint, ''), char(1), r.group_size, char(1), s.run_id) AS _order
+FROM chase_latest r
+JOIN current_fingerprints USING (platform, host, fingerprint)
+JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0
+WHERE r.kernel = 'chase';
+
 INSERT OR REPLACE INTO kernel_views (kernel, name, sql_hash)
 VALUES ('chase', 'chase_current', ''), ('chase', 'chase_best', ''), ('chase', 'chase_best_per_size', ''),
        ('chase', 'chase_table_summary', ''), ('chase', 'chase_table_isolation', ''),
        ('chase', 'chase_table_group_size', ''), ('chase', 'chase_table_optima', ''),
-       ('chase', 'chase_overview_platforms', '');
+       ('chase', 'chase_overview_platforms', ''), ('chase', 'chase_csv', '');

@@ -22,7 +22,7 @@ for cmd in tune $commands; do
 	check "tune $cmd: '--' completes to the options its --help lists ($want)" test "$(complete_words "${words[@]}")" = "$want"
 done
 check "a format completes" test "$(complete_words tune results --format '')" = "csv json md table"
-check "a column set completes" test "$(complete_words tune export csv --columns '')" = "all amaco2"
+check "a column set completes" test "$(complete_words tune export csv --columns '')" = "all amaco2 own"
 check "export's formats complete" test "$(complete_words tune export '')" = "csv header json"
 check "a platform completes from platforms/" sh -c "echo '$(complete_words tune run chase-g --platform lo)' | grep -qw local"
 check "a sweep completes from sweeps/" sh -c "echo '$(complete_words tune run chase-)' | grep -qw chase-tune"

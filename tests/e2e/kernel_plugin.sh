@@ -342,6 +342,37 @@ check "and says once what is wrong: $(head -1 "$TMP/rt2.err")" \
 # Beside the chase: the header holds the kernels asked for, else those with optima.
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2>&1
 "$tune" export header --platform tiny --db "$db" -o "$TMP/both.h" 2> /dev/null
+# Its samples as CSV, declared as a view sumk_csv; beside the chase's, which
+# kernel's is asked. One without a platform to select by is refused.
+echo "CREATE VIEW sumk_csv AS SELECT 1 AS n;" >> "$kd/sumk/views.sql"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errc"
+check "a CSV view without a platform is refused at its line: $(tail -1 "$TMP/errc")" \
+	grep -q "sumk/views.sql:[0-9]*: view sumk_csv is the kernel's samples as CSV (its name says so: tune export csv): it needs a column platform" "$TMP/errc"
+sed -i '/^CREATE VIEW sumk_csv AS SELECT 1 AS n;$/d' "$kd/sumk/views.sql"
+cat >> "$kd/sumk/views.sql" << 'SQL'
+CREATE VIEW sumk_csv AS
+SELECT r.platform, r.variant, r.context, json_extract(r.params, '$.g') AS g, s.run_id,
+       json_object('printf', json_array('%.3f', s.ns_per_lookup)) AS ns_per_item, r.trial_id AS _all_trial,
+       printf('%020d %020d', r.trial_id, s.run_id) AS _order
+FROM kernel_results r JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.kernel = 'sumk';
+SQL
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2>&1
+out=$("$tune" export csv --db "$db" 2>&1)
+rc=$?
+check "export csv with two kernels declaring one: exit 2 naming them (rc $rc: $out)" \
+	sh -c '[ "$1" = 2 ] && printf %s "$2" | grep -q "several kernels declare a CSV (chase, sumk): say which with --kernel K"' _ "$rc" "$out"
+"$tune" export csv --db "$db" --kernel sumk --columns all > "$TMP/sumk.csv" 2> "$TMP/errc"
+check "export csv --kernel sumk: its columns, then --columns all's ($(tail -1 "$TMP/errc"))" \
+	test "$(head -1 "$TMP/sumk.csv")" = "variant,context,g,run_id,ns_per_item,trial"
+check "a row per measured run, the value as its format says" \
+	sh -c '[ "$(grep -cE "^(plain|unrolled),n=[0-9]+,[0-9]+,[0-9]+,[0-9]+\.[0-9]{3},[0-9]+$" "$1")" = "$2" ]' _ "$TMP/sumk.csv" \
+	"$(q "$db" "SELECT COUNT(*) FROM kernel_results r JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.kernel = 'sumk'")"
+"$tune" export csv --db "$db" --kernel chase > "$TMP/chase.csv" 2>&1
+check "and --kernel chase: amaco2's columns" grep -q "^variant,workload_size_mb,depth,group_size,hint,run_id," "$TMP/chase.csv"
+out=$("$tune" export csv --db "$db" --kernel ipa 2>&1)
+rc=$?
+check "--kernel ipa, which declares none: exit 10 saying so (rc $rc: $out)" \
+	sh -c '[ "$1" = 10 ] && printf %s "$2" | grep -q "kernel .ipa. declares no CSV (a view ipa_csv in its views file; those that do: chase, sumk)"' _ "$rc" "$out"
 check "by default the kernels with optima: sumk and chase" \
 	sh -c 'grep -q TUNED_SUMK_G "$1" && grep -q TUNED_CHASE_ "$1"' _ "$TMP/both.h"
 "$tune" export header --platform tiny --kernel sumk --db "$db" -o "$TMP/sumk-only.h" 2> "$TMP/errk"

@@ -1,4 +1,4 @@
-/* tune export csv|header|json [--platform P ...] [-o FILE]
+/* tune export csv|header|json [--platform P ...] [--kernel K ...] [-o FILE]
  * tune export header --check FILE [--platform P ...]: is the header stale? */
 #include <errno.h>
 #include <stdio.h>
@@ -126,8 +126,11 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: csv takes one --platform at a time");
 	if (o.columns_given && fmt != 0)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: --columns applies to csv (tune export csv --columns all)");
-	if (o.nkernels && fmt != 1)
-		return tune_fail(err, TUNE_ERR_USAGE, "export: --kernel applies to headers (tune export header --kernel K)");
+	if (o.nkernels && fmt == 2)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: --kernel applies to headers and CSV (tune export header "
+				 "--kernel K)");
+	if (o.nkernels > 1 && fmt == 0)
+		return tune_fail(err, TUNE_ERR_USAGE, "export: csv takes one --kernel at a time");
 	if (o.check && fmt != 1)
 		return tune_fail(err, TUNE_ERR_USAGE, "export: --check applies to headers (tune export header --check FILE)");
 	if ((rc = cmd_open_store(o.db, &st, err)) != 0)
@@ -152,7 +155,8 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		goto out;
 	}
 	if (fmt == 0)
-		rc = report_csv(store_db(st), np ? platforms[0] : NULL, o.columns, out, &rows, err);
+		rc = report_csv(store_db(st), np ? platforms[0] : NULL, o.nkernels ? o.kernels[0] : NULL, o.columns, out,
+				&rows, err);
 	else if (fmt == 1)
 		rc = report_header(store_db(st), platforms, np, o.nkernels ? o.kernels : NULL, out, err);
 	else

@@ -182,7 +182,8 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 				if (!strcmp(optarg, report_csv_column_names[i]))
 					o->columns = i;
 			if (o->columns < 0)
-				return tune_fail(err, TUNE_ERR_USAGE, "%sunknown column set '%s' (amaco2 or all)", prefix,
+				return tune_fail(err, TUNE_ERR_USAGE, "%sunknown column set '%s' (own, the kernel's: amaco2's "
+						 "for the chase; or all)", prefix,
 						 optarg);
 			o->columns_given = 1;
 			break;

@@ -16,10 +16,12 @@ static const struct cmd_option agent_options[] = {
 };
 static const struct cmd_option export_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("FILE", "write to FILE (default: standard output)"), CMD_OPT_CHECK,
-	{ "columns", 'L', "SET", 0, "csv: amaco2 (its columns, byte for byte; the default) or all (and platform, host, "
-	  "fingerprint, hugepages, trial, phase, outlier)" },
+	{ "columns", 'L', "SET", 0, "csv: own (the kernel's columns, amaco2's for the chase, byte for byte; the "
+	  "default; also named amaco2) or all (and those its view adds: the chase's platform, host, fingerprint, "
+	  "hugepages, trial, phase, outlier)" },
 	{ "kernel", 'N', "K", CMD_OPT_REPEAT, "header: the kernels it holds, K again for several (default: every "
-	  "kernel with optima on the platforms)" },
+	  "kernel with optima on the platforms); csv: the kernel whose samples (default: the one that declares a "
+	  "CSV, its view K_csv)" },
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option facts_options[] = {
