@@ -42,11 +42,15 @@ FILE *report_chart_data(const char *dir, const char *name, char *path, size_t le
 }
 
 static int run_gnuplot(const char *script, const char *dir, const char *platform, const char *host,
-		       const char *name, struct tune_error *err)
+		       const char *name, const char *const *more, struct tune_error *err)
 {
 	const char *gnuplot = getenv("TUNE_GNUPLOT");
-	char *argv[] = { (char *)(gnuplot && *gnuplot ? gnuplot : "gnuplot"), "-c", (char *)script, (char *)dir,
-			 (char *)platform, (char *)host, (char *)name, NULL };
+	char *argv[13] = { (char *)(gnuplot && *gnuplot ? gnuplot : "gnuplot"), "-c", (char *)script, (char *)dir,
+			   (char *)platform, (char *)host, (char *)name, NULL };
+
+	/* ARG5 to ARG9: gnuplot takes nine. */
+	for (size_t i = 0; more && more[i] && i < REPORT_PLOT_MORE; i++)
+		argv[7 + i] = (char *)more[i];
 	struct run_result res;
 	int rc = runner_exec(argv, -1, 60.0, NULL, &res, err);
 
@@ -65,8 +69,8 @@ static int run_gnuplot(const char *script, const char *dir, const char *platform
 
 /* Writes NAME.gp for both terminals and runs it: NAME.png and NAME.svg. In
  * body, datafile is ARG1/NAME.dat. */
-int report_plot(const char *dir, const char *name, const char *platform, const char *host, const struct strbuf *body,
-		struct tune_error *err)
+int report_plot(const char *dir, const char *name, const char *platform, const char *host, const char *const *more,
+		const struct strbuf *body, struct tune_error *err)
 {
 	char path[4200];
 	FILE *f;
@@ -88,7 +92,7 @@ int report_plot(const char *dir, const char *name, const char *platform, const c
 		strbuf_str(body));
 	if (fclose(f) != 0)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "report: cannot write '%s': %s", path, strerror(errno));
-	return run_gnuplot(path, dir, platform, host, name, err);
+	return run_gnuplot(path, dir, platform, host, name, more, err);
 }
 
 /* Appends a chart drawn to made. */
@@ -129,7 +133,7 @@ static int kernel_chart(const char *platform, const char *dir, const char *kerne
 		    "intervals' noenhanced\n  set logscale x 2\n  set xlabel 'list parameter'\n  set ylabel 'metric'\n"
 		    "  set key noenhanced\n  set bars 2\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with "
 		    "yerrorlines lw 2 title columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);
-	rc = report_plot(dir, name, platform, host, &body, err);
+	rc = report_plot(dir, name, platform, host, NULL, &body, err);
 	strbuf_release(&body);
 	snprintf(caption, sizeof(caption), "Kernel %s: its metric (%s) against %s, a line per context, variant and "
 		 "searched values", kernel, unit[0] ? unit : "?", list);
@@ -245,5 +249,7 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, struct rep
 	for (size_t k = 0; kernel_reports[k]; k++)
 		if (kernel_reports[k]->charts && (rc = kernel_reports[k]->charts(db, platform, dir, made, charts, err)) != 0)
 			return rc;
+	if ((rc = report_declared_charts(db, platform, dir, made, charts, err)) != 0)
+		return rc;
 	return kernel_charts(db, platform, dir, made, charts, err);
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../tuner/base/names.h"
-#include "pivot_internal.h"
+#include "declared_internal.h"
 #include "report.h"
 
 /* SQL: the view kernel_views row k records is one of its kernel's tables
@@ -55,16 +55,14 @@ struct declared_sweep {
 	const char *platforms;
 };
 
-/* A kernel's mistake in its table view costs that view or cell, never the
- * report: said on stderr, its names escaped (they are the database's). */
-static void declared_warn(const char *view, const char *column, const char *why)
+void declared_warn(const char *what, const char *view, const char *column, const char *why)
 {
 	char v[200], c[200], w[300];
 
 	names_show(view, 0, v, sizeof(v));
 	names_show(column ? column : "", 0, c, sizeof(c));
 	names_show(why, 0, w, sizeof(w));
-	fprintf(stderr, "tune: warning: the table view '%s'%s%s%s: %s\n", v, column ? ", column '" : "", c,
+	fprintf(stderr, "tune: warning: the %s view '%s'%s%s%s: %s\n", what, v, column ? ", column '" : "", c,
 		column ? "'" : "", w);
 }
 
@@ -75,7 +73,7 @@ static sqlite3_stmt *view_select(sqlite3 *db, const char *view, const char *more
 	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"%s", view, more);
 
 	if (!sql || sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-		declared_warn(view, NULL, sql ? store_errmsg(db) : "out of memory");
+		declared_warn("table", view, NULL, sql ? store_errmsg(db) : "out of memory");
 		sqlite3_finalize(q);
 		q = NULL;
 	}
@@ -138,7 +136,7 @@ static sqlite3_stmt *view_rows(sqlite3 *db, const char *view, const struct decla
 	if (!q)
 		return NULL;
 	if ((lacks = store_table_view_lacks(q, s->platforms != NULL)) != NULL) {
-		declared_warn(view, NULL, lacks[0] == 't' ? "it has no column title" : lacks[0] == 's' ?
+		declared_warn("table", view, NULL, lacks[0] == 't' ? "it has no column title" : lacks[0] == 's' ?
 			      "it has no column sweep_id, nor platform, host and fingerprint" : lacks[0] == 'p' ?
 			      "it has no column platform" : "it has no cell");
 		sqlite3_finalize(q);
@@ -237,7 +235,7 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 						 sizeof(why));
 			cells[i] = kind == 1 ? typed[i] : kind < 0 ? "?" : report_text(q, c, "-");
 			if (kind < 0 && !warned++)
-				declared_warn(view, i < nshown ? head[i] : "_cell", why);
+				declared_warn("table", view, i < nshown ? head[i] : "_cell", why);
 		}
 		if (column >= 0) {
 			if (!pv.title || strcmp(pv.title, name) != 0 || pd != d) {
@@ -255,8 +253,8 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 						       cell_unit >= 0 ? report_text(q, cell_unit, NULL) : NULL,
 						       platform_rank(ranks, q, platform), cells[nshown], values[nshown])) > 0 &&
 			    !wide++)
-				declared_warn(view, "_column", "more distinct values than a table has columns (32 with the "
-					      "shown ones): the rest are left out");
+				declared_warn("table", view, "_column", "more distinct values than a table has columns (32 "
+					      "with the shown ones): the rest are left out");
 			if (oom)
 				json_decref(values[nshown]);
 			oom = oom || added < 0;
@@ -283,16 +281,14 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the table view '%s': %s", view, store_errmsg(db));
 	} else {
 		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-			declared_warn(view, NULL, store_errmsg(db));
+			declared_warn("table", view, NULL, store_errmsg(db));
 		rc = 0;
 	}
 	sqlite3_finalize(q);
 	return rc;
 }
 
-/* A kernel's table views of a kind ("_table_", "_overview_"), in its
- * file's order; *views (free each and it) of *n. */
-static int table_views(sqlite3 *db, const char *kernel, const char *kind, char ***views, size_t *n,
+int declared_views(sqlite3 *db, const char *kernel, const char *kind, char ***views, size_t *n,
 		       struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
@@ -319,7 +315,7 @@ static int table_views(sqlite3 *db, const char *kernel, const char *kind, char *
 						 store_errmsg(db));
 }
 
-static void free_views(char **views, size_t n)
+void declared_views_free(char **views, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(views[i]);
@@ -367,10 +363,10 @@ static int kernel_tables(struct rdoc *d, sqlite3 *db, const char *kernel, const 
 {
 	struct declared_walk w = { d, db, NULL, 0 };
 	char *sql;
-	int rc = table_views(db, kernel, "_table_", &w.views, &w.nviews, err);
+	int rc = declared_views(db, kernel, "_table_", &w.views, &w.nviews, err);
 
 	if (rc || !w.nviews) {
-		free_views(w.views, w.nviews);
+		declared_views_free(w.views, w.nviews);
 		return rc;
 	}
 	/* The kernel's name is data: quoted as a literal (%Q), never pasted. */
@@ -379,55 +375,61 @@ static int kernel_tables(struct rdoc *d, sqlite3 *db, const char *kernel, const 
 	rc = sql ? report_each_row(db, sql, platform, "the kernel's sweeps", sweep_row, &w, err)
 		 : tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	sqlite3_free(sql);
-	free_views(w.views, w.nviews);
+	declared_views_free(w.views, w.nviews);
 	return rc;
 }
 
-/* Every kernel with table views of a kind, by name: of platform's sweeps
- * (NULL: all), or across the platforms (a JSON array). */
+int declared_kernels_with(sqlite3 *db, const char *kind, int (*each)(const char *kernel, void *arg,
+								      struct tune_error *err),
+			  void *arg, struct tune_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	int step = SQLITE_DONE, rc = 0;
+
+	/* The kind as ?9, what DECLARED_SQL_IS reads it as. */
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT kernel FROM kernel_views WHERE " DECLARED_SQL_IS("")
+			       " ORDER BY kernel", -1, &q, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
+	sqlite3_bind_text(q, 9, kind, -1, SQLITE_STATIC);
+	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
+		rc = each(report_text(q, 0, ""), arg, err);
+	if (!rc && step != SQLITE_DONE)
+		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* Every kernel's tables of platform's sweeps (NULL: all), or across the
+ * platforms (a JSON array). */
 struct declared_kernels {
 	struct rdoc *d;
 	sqlite3 *db;
 	const char *platform, *platforms;
 };
 
-static int kernel_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+static int kernel_sweeps(const char *kernel, void *arg, struct tune_error *err)
+{
+	struct declared_kernels *k = arg;
+
+	return kernel_tables(k->d, k->db, kernel, k->platform, err);
+}
+
+static int kernel_across(const char *kernel, void *arg, struct tune_error *err)
 {
 	struct declared_kernels *k = arg;
 	struct declared_sweep across = { "", "", "", 0, k->platforms };
 	struct sections ss = { NULL, 0 };
 	char **views = NULL;
 	size_t nviews = 0;
-	int rc;
+	int rc = declared_views(k->db, kernel, "_overview_", &views, &nviews, err);
 
-	if (!k->platforms)
-		return kernel_tables(k->d, k->db, report_text(q, 0, ""), k->platform, err);
-	rc = table_views(k->db, report_text(q, 0, ""), "_overview_", &views, &nviews, err);
 	for (size_t i = 0; !rc && i < nviews; i++)
 		rc = view_tables(&ss, k->db, views[i], &across, err);
 	/* Under one heading, whatever their _section. */
 	for (size_t s = 0; !rc && s < ss.n; s++)
 		rdoc_append(k->d, ss.v[s].doc);
 	sections_free(&ss);
-	free_views(views, nviews);
-	return rc;
-}
-
-static int declared_kernels(struct declared_kernels *k, const char *kind, struct tune_error *err)
-{
-	sqlite3_stmt *q = NULL;
-	int step = SQLITE_DONE, rc = 0;
-
-	/* The kind as ?9, what DECLARED_SQL_IS reads it as. */
-	if (sqlite3_prepare_v2(k->db, "SELECT DISTINCT kernel FROM kernel_views WHERE " DECLARED_SQL_IS("")
-			       " ORDER BY kernel", -1, &q, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' tables: %s", store_errmsg(k->db));
-	sqlite3_bind_text(q, 9, kind, -1, SQLITE_STATIC);
-	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-		rc = kernel_row(q, k, err);
-	if (!rc && step != SQLITE_DONE)
-		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' tables: %s", store_errmsg(k->db));
-	sqlite3_finalize(q);
+	declared_views_free(views, nviews);
 	return rc;
 }
 
@@ -435,7 +437,7 @@ int report_declared_tables(struct rdoc *d, sqlite3 *db, const char *platform, st
 {
 	struct declared_kernels k = { d, db, platform, NULL };
 
-	return declared_kernels(&k, "_table_", err);
+	return declared_kernels_with(db, "_table_", kernel_sweeps, &k, err);
 }
 
 int report_declared_overviews(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t np,
@@ -443,7 +445,6 @@ int report_declared_overviews(struct rdoc *d, sqlite3 *db, const char *const *pl
 {
 	json_t *a = json_array();
 	struct declared_kernels k = { NULL, db, NULL, NULL };
-	size_t before;
 	int rc;
 
 	if (np < 2) {
@@ -458,9 +459,8 @@ int report_declared_overviews(struct rdoc *d, sqlite3 *db, const char *const *pl
 		free((char *)k.platforms);
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
-	rc = declared_kernels(&k, "_overview_", err);
-	before = rdoc_rows(k.d);
-	if (!rc && before) {
+	rc = declared_kernels_with(db, "_overview_", kernel_across, &k, err);
+	if (!rc && rdoc_rows(k.d)) {
 		rdoc_heading(d, "Comparison of platforms");
 		rdoc_append(d, k.d);
 	}

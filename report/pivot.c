@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pivot_internal.h"
+#include "declared_internal.h"
 
 void pivot_free(struct pivot *p)
 {

@@ -146,6 +146,11 @@ struct report_chart {
 	char name[160];
 	char caption[256];
 };
+/* declared_charts.c: each kernel's declared charts of platform in dir
+ * (views named <kernel>_chart_<name>, drawn as PLATFORM-<kernel>-<name>),
+ * each added to made. */
+int report_declared_charts(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made,
+			   size_t *charts, struct tune_error *err);
 /* The file name (without extension) of platform's chart: "<platform>-<chart>",
  * both escaped as a file name. */
 void report_chart_file(const char *platform, const char *chart, char *out, size_t len);
@@ -156,10 +161,13 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, struct rep
 FILE *report_chart_data(const char *dir, const char *name, char *path, size_t len, struct tune_error *err);
 struct strbuf;
 /* Writes dir/name.gp drawing body for both terminals (in body, datafile is
- * ARG1/name.dat; ARG2 the platform, ARG3 the host, ARG4 name) and runs
- * gnuplot on it; name, a report_chart_file(), stays out of the script's text. */
-int report_plot(const char *dir, const char *name, const char *platform, const char *host, const struct strbuf *body,
-		struct tune_error *err);
+ * ARG1/name.dat; ARG2 the platform, ARG3 the host, ARG4 name, ARG5 on the
+ * strings of more, NULL-terminated, REPORT_PLOT_MORE at most) and runs
+ * gnuplot on it; name, a report_chart_file(), stays out of the script's
+ * text, as do the strings of more. */
+#define REPORT_PLOT_MORE 5
+int report_plot(const char *dir, const char *name, const char *platform, const char *host, const char *const *more,
+		const struct strbuf *body, struct tune_error *err);
 /* Adds a chart drawn to made (REPORT_MAX_CHARTS at most). */
 void report_chart_made(struct report_chart *made, size_t *n, const char *name, const char *caption);
 /* The charts of each platform and dir/report.html: host facts, charts and tables in one file. */

@@ -231,7 +231,6 @@ static int json(sqlite3 *db, const char *platform, json_t **out, struct tune_err
 
 const struct kernel_report chase_report = {
 	.kernel = "chase",
-	.charts = chase_report_charts,
 	.header_note = " * TUNED_CHASE_PREFETCH_HINT is a CHASE_HINT_* value of kernels/chase/chase.h:\n"
 		       " * #define CHASE_HINT TUNED_CHASE_PREFETCH_HINT before including it.\n",
 	.header = header,

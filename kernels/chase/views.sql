@@ -43,7 +43,7 @@ SELECT platform, host, fingerprint, depth, size_mb,
        CASE WHEN group_size = 0 THEN 'scalar' ELSE variant END AS variant,
        CASE WHEN group_size = 0 THEN NULL ELSE hint END AS hint, MAX(group_size, 1) AS group_size, hugepages,
        median_ns_per_lookup, COALESCE(ci_low, median_ns_per_lookup) AS ci_low,
-       COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs
+       COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs, COALESCE(outliers, 0) AS outliers
 FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint);
 
 -- chase_best: the fastest configuration of each variant per working set and
@@ -216,3 +216,62 @@ FROM chase_latest r
 JOIN current_fingerprints USING (platform, host, fingerprint)
 JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0
 WHERE r.kernel = 'chase';
+
+-- The charts of tune report (report/declared_charts.c reads views named
+-- chase_chart_*): a row a point of the platform's chart.
+-- Throughput against working set: the best of each variant per size, with
+-- the caches within the sizes measured marked (past each, lookups go one
+-- level further out); a line breaks where sizes between were not measured.
+CREATE VIEW chase_chart_throughput_vs_size AS
+WITH b AS (SELECT platform, host, size_mb, variant, MIN(median_ns_per_lookup) AS m, ci_low, ci_high
+           FROM chase_current GROUP BY platform, size_mb, variant),
+r AS (SELECT platform, MIN(size_mb) AS lo, MAX(size_mb) AS hi FROM chase_current GROUP BY platform),
+c AS (SELECT p.name AS platform, k.label, json_extract(s.env_json, '$.' || k.key) / 1048576.0 AS mb, k.n
+      FROM platforms p JOIN sweeps s ON s.id = (SELECT MAX(x.id) FROM sweeps x WHERE x.platform_id = p.id)
+      JOIN (SELECT 1 AS n, 'l1d_bytes' AS key, 'L1d' AS label UNION ALL SELECT 2, 'l2_bytes', 'L2'
+            UNION ALL SELECT 3, 'llc_bytes', 'last-level cache') k)
+SELECT b.platform, b.host, 'Throughput against working set, best g per variant, median intervals' AS title,
+       'Throughput against working-set size: the best g of each variant' AS caption,
+       'working set (MB)' AS xlabel, 'million lookups per second' AS ylabel, b.variant AS series,
+       b.size_mb AS x, 1e3 / b.m AS y, 1e3 / b.ci_high AS low, 1e3 / b.ci_low AS high,
+       b.size_mb > 2 * LAG(b.size_mb) OVER (PARTITION BY b.platform, b.variant ORDER BY b.size_mb) AS _break,
+       'line' AS _style, 2 AS _logx, 1 AS _y0,
+       printf('%d %020d', CASE b.variant WHEN 'scalar' THEN 0 WHEN 'scalar-prefetch' THEN 1 WHEN 'interleaved' THEN 2
+                                          ELSE 3 END, b.size_mb) AS _order
+FROM b
+UNION ALL
+SELECT c.platform, NULL, NULL, NULL, NULL, NULL,
+       printf('%s (%s)', c.label, CASE WHEN c.mb < 1 THEN printf('%.0f KiB', c.mb * 1024)
+                                       WHEN c.mb < 10 THEN printf('%.1f MiB', c.mb) ELSE printf('%.0f MiB', c.mb) END),
+       c.mb, NULL, NULL, NULL, 0, 'mark', 2, 1, printf('9 %d', c.n)
+FROM c JOIN r ON r.platform = c.platform
+WHERE c.mb > 0 AND c.mb >= r.lo AND c.mb <= r.hi;
+
+-- The speedup of interleaved-prefetch over scalar against g, a line per
+-- working set, the chosen g of each ringed and a g whose runs were flagged
+-- as outliers crossed (where to look twice).
+CREATE VIEW chase_chart_speedup_vs_groupsize AS
+WITH s AS (SELECT platform, size_mb, MIN(median_ns_per_lookup) AS m FROM chase_current WHERE variant = 'scalar'
+           GROUP BY platform, size_mb),
+p AS (SELECT platform, host, size_mb, working_set, group_size, MIN(median_ns_per_lookup) AS m, ci_low, ci_high,
+             outliers
+      FROM chase_current WHERE variant = 'interleaved-prefetch' GROUP BY platform, size_mb, group_size),
+g AS (SELECT p.*, s.m / p.m AS speedup, s.m / p.ci_high AS low, s.m / p.ci_low AS high
+      FROM p JOIN s ON s.platform = p.platform AND s.size_mb = p.size_mb),
+o AS (SELECT o.platform, json_extract(o.params, '$.size_mb') AS size_mb,
+             COALESCE(json_extract(o.params, '$.group_size'), 0) AS group_size
+      FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)
+      WHERE o.kernel = 'chase' AND o.variant = 'interleaved-prefetch')
+SELECT platform, host, 'Speedup of interleaved-prefetch over scalar, median intervals' AS title,
+       'Speedup of interleaved-prefetch over scalar against group size' AS caption, 'group size g' AS xlabel,
+       'speedup over scalar' AS ylabel, working_set AS series, group_size AS x, speedup AS y, low, high,
+       'line' AS _style, 2 AS _logx, 1 AS _y0, 1 AS _ref_y, printf('0 %020d %020d', size_mb, group_size) AS _order
+FROM g
+UNION ALL
+SELECT g.platform, g.host, NULL, NULL, NULL, NULL, 'chosen g', g.group_size, g.speedup, NULL, NULL, 'point', 2, 1, 1,
+       printf('1 %020d', g.size_mb)
+FROM g JOIN o ON o.platform = g.platform AND o.size_mb = g.size_mb AND o.group_size = g.group_size
+UNION ALL
+SELECT platform, host, NULL, NULL, NULL, NULL, 'runs flagged as outliers', group_size, speedup, NULL, NULL, 'flag', 2,
+       1, 1, printf('2 %020d %020d', size_mb, group_size)
+FROM g WHERE outliers > 0;

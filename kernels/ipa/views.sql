@@ -77,3 +77,36 @@ FROM c
 LEFT JOIN p at ON at.sweep_id = c.sweep_id AND at.t = c.t
 LEFT JOIN p poll ON poll.sweep_id = c.sweep_id AND poll.t = 9223372036854775807
 LEFT JOIN p block ON block.sweep_id = c.sweep_id AND block.t = 0;
+
+-- The chart of tune report (report/declared_charts.c reads views named
+-- ipa_chart_*): wall time per call against T on a log axis (the paper's Fig.
+-- 12), of the platform's newest sweep: the finite T > 0 as a line, always
+-- block and always poll as bands across, the chosen T and the host's
+-- wake-up cost across CPUs as marks.
+CREATE VIEW ipa_chart_wall_vs_threshold AS
+WITH w AS (SELECT n.platform, n.host, n.sweep_id, s.host_id FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id
+           WHERE n.kernel = 'ipa' AND n.sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
+                                                   WHERE x.kernel = 'ipa' AND x.platform = n.platform)),
+p AS (SELECT w.platform, w.host, r.threshold_ns AS t, r.median_ns_per_call / 1e3 AS m, r.ci_low / 1e3 AS lo,
+             r.ci_high / 1e3 AS hi
+      FROM w JOIN ipa_results r ON r.sweep_id = w.sweep_id AND r.phase = 'search')
+SELECT platform, host, 'IPA: time per call against the polling threshold' AS title,
+       'IPA: wall time per call against the polling threshold, with the chosen threshold and the host''s wake-up cost'
+           AS caption, 'threshold T (us): poll below, block above' AS xlabel, 'us per call' AS ylabel,
+       CASE t WHEN 0 THEN 'always block (interval shaded)' WHEN 9223372036854775807 THEN 'always poll (interval shaded)'
+              ELSE 'ipa, threshold T' END AS series,
+       t / 1e3 AS x, m AS y, lo AS low, hi AS high,
+       CASE WHEN t = 0 OR t = 9223372036854775807 THEN 'band' ELSE 'line' END AS _style, 10 AS _logx,
+       printf('%d %020d', CASE t WHEN 0 THEN 0 WHEN 9223372036854775807 THEN 1 ELSE 2 END, t) AS _order
+FROM p
+UNION ALL
+SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'chosen T', json_extract(o.params, '$.threshold_ns') / 1e3, NULL,
+       NULL, NULL, 'mark', 10, '3'
+FROM w JOIN optima o ON o.sweep_id = w.sweep_id AND o.kernel = 'ipa'
+WHERE json_extract(o.params, '$.threshold_ns') > 0 AND json_extract(o.params, '$.threshold_ns') < 9223372036854775807
+UNION ALL
+SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'wake-up cost across CPUs', hp.value / 1e3, NULL, NULL, NULL, 'mark',
+       10, '4'
+FROM w JOIN host_probes hp ON hp.host_id = w.host_id AND hp.kernel = 'ipa' AND hp.probe = 'wakeup' AND
+                              hp.field = 'cross_cpu_ns'
+WHERE hp.value > 0;

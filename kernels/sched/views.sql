@@ -123,3 +123,23 @@ SELECT platform, host, fingerprint, 'Scheduler optima: the policy and dispatch t
        printf('%020d %020d', speedup, apps) AS _order,
        json_array('x', NULL, NULL, NULL, NULL, 'ms', NULL, NULL, NULL) AS _units
 FROM (SELECT o.*, COALESCE(CAST(tasks_per_run AS INTEGER), 0) / 1e6 AS per FROM sched_optima o);
+
+-- The chart of tune report (report/declared_charts.c reads views named
+-- sched_chart_*): makespan against apps, a line per policy and dispatch
+-- (inline solid, worker dashed, one colour per policy), a panel per
+-- accelerator speedup on one scale (the paper's Fig. 10), of the
+-- platform's newest sweep.
+CREATE VIEW sched_chart_makespan_vs_apps AS
+WITH w AS (SELECT platform, host, sweep_id FROM newest_kernel_sweeps n
+           WHERE kernel = 'sched' AND sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
+                                                 WHERE x.kernel = 'sched' AND x.platform = n.platform))
+SELECT w.platform, w.host, 'Makespan against apps per scheduling policy: inline dispatch solid, worker dashed' AS title,
+       'Scheduler: makespan against apps per policy, a panel per accelerator speedup' AS caption, 'apps' AS xlabel,
+       'makespan (ms)' AS ylabel, r.policy || ' ' || r.dispatch AS series, r.apps AS x, r.median_makespan_ms AS y,
+       r.ci_low * r.tasks_per_run / 1e6 AS low, r.ci_high * r.tasks_per_run / 1e6 AS high,
+       CASE r.dispatch WHEN 'worker' THEN 'dashed' ELSE 'line' END AS _style, r.policy AS _group,
+       printf('accelerator %dx faster', r.speedup) AS _panel, 1 AS _y0,
+       printf('%020d %s %d %020d', r.speedup, r.dispatch,
+              CASE r.policy WHEN 'co' THEN 0 WHEN 'ao' THEN 1 WHEN 'fuse' THEN 2 WHEN 'random' THEN 3 ELSE 4 END,
+              r.apps) AS _order
+FROM w JOIN sched_results r ON r.sweep_id = w.sweep_id AND r.phase = 'search';

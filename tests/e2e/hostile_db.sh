@@ -52,6 +52,14 @@ q "$evil" "UPDATE trials SET kernel = CAST(x'$hex' AS TEXT) WHERE kernel = 'sumk
 	UPDATE optima SET kernel = CAST(x'$hex' AS TEXT) WHERE kernel = 'sumk';
 	UPDATE sweeps SET spec_json = json_set(spec_json, '$.kernel', CAST(x'$hex' AS TEXT)) WHERE json_extract(spec_json, '$.kernel') = 'sumk'"
 check "the database holds the hostile kernel name" test "$(q "$evil" "SELECT count(*) FROM trials WHERE kernel LIKE 'x''%'")" -ge 3
+# A chart of the database's making whose title, labels, series and panel
+# close gnuplot's quotes and call system().
+q "$evil" "CREATE VIEW chase_chart_forged AS SELECT platform, host, CAST(x'$hex' AS TEXT) AS title,
+	CAST(x'$hex' AS TEXT) AS xlabel, CAST(x'$hex' AS TEXT) AS ylabel, CAST(x'$hex' AS TEXT) || char(10) || 'x' AS series,
+	group_size AS x, median_ns_per_lookup AS y, CAST(x'$hex' AS TEXT) AS _panel, CAST(x'$hex' AS TEXT) AS _style
+	FROM chase_results UNION ALL SELECT platform, host, 't', 'x', 'y', CAST(x'$hex' AS TEXT), 1, 2, 'b', 'line'
+	FROM chase_results;
+	INSERT INTO kernel_views VALUES ('chase', 'chase_chart_forged', 'x')"
 mkdir -p "$TMP/rep"
 touch "$TMP/marker"
 out=$("$tune" report --platform tiny --db "$evil" -o "$TMP/rep" 2>&1)
@@ -59,6 +67,9 @@ check "hostile kernel: report exits 0 ($out)" test $? = 0
 check "hostile kernel: report ran no command" test -z "$(find "$TMP" -name 'PWNED*')"
 check "hostile kernel: the kernel's chart is drawn" test "$(find "$TMP/rep" -name '*kernel-x*.svg' | wc -l)" = 1
 check "hostile kernel: no name reaches a script's text" test -z "$(grep -l "system" "$TMP"/rep/*.gp)"
+check "a forged chart view: drawn, its names as gnuplot's arguments and safe data, a bad style said" \
+	sh -c 'test -s "$1/rep/tiny-chase-forged.svg" && ! grep -q "system" "$1/rep/tiny-chase-forged.gp" &&
+	       [ "$(grep -c "^\"" "$1/rep/tiny-chase-forged.dat")" = 1 ] && printf %s "$2" | grep -q "chart view .chase_chart_forged., column ._style.: not one of"' _ "$TMP" "$out"
 check "hostile kernel: nothing written outside the report's folder" \
 	test -z "$(find "$TMP" -newer "$TMP/marker" -type f ! -path "$TMP/rep/*" ! -name 'evil.db*')"
 # CSV: a variant holding a comma, a line break and a formula stays one field

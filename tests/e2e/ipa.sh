@@ -48,7 +48,7 @@ check "JSON export holds the threshold" sh -c "'$tune' export json --platform ti
 
 if command -v gnuplot > /dev/null; then
 	"$tune" report --platform tiny --db "$db" -o "$TMP/report" > /dev/null
-	check "report draws the threshold chart" test -s "$TMP/report/tiny-ipa_wall_vs_threshold.svg"
+	check "report draws the threshold chart" test -s "$TMP/report/tiny-ipa-wall_vs_threshold.svg"
 	check "report.html holds it" grep -q "IPA: wall time per call against the polling threshold" "$TMP/report/report.html"
 fi
 

@@ -15,26 +15,29 @@ db=$TMP/rep.db
 "$tune" run tests/data/sweeps/sched.yaml --platform $plat --db "$db" > /dev/null 2>&1
 out=$("$tune" report --platform tiny --db "$db" -o "$TMP/report" 2>&1)
 check "report exits 0 ($out)" test $? = 0
-for chart in throughput_vs_size speedup_vs_groupsize ipa_wall_vs_threshold sched_makespan_vs_apps; do
+for chart in chase-throughput_vs_size chase-speedup_vs_groupsize ipa-wall_vs_threshold sched-makespan_vs_apps; do
 	check "$chart.png is a PNG" test "$(head -c 8 "$TMP/report/tiny-$chart.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 	check "$chart.svg is an SVG" grep -q '<svg' "$TMP/report/tiny-$chart.svg"
 done
-# What each chart marks, read from the data and scripts gnuplot drew them from.
+# What each chart marks, read from the data and scripts gnuplot drew them
+# from (each declared in its kernel's views.sql: report/declared_charts.c).
 # Each cache whose size lies within the sizes measured (1 and 4 MB) is marked, no other.
 for c in l1d_bytes:L1d l2_bytes:L2 llc_bytes:last-level; do
 	in=$(q "$db" "SELECT json_extract(env_json, '\$.${c%%:*}') BETWEEN 1048576 AND 4194304 FROM sweeps ORDER BY id DESC LIMIT 1")
-	check "throughput: ${c#*:} marked only when within the sizes measured ($in)" test "$(grep -c "label [0-9] '${c#*:}" "$TMP/report/tiny-throughput_vs_size.gp")" = "$in"
+	check "throughput: ${c#*:} marked only when within the sizes measured ($in)" test "$(grep -c "^\"${c#*:}" "$TMP/report/tiny-chase-throughput_vs_size.dat")" = "$in"
 done
-check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
-	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,/^\$/p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
+check "throughput: a mark is a vertical line" \
+	sh -c "! grep -q '^\"L' '$TMP/report/tiny-chase-throughput_vs_size.dat' || grep -q 'with lines dt 3' '$TMP/report/tiny-chase-throughput_vs_size.gp'"
+check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-chase-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
+	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-chase-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,/^\$/p' '$TMP/report/tiny-chase-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
 flagged=$(q "$db" "SELECT count(*) FROM (SELECT outliers, MIN(median_ns_per_lookup) FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny' AND kernel = 'chase' AND variant = 'interleaved-prefetch' GROUP BY size_mb, group_size) WHERE outliers > 0")
 check "speedup: the points with runs flagged as outliers marked ($flagged)" \
-	sh -c "[ \"\$(sed -n '/\"runs flagged as outliers\"/,\$p' '$TMP/report/tiny-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = $flagged ] && { [ $flagged = 0 ] || grep -q \"lc rgb 'red' title\" '$TMP/report/tiny-speedup_vs_groupsize.gp'; }"
+	sh -c "[ \"\$(sed -n '/\"runs flagged as outliers\"/,/^\$/p' '$TMP/report/tiny-chase-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = $flagged ] && { [ $flagged = 0 ] || grep -q \"lc rgb 'red' title\" '$TMP/report/tiny-chase-speedup_vs_groupsize.gp'; }"
 check "ipa: in microseconds, always block and always poll with their intervals" \
-	sh -c "grep -q \"set ylabel 'us per call'\" '$TMP/report/tiny-ipa_wall_vs_threshold.gp' && grep -q '^\"always block\"' '$TMP/report/tiny-ipa_wall_vs_threshold.dat' && grep -q 'filledcurves' '$TMP/report/tiny-ipa_wall_vs_threshold.gp'"
-check "ipa: no label drawn on the plot (each line is in the key)" test "$(grep -c 'set label' "$TMP/report/tiny-ipa_wall_vs_threshold.gp")" = 0
-check "sched: worker dispatch drawn, one y range for every panel" \
-	sh -c "grep -A1 '^\"co worker\"' '$TMP/report/tiny-sched_makespan_vs_apps.dat' | grep -q '^[0-9]' && [ \"\$(grep -c 'set yrange \[0:' '$TMP/report/tiny-sched_makespan_vs_apps.gp')\" = 1 ]"
+	sh -c "grep -q 'set ylabel ARG7' '$TMP/report/tiny-ipa-wall_vs_threshold.gp' && grep -q '^\"always block' '$TMP/report/tiny-ipa-wall_vs_threshold.dat' && grep -q 'filledcurves' '$TMP/report/tiny-ipa-wall_vs_threshold.gp'"
+check "ipa: no label drawn on the plot (each line is in the key)" test "$(grep -c 'set label' "$TMP/report/tiny-ipa-wall_vs_threshold.gp")" = 0
+check "sched: worker dispatch drawn dashed, a panel per speedup on one y range" \
+	sh -c "grep -A1 '^\"co worker\"' '$TMP/report/tiny-sched-makespan_vs_apps.dat' | grep -q '^[0-9]' && grep -q ' dt 2 title' '$TMP/report/tiny-sched-makespan_vs_apps.gp' && [ \"\$(grep -c 'set yrange \[0:' '$TMP/report/tiny-sched-makespan_vs_apps.gp')\" = 1 ] && [ \"\$(grep -c 'set title field(ARG8' '$TMP/report/tiny-sched-makespan_vs_apps.gp')\" = \"$(q "$db" "SELECT COUNT(DISTINCT speedup) FROM sched_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id WHERE n.platform = 'tiny' AND n.kernel = 'sched'")\" ]"
 html=$TMP/report/report.html
 check "HTML inlines the four charts" test "$(grep -c '<svg' "$html")" -ge 4
 check "HTML has no external resources" test -z "$(grep -Eo '(src|href)="[a-z]+://' "$html")"

@@ -52,7 +52,7 @@ check "JSON export holds the scheduler" sh -c "'$tune' export json --platform ti
 
 if command -v gnuplot > /dev/null; then
 	"$tune" report --platform tiny --db "$db" -o "$TMP/report" > /dev/null
-	check "report draws the makespan chart" test -s "$TMP/report/tiny-sched_makespan_vs_apps.svg"
+	check "report draws the makespan chart" test -s "$TMP/report/tiny-sched-makespan_vs_apps.svg"
 fi
 
 before=$(q "$db" "SELECT count(*) FROM samples")

@@ -1,13 +1,15 @@
--- Schema version 17: the chase's tables are data, as ipa's and sched's
--- became in 16: amaco2's summary, variant isolation and group-size tables,
--- a section per host and depth (a table view's _section, report/declared.c),
--- its optima and its comparison of platforms (a view named chase_overview_*:
--- a table across the platforms asked for), declared in
--- kernels/chase/views.sql over two views of its current results
--- (chase_current, chase_best), on which chase_best_per_size now reads too;
--- and its samples in amaco2's CSV columns (chase_csv, tune export csv).
--- Made here, as that file makes them, for every database (15 made the
--- chase's views in each), and again by the chase's next sweep.
+-- Schema version 17: the shipped kernels' reports are data, as ipa's and
+-- sched's tables became in 16 (report/declared.c, declared_charts.c,
+-- csv.c read views so named): the chase's amaco2 summary, variant isolation
+-- and group-size tables, a section per host and depth (a table view's
+-- _section), its optima, its comparison of platforms (a view named
+-- chase_overview_*: a table across the platforms asked for), its samples
+-- in amaco2's CSV columns (chase_csv) and its two charts, over two views of
+-- its current results (chase_current, chase_best; chase_best_per_size now
+-- reads on them too); and ipa's and sched's charts (the papers' Fig. 12 and
+-- Fig. 10). Made here, as the kernels' views files make them, for every
+-- database (15 made the chase's views in each), and again by each kernel's
+-- next sweep.
 DROP VIEW IF EXISTS chase_best_per_size;
 -- chase_current: the newest result of each configuration on the current
 -- fingerprints, as amaco2's tables read it: g = 0 of an interleaved binary
@@ -20,7 +22,7 @@ SELECT platform, host, fingerprint, depth, size_mb,
        CASE WHEN group_size = 0 THEN 'scalar' ELSE variant END AS variant,
        CASE WHEN group_size = 0 THEN NULL ELSE hint END AS hint, MAX(group_size, 1) AS group_size, hugepages,
        median_ns_per_lookup, COALESCE(ci_low, median_ns_per_lookup) AS ci_low,
-       COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs
+       COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs, COALESCE(outliers, 0) AS outliers
 FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint);
 
 -- chase_best: the fastest configuration of each variant per working set and
@@ -194,8 +196,122 @@ JOIN current_fingerprints USING (platform, host, fingerprint)
 JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0
 WHERE r.kernel = 'chase';
 
+-- The charts of tune report (report/declared_charts.c reads views named
+-- chase_chart_*): a row a point of the platform's chart.
+-- Throughput against working set: the best of each variant per size, with
+-- the caches within the sizes measured marked (past each, lookups go one
+-- level further out); a line breaks where sizes between were not measured.
+CREATE VIEW chase_chart_throughput_vs_size AS
+WITH b AS (SELECT platform, host, size_mb, variant, MIN(median_ns_per_lookup) AS m, ci_low, ci_high
+           FROM chase_current GROUP BY platform, size_mb, variant),
+r AS (SELECT platform, MIN(size_mb) AS lo, MAX(size_mb) AS hi FROM chase_current GROUP BY platform),
+c AS (SELECT p.name AS platform, k.label, json_extract(s.env_json, '$.' || k.key) / 1048576.0 AS mb, k.n
+      FROM platforms p JOIN sweeps s ON s.id = (SELECT MAX(x.id) FROM sweeps x WHERE x.platform_id = p.id)
+      JOIN (SELECT 1 AS n, 'l1d_bytes' AS key, 'L1d' AS label UNION ALL SELECT 2, 'l2_bytes', 'L2'
+            UNION ALL SELECT 3, 'llc_bytes', 'last-level cache') k)
+SELECT b.platform, b.host, 'Throughput against working set, best g per variant, median intervals' AS title,
+       'Throughput against working-set size: the best g of each variant' AS caption,
+       'working set (MB)' AS xlabel, 'million lookups per second' AS ylabel, b.variant AS series,
+       b.size_mb AS x, 1e3 / b.m AS y, 1e3 / b.ci_high AS low, 1e3 / b.ci_low AS high,
+       b.size_mb > 2 * LAG(b.size_mb) OVER (PARTITION BY b.platform, b.variant ORDER BY b.size_mb) AS _break,
+       'line' AS _style, 2 AS _logx, 1 AS _y0,
+       printf('%d %020d', CASE b.variant WHEN 'scalar' THEN 0 WHEN 'scalar-prefetch' THEN 1 WHEN 'interleaved' THEN 2
+                                          ELSE 3 END, b.size_mb) AS _order
+FROM b
+UNION ALL
+SELECT c.platform, NULL, NULL, NULL, NULL, NULL,
+       printf('%s (%s)', c.label, CASE WHEN c.mb < 1 THEN printf('%.0f KiB', c.mb * 1024)
+                                       WHEN c.mb < 10 THEN printf('%.1f MiB', c.mb) ELSE printf('%.0f MiB', c.mb) END),
+       c.mb, NULL, NULL, NULL, 0, 'mark', 2, 1, printf('9 %d', c.n)
+FROM c JOIN r ON r.platform = c.platform
+WHERE c.mb > 0 AND c.mb >= r.lo AND c.mb <= r.hi;
+
+-- The speedup of interleaved-prefetch over scalar against g, a line per
+-- working set, the chosen g of each ringed and a g whose runs were flagged
+-- as outliers crossed (where to look twice).
+CREATE VIEW chase_chart_speedup_vs_groupsize AS
+WITH s AS (SELECT platform, size_mb, MIN(median_ns_per_lookup) AS m FROM chase_current WHERE variant = 'scalar'
+           GROUP BY platform, size_mb),
+p AS (SELECT platform, host, size_mb, working_set, group_size, MIN(median_ns_per_lookup) AS m, ci_low, ci_high,
+             outliers
+      FROM chase_current WHERE variant = 'interleaved-prefetch' GROUP BY platform, size_mb, group_size),
+g AS (SELECT p.*, s.m / p.m AS speedup, s.m / p.ci_high AS low, s.m / p.ci_low AS high
+      FROM p JOIN s ON s.platform = p.platform AND s.size_mb = p.size_mb),
+o AS (SELECT o.platform, json_extract(o.params, '$.size_mb') AS size_mb,
+             COALESCE(json_extract(o.params, '$.group_size'), 0) AS group_size
+      FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)
+      WHERE o.kernel = 'chase' AND o.variant = 'interleaved-prefetch')
+SELECT platform, host, 'Speedup of interleaved-prefetch over scalar, median intervals' AS title,
+       'Speedup of interleaved-prefetch over scalar against group size' AS caption, 'group size g' AS xlabel,
+       'speedup over scalar' AS ylabel, working_set AS series, group_size AS x, speedup AS y, low, high,
+       'line' AS _style, 2 AS _logx, 1 AS _y0, 1 AS _ref_y, printf('0 %020d %020d', size_mb, group_size) AS _order
+FROM g
+UNION ALL
+SELECT g.platform, g.host, NULL, NULL, NULL, NULL, 'chosen g', g.group_size, g.speedup, NULL, NULL, 'point', 2, 1, 1,
+       printf('1 %020d', g.size_mb)
+FROM g JOIN o ON o.platform = g.platform AND o.size_mb = g.size_mb AND o.group_size = g.group_size
+UNION ALL
+SELECT platform, host, NULL, NULL, NULL, NULL, 'runs flagged as outliers', group_size, speedup, NULL, NULL, 'flag', 2,
+       1, 1, printf('2 %020d %020d', size_mb, group_size)
+FROM g WHERE outliers > 0;
+
+-- The chart of tune report (report/declared_charts.c reads views named
+-- ipa_chart_*): wall time per call against T on a log axis (the paper's Fig.
+-- 12), of the platform's newest sweep: the finite T > 0 as a line, always
+-- block and always poll as bands across, the chosen T and the host's
+-- wake-up cost across CPUs as marks.
+CREATE VIEW ipa_chart_wall_vs_threshold AS
+WITH w AS (SELECT n.platform, n.host, n.sweep_id, s.host_id FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id
+           WHERE n.kernel = 'ipa' AND n.sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
+                                                   WHERE x.kernel = 'ipa' AND x.platform = n.platform)),
+p AS (SELECT w.platform, w.host, r.threshold_ns AS t, r.median_ns_per_call / 1e3 AS m, r.ci_low / 1e3 AS lo,
+             r.ci_high / 1e3 AS hi
+      FROM w JOIN ipa_results r ON r.sweep_id = w.sweep_id AND r.phase = 'search')
+SELECT platform, host, 'IPA: time per call against the polling threshold' AS title,
+       'IPA: wall time per call against the polling threshold, with the chosen threshold and the host''s wake-up cost'
+           AS caption, 'threshold T (us): poll below, block above' AS xlabel, 'us per call' AS ylabel,
+       CASE t WHEN 0 THEN 'always block (interval shaded)' WHEN 9223372036854775807 THEN 'always poll (interval shaded)'
+              ELSE 'ipa, threshold T' END AS series,
+       t / 1e3 AS x, m AS y, lo AS low, hi AS high,
+       CASE WHEN t = 0 OR t = 9223372036854775807 THEN 'band' ELSE 'line' END AS _style, 10 AS _logx,
+       printf('%d %020d', CASE t WHEN 0 THEN 0 WHEN 9223372036854775807 THEN 1 ELSE 2 END, t) AS _order
+FROM p
+UNION ALL
+SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'chosen T', json_extract(o.params, '$.threshold_ns') / 1e3, NULL,
+       NULL, NULL, 'mark', 10, '3'
+FROM w JOIN optima o ON o.sweep_id = w.sweep_id AND o.kernel = 'ipa'
+WHERE json_extract(o.params, '$.threshold_ns') > 0 AND json_extract(o.params, '$.threshold_ns') < 9223372036854775807
+UNION ALL
+SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'wake-up cost across CPUs', hp.value / 1e3, NULL, NULL, NULL, 'mark',
+       10, '4'
+FROM w JOIN host_probes hp ON hp.host_id = w.host_id AND hp.kernel = 'ipa' AND hp.probe = 'wakeup' AND
+                              hp.field = 'cross_cpu_ns'
+WHERE hp.value > 0;
+
+-- The chart of tune report (report/declared_charts.c reads views named
+-- sched_chart_*): makespan against apps, a line per policy and dispatch
+-- (inline solid, worker dashed, one colour per policy), a panel per
+-- accelerator speedup on one scale (the paper's Fig. 10), of the
+-- platform's newest sweep.
+CREATE VIEW sched_chart_makespan_vs_apps AS
+WITH w AS (SELECT platform, host, sweep_id FROM newest_kernel_sweeps n
+           WHERE kernel = 'sched' AND sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
+                                                 WHERE x.kernel = 'sched' AND x.platform = n.platform))
+SELECT w.platform, w.host, 'Makespan against apps per scheduling policy: inline dispatch solid, worker dashed' AS title,
+       'Scheduler: makespan against apps per policy, a panel per accelerator speedup' AS caption, 'apps' AS xlabel,
+       'makespan (ms)' AS ylabel, r.policy || ' ' || r.dispatch AS series, r.apps AS x, r.median_makespan_ms AS y,
+       r.ci_low * r.tasks_per_run / 1e6 AS low, r.ci_high * r.tasks_per_run / 1e6 AS high,
+       CASE r.dispatch WHEN 'worker' THEN 'dashed' ELSE 'line' END AS _style, r.policy AS _group,
+       printf('accelerator %dx faster', r.speedup) AS _panel, 1 AS _y0,
+       printf('%020d %s %d %020d', r.speedup, r.dispatch,
+              CASE r.policy WHEN 'co' THEN 0 WHEN 'ao' THEN 1 WHEN 'fuse' THEN 2 WHEN 'random' THEN 3 ELSE 4 END,
+              r.apps) AS _order
+FROM w JOIN sched_results r ON r.sweep_id = w.sweep_id AND r.phase = 'search';
+
 INSERT OR REPLACE INTO kernel_views (kernel, name, sql_hash)
 VALUES ('chase', 'chase_current', ''), ('chase', 'chase_best', ''), ('chase', 'chase_best_per_size', ''),
        ('chase', 'chase_table_summary', ''), ('chase', 'chase_table_isolation', ''),
        ('chase', 'chase_table_group_size', ''), ('chase', 'chase_table_optima', ''),
-       ('chase', 'chase_overview_platforms', ''), ('chase', 'chase_csv', '');
+       ('chase', 'chase_overview_platforms', ''), ('chase', 'chase_csv', ''),
+       ('chase', 'chase_chart_throughput_vs_size', ''), ('chase', 'chase_chart_speedup_vs_groupsize', ''),
+       ('ipa', 'ipa_chart_wall_vs_threshold', ''), ('sched', 'sched_chart_makespan_vs_apps', '');

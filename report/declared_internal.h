@@ -1,8 +1,8 @@
-/* A declared table pivoted (report/declared.c): a view with _column and
- * _cell gives a row per distinct value of its shown columns and a column per
- * distinct _column (report/pivot.c). Private to report/. */
-#ifndef REPORT_PIVOT_INTERNAL_H
-#define REPORT_PIVOT_INTERNAL_H
+/* What a kernel declares in its views file, as the files of report/ that
+ * read it share: its views of a kind (declared.c), a table pivoted
+ * (pivot.c). Private to report/. */
+#ifndef REPORT_DECLARED_INTERNAL_H
+#define REPORT_DECLARED_INTERNAL_H
 
 #include <jansson.h>
 
@@ -10,6 +10,20 @@
 
 /* The columns a declared table shows at most. */
 #define DECLARED_MAX_COLUMNS 32
+
+/* A kernel's views of a kind ("_table_", "_overview_", "_chart_"), named
+ * <kernel><kind><name>, in its views file's order; *views (free each and
+ * it) of *n. */
+int declared_views(sqlite3 *db, const char *kernel, const char *kind, char ***views, size_t *n,
+		   struct tune_error *err);
+void declared_views_free(char **views, size_t n);
+/* The kernels with views of a kind, by name; each kernel's name to each(). */
+int declared_kernels_with(sqlite3 *db, const char *kind, int (*each)(const char *kernel, void *arg,
+								      struct tune_error *err),
+			  void *arg, struct tune_error *err);
+/* A kernel's mistake in a view it declares (what: "table", "chart") costs that view or cell, never
+ * the report: said on stderr, its names escaped (they are the database's). */
+void declared_warn(const char *what, const char *view, const char *column, const char *why);
 
 /* A pivoted table (a view with _column and _cell): a row per distinct
  * value of its shown columns, a column per distinct _column, in the order
