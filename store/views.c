@@ -328,9 +328,70 @@ static int make_views(struct store *st, const char *kernel, const char *file, co
 	return rc;
 }
 
-int store_kernel_views(struct store *st, const char *kernel, const char *file, const char *sql, char *msg)
+/* The views file's SQL with each {kernel} made the kernel's name, escaped
+ * for where it stands (sqlite3_str's %w and %q): in a quoted name
+ * ("{kernel}_results"), in a string ('{kernel}'), or in a comment; so a
+ * copy of a kernel's folder under another name has views of its own. It is
+ * refused elsewhere, where no quoting says what it is. The result to
+ * sqlite3_free(); NULL (said in msg) when it cannot be made. */
+static char *for_kernel(const char *kernel, const char *file, const char *sql, char *msg)
 {
-	char hash[17];
+	static const char placeholder[] = "{kernel}";
+	sqlite3_str *out = sqlite3_str_new(NULL);
+	char quote = 0, comment = 0;
+	char *text;
+
+	for (size_t i = 0; sql[i];) {
+		char c = sql[i];
+
+		if (!strncmp(sql + i, placeholder, sizeof(placeholder) - 1)) {
+			if (!quote && !comment) {
+				store_fail(msg, STORE_ERR_REFUSED, "%s:%zu: {kernel} stands outside quotes: write it in a "
+					   "quoted name (\"{kernel}_results\") or a string ('{kernel}'), which says what it is",
+					   file, line_of(sql, sql + i));
+				sqlite3_free(sqlite3_str_finish(out));
+				return NULL;
+			}
+			sqlite3_str_appendf(out, quote == '"' ? "%w" : quote == '\'' ? "%q" : "%s", kernel);
+			i += sizeof(placeholder) - 1;
+			continue;
+		}
+		if (comment == '\n' && c == '\n') {
+			comment = 0;
+		} else if (comment == '*' && c == '*' && sql[i + 1] == '/') {
+			sqlite3_str_appendall(out, "*/");
+			comment = 0;
+			i += 2;
+			continue;
+		} else if (!comment && !quote && c == '-' && sql[i + 1] == '-') {
+			comment = '\n';
+		} else if (!comment && !quote && c == '/' && sql[i + 1] == '*') {
+			sqlite3_str_appendall(out, "/*");
+			comment = '*';
+			i += 2;
+			continue;
+		} else if (!comment && !quote && (c == '\'' || c == '"' || c == '`' || c == '[')) {
+			quote = c == '[' ? ']' : c;
+		} else if (quote && c == quote) {
+			quote = 0; /* a doubled quote closes and opens again */
+		}
+		sqlite3_str_appendchar(out, 1, c);
+		i++;
+	}
+	if (sqlite3_str_errcode(out) != SQLITE_OK) {
+		sqlite3_free(sqlite3_str_finish(out));
+		store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
+		return NULL;
+	}
+	text = sqlite3_str_finish(out);
+	if (!text) /* an empty file */
+		text = sqlite3_mprintf("%s", "");
+	return text;
+}
+
+int store_kernel_views(struct store *st, const char *kernel, const char *file, const char *text, char *msg)
+{
+	char hash[17], *sql;
 	int rc;
 
 	const char *reserved = store_kernel_name_reserved(kernel);
@@ -338,14 +399,19 @@ int store_kernel_views(struct store *st, const char *kernel, const char *file, c
 	if (reserved)
 		return store_fail(msg, STORE_ERR_REFUSED, "%s: kernel '%s' may not have views: its views' prefix %s_ "
 				  "begins tune's own %s (rename the kernel)", file, kernel, kernel, reserved);
+	if (!(sql = for_kernel(kernel, file, text, msg)))
+		return STORE_ERR_REFUSED;
 	sql_hash(sql, hash);
-	if (up_to_date(st, kernel, hash))
+	if (up_to_date(st, kernel, hash)) {
+		sqlite3_free(sql);
 		return 0;
-	if ((rc = store_exec(st, "BEGIN IMMEDIATE", msg, "cannot start a transaction")) != 0)
-		return rc;
-	if ((rc = drop_old(st, kernel, msg)) != 0 || (rc = make_views(st, kernel, file, sql, hash, msg)) != 0) {
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return rc;
 	}
-	return store_exec(st, "COMMIT", msg, "cannot commit a kernel's views");
+	if ((rc = store_exec(st, "BEGIN IMMEDIATE", msg, "cannot start a transaction")) == 0) {
+		if ((rc = drop_old(st, kernel, msg)) != 0 || (rc = make_views(st, kernel, file, sql, hash, msg)) != 0)
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		else
+			rc = store_exec(st, "COMMIT", msg, "cannot commit a kernel's views");
+	}
+	sqlite3_free(sql);
+	return rc;
 }

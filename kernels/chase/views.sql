@@ -1,12 +1,14 @@
 -- The chase's views, made in the database by a sweep of the chase (its
 -- manifest's views:), so that sqlite3 answers in amaco2's words. Its
 -- parameters are in each trial's params, as every kernel's; these read
--- them back as the columns they once were.
+-- them back as the columns they once were. "{kernel}_results" is
+-- chase_results here: a copy of this folder under another name gets its
+-- own views, tables, charts and CSV.
 --
 -- chase_results: each finished trial with its working set, hint, g (1 for
 -- the scalar variants), huge pages (0 or 1), depth and queries, and the
 -- median ns per lookup of its measured runs with its interval.
-CREATE VIEW chase_results AS
+CREATE VIEW "{kernel}_results" AS
 SELECT t.id AS trial_id, s.id AS sweep_id, s.name AS sweep, s.generation, s.quick, s.fingerprint,
        p.name AS platform, h.hostname AS host, t.kernel, t.variant, json_extract(t.params, '$.hint') AS hint,
        t.phase, json_extract(t.params, '$.size_mb') AS size_mb, json_extract(t.params, '$.depth') AS depth,
@@ -21,22 +23,22 @@ JOIN platforms p ON p.id = s.platform_id
 JOIN hosts h ON h.id = s.host_id
 JOIN trial_stats st ON st.trial_id = t.id
 LEFT JOIN trial_summary ts ON ts.trial_id = t.id
-WHERE t.status = 'done' AND t.kernel = 'chase';
+WHERE t.status = 'done' AND t.kernel = '{kernel}';
 
 -- chase_latest: the newest result of each configuration.
-CREATE VIEW chase_latest AS
+CREATE VIEW "{kernel}_latest" AS
 SELECT * FROM (
     SELECT r.*, ROW_NUMBER() OVER (
         PARTITION BY platform, host, fingerprint, variant, hint, size_mb, group_size, hugepages, depth
         ORDER BY trial_id DESC) AS newest
-    FROM chase_results r)
+    FROM "{kernel}_results" r)
 WHERE newest = 1;
 
 -- chase_current: the newest result of each configuration on the current
 -- fingerprints, as amaco2's tables read it: g = 0 of an interleaved binary
 -- is the scalar chase measured beside the g's (chase.h), so scalar here,
 -- with no hint and g 1; the working set as the tables name it.
-CREATE VIEW chase_current AS
+CREATE VIEW "{kernel}_current" AS
 SELECT platform, host, fingerprint, depth, size_mb,
        CASE WHEN size_mb >= 1024 AND size_mb % 1024 = 0 THEN (size_mb / 1024) || ' GB' ELSE size_mb || ' MB' END
            AS working_set,
@@ -44,28 +46,28 @@ SELECT platform, host, fingerprint, depth, size_mb,
        CASE WHEN group_size = 0 THEN NULL ELSE hint END AS hint, MAX(group_size, 1) AS group_size, hugepages,
        median_ns_per_lookup, COALESCE(ci_low, median_ns_per_lookup) AS ci_low,
        COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs, COALESCE(outliers, 0) AS outliers
-FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint);
+FROM "{kernel}_latest" JOIN current_fingerprints USING (platform, host, fingerprint);
 
 -- chase_best: the fastest configuration of each variant per working set and
 -- depth (SQLite takes the bare columns from the row with the minimum).
-CREATE VIEW chase_best AS
+CREATE VIEW "{kernel}_best" AS
 SELECT platform, host, fingerprint, depth, size_mb, working_set, variant, hint, group_size, hugepages,
        MIN(median_ns_per_lookup) AS median_ns_per_lookup, ci_low, ci_high
-FROM chase_current
+FROM "{kernel}_current"
 GROUP BY platform, host, fingerprint, depth, size_mb, variant;
 
 -- chase_best_per_size: the best configuration of each variant per working
 -- set, platform and host, on the current fingerprints (any depth).
-CREATE VIEW chase_best_per_size AS
+CREATE VIEW "{kernel}_best_per_size" AS
 SELECT platform, host, fingerprint, variant, size_mb, hint, group_size, hugepages,
        MIN(median_ns_per_lookup) AS median_ns_per_lookup, ci_low, ci_high
-FROM chase_current
+FROM "{kernel}_current"
 GROUP BY platform, host, fingerprint, variant, size_mb;
 
 -- The tables of tune results (report/declared.c reads views so named): a
 -- section per host and depth, in it amaco2's summary, variant isolation and
 -- group-size tables; then the optima per working set.
-CREATE VIEW chase_table_summary AS
+CREATE VIEW "{kernel}_table_summary" AS
 SELECT z.platform, z.host, z.fingerprint, json_object('depth', z.depth) AS _section,
        'Summary: scalar vs best interleaved-prefetch (median ns/lookup; best is the fastest g measured, an optimum '
            || 'the knee: the smallest g within the tolerance of it)' AS title,
@@ -82,22 +84,22 @@ SELECT z.platform, z.host, z.fingerprint, json_object('depth', z.depth) AS _sect
            AS "Speedup",
        printf('%020d %020d', z.depth, z.size_mb) AS _order,
        json_array('MB', 'ns/lookup', 'ns/lookup', NULL, NULL, 'x') AS _units
-FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM chase_current) z
-LEFT JOIN chase_best s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
+FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM "{kernel}_current") z
+LEFT JOIN "{kernel}_best" s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
                           s.depth = z.depth AND s.size_mb = z.size_mb AND s.variant = 'scalar'
-LEFT JOIN chase_best p ON p.platform = z.platform AND p.host = z.host AND p.fingerprint = z.fingerprint AND
+LEFT JOIN "{kernel}_best" p ON p.platform = z.platform AND p.host = z.host AND p.fingerprint = z.fingerprint AND
                           p.depth = z.depth AND p.size_mb = z.size_mb AND p.variant = 'interleaved-prefetch';
 
 -- Each variant's best, its speedup over the scalar chase, and g where it has one.
-CREATE VIEW chase_table_isolation AS
+CREATE VIEW "{kernel}_table_isolation" AS
 WITH c AS (
     SELECT z.*, v.variant, b.median_ns_per_lookup AS m, b.group_size AS g, s.median_ns_per_lookup AS scalar
-    FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM chase_current) z
+    FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM "{kernel}_current") z
     JOIN (SELECT 'scalar' AS variant UNION ALL SELECT 'scalar-prefetch' UNION ALL SELECT 'interleaved'
           UNION ALL SELECT 'interleaved-prefetch') v
-    LEFT JOIN chase_best b ON b.platform = z.platform AND b.host = z.host AND b.fingerprint = z.fingerprint AND
+    LEFT JOIN "{kernel}_best" b ON b.platform = z.platform AND b.host = z.host AND b.fingerprint = z.fingerprint AND
                               b.depth = z.depth AND b.size_mb = z.size_mb AND b.variant = v.variant
-    LEFT JOIN chase_best s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
+    LEFT JOIN "{kernel}_best" s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
                               s.depth = z.depth AND s.size_mb = z.size_mb AND s.variant = 'scalar'),
 cell AS (
     SELECT c.*, CASE WHEN m IS NULL THEN '-'
@@ -126,8 +128,8 @@ GROUP BY platform, host, fingerprint, depth, size_mb;
 -- The speedup over scalar of each g against each working set: a row per g
 -- of interleaved-prefetch (at its best hint and pages), a column per working
 -- set; only where more than one g was measured.
-CREATE VIEW chase_table_group_size AS
-WITH c AS MATERIALIZED (SELECT * FROM chase_current),
+CREATE VIEW "{kernel}_table_group_size" AS
+WITH c AS MATERIALIZED (SELECT * FROM "{kernel}_current"),
 p AS (SELECT platform, host, fingerprint, depth, size_mb, group_size, MIN(median_ns_per_lookup) AS m
       FROM c WHERE variant = 'interleaved-prefetch' GROUP BY platform, host, fingerprint, depth, size_mb, group_size),
 g AS (SELECT DISTINCT platform, host, fingerprint, depth, group_size FROM p),
@@ -149,9 +151,9 @@ WHERE (SELECT COUNT(*) FROM g x WHERE x.platform = g.platform AND x.host = g.hos
 
 -- The optima per working set, as decided (the chosen g is the knee; the
 -- fastest g measured beside it), with the runner-up named by its hint.
-CREATE VIEW chase_table_optima AS
+CREATE VIEW "{kernel}_table_optima" AS
 SELECT o.platform, o.host, o.fingerprint,
-       'Optima of chase: platform ' || o.platform || ', host ' || o.host AS title,
+       'Optima of {kernel}: platform ' || o.platform || ', host ' || o.host AS title,
        CASE WHEN size_mb >= 1024 AND size_mb % 1024 = 0 THEN (size_mb / 1024) || ' GB' ELSE size_mb || ' MB' END
            AS "Working set",
        o.size_class AS "Class", o.variant AS "Variant", COALESCE(NULLIF(o.hint, ''), '-') AS "Hint",
@@ -173,16 +175,16 @@ SELECT o.platform, o.host, o.fingerprint,
 FROM (SELECT *, json_extract(params, '$.size_mb') AS size_mb, json_extract(params, '$.hint') AS hint,
              CAST(COALESCE(json_extract(params, '$.group_size'), 0) AS INTEGER) AS g,
              CAST(COALESCE(best_point, 0) AS INTEGER) AS fastest
-      FROM optima WHERE kernel = 'chase') o;
+      FROM optima WHERE kernel = '{kernel}') o;
 
 -- amaco2's comparison of platforms, when tune results is given several:
 -- each one's scalar and best interleaved-prefetch per working set, side by
 -- side (a view named <kernel>_overview_<name>: its rows of those platforms).
-CREATE VIEW chase_overview_platforms AS
+CREATE VIEW "{kernel}_overview_platforms" AS
 WITH b AS (SELECT platform, size_mb, variant, group_size, MIN(median_ns_per_lookup) AS m
-           FROM chase_current WHERE variant IN ('scalar', 'interleaved-prefetch') GROUP BY platform, size_mb, variant),
+           FROM "{kernel}_current" WHERE variant IN ('scalar', 'interleaved-prefetch') GROUP BY platform, size_mb, variant),
 c AS (SELECT z.platform, z.size_mb, z.working_set, s.m AS scalar, p.m AS best, p.group_size AS g
-      FROM (SELECT DISTINCT platform, size_mb, working_set FROM chase_current) z
+      FROM (SELECT DISTINCT platform, size_mb, working_set FROM "{kernel}_current") z
       LEFT JOIN b s ON s.platform = z.platform AND s.size_mb = z.size_mb AND s.variant = 'scalar'
       LEFT JOIN b p ON p.platform = z.platform AND p.size_mb = z.size_mb AND p.variant = 'interleaved-prefetch')
 SELECT c.platform, 'Scalar vs best interleaved-prefetch per platform (median ns/lookup)' AS title,
@@ -201,7 +203,7 @@ JOIN (SELECT 0 AS n, 'scalar' AS what, 'ns/lookup' AS unit UNION ALL SELECT 1, '
 -- chase_csv: every measured run of the newest result of each configuration
 -- on the current fingerprints, in amaco2's columns (tune export csv;
 -- report/csv.c), then where it comes from for --columns all (_all_*).
-CREATE VIEW chase_csv AS
+CREATE VIEW "{kernel}_csv" AS
 SELECT r.platform, CASE WHEN r.group_size = 0 THEN 'scalar' ELSE r.variant END AS variant,
        r.size_mb AS workload_size_mb, r.depth, MAX(r.group_size, 1) AS group_size,
        COALESCE(CASE WHEN r.group_size = 0 THEN NULL ELSE r.hint END, 'none') AS hint, s.run_id,
@@ -212,20 +214,20 @@ SELECT r.platform, CASE WHEN r.group_size = 0 THEN 'scalar' ELSE r.variant END A
        r.hugepages AS _all_hugepages, r.trial_id AS _all_trial, r.phase AS _all_phase, s.outlier AS _all_outlier,
        printf('%s%s%s%s%020d%s%s%s%s%s%020d%s%020d', r.platform, char(1), r.host, char(1), r.size_mb, char(1),
               r.variant, char(1), COALESCE(r.hint, ''), char(1), r.group_size, char(1), s.run_id) AS _order
-FROM chase_latest r
+FROM "{kernel}_latest" r
 JOIN current_fingerprints USING (platform, host, fingerprint)
 JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0
-WHERE r.kernel = 'chase';
+WHERE r.kernel = '{kernel}';
 
 -- The charts of tune report (report/declared_charts.c reads views named
 -- chase_chart_*): a row a point of the platform's chart.
 -- Throughput against working set: the best of each variant per size, with
 -- the caches within the sizes measured marked (past each, lookups go one
 -- level further out); a line breaks where sizes between were not measured.
-CREATE VIEW chase_chart_throughput_vs_size AS
+CREATE VIEW "{kernel}_chart_throughput_vs_size" AS
 WITH b AS (SELECT platform, host, size_mb, variant, MIN(median_ns_per_lookup) AS m, ci_low, ci_high
-           FROM chase_current GROUP BY platform, size_mb, variant),
-r AS (SELECT platform, MIN(size_mb) AS lo, MAX(size_mb) AS hi FROM chase_current GROUP BY platform),
+           FROM "{kernel}_current" GROUP BY platform, size_mb, variant),
+r AS (SELECT platform, MIN(size_mb) AS lo, MAX(size_mb) AS hi FROM "{kernel}_current" GROUP BY platform),
 c AS (SELECT p.name AS platform, k.label, json_extract(s.env_json, '$.' || k.key) / 1048576.0 AS mb, k.n
       FROM platforms p JOIN sweeps s ON s.id = (SELECT MAX(x.id) FROM sweeps x WHERE x.platform_id = p.id)
       JOIN (SELECT 1 AS n, 'l1d_bytes' AS key, 'L1d' AS label UNION ALL SELECT 2, 'l2_bytes', 'L2'
@@ -250,18 +252,18 @@ WHERE c.mb > 0 AND c.mb >= r.lo AND c.mb <= r.hi;
 -- The speedup of interleaved-prefetch over scalar against g, a line per
 -- working set, the chosen g of each ringed and a g whose runs were flagged
 -- as outliers crossed (where to look twice).
-CREATE VIEW chase_chart_speedup_vs_groupsize AS
-WITH s AS (SELECT platform, size_mb, MIN(median_ns_per_lookup) AS m FROM chase_current WHERE variant = 'scalar'
+CREATE VIEW "{kernel}_chart_speedup_vs_groupsize" AS
+WITH s AS (SELECT platform, size_mb, MIN(median_ns_per_lookup) AS m FROM "{kernel}_current" WHERE variant = 'scalar'
            GROUP BY platform, size_mb),
 p AS (SELECT platform, host, size_mb, working_set, group_size, MIN(median_ns_per_lookup) AS m, ci_low, ci_high,
              outliers
-      FROM chase_current WHERE variant = 'interleaved-prefetch' GROUP BY platform, size_mb, group_size),
+      FROM "{kernel}_current" WHERE variant = 'interleaved-prefetch' GROUP BY platform, size_mb, group_size),
 g AS (SELECT p.*, s.m / p.m AS speedup, s.m / p.ci_high AS low, s.m / p.ci_low AS high
       FROM p JOIN s ON s.platform = p.platform AND s.size_mb = p.size_mb),
 o AS (SELECT o.platform, json_extract(o.params, '$.size_mb') AS size_mb,
              COALESCE(json_extract(o.params, '$.group_size'), 0) AS group_size
       FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)
-      WHERE o.kernel = 'chase' AND o.variant = 'interleaved-prefetch')
+      WHERE o.kernel = '{kernel}' AND o.variant = 'interleaved-prefetch')
 SELECT platform, host, 'Speedup of interleaved-prefetch over scalar, median intervals' AS title,
        'Speedup of interleaved-prefetch over scalar against group size' AS caption, 'group size g' AS xlabel,
        'speedup over scalar' AS ylabel, working_set AS series, group_size AS x, speedup AS y, low, high,

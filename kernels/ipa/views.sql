@@ -1,8 +1,9 @@
--- ipa's view, made in the database by a sweep of ipa (its manifest's views:).
+-- ipa's views, made in the database by a sweep of ipa (its manifest's
+-- views:); "{kernel}_results" is ipa_results here, a copy's its own.
 -- ipa_results: each finished trial's threshold and wall time per call, with
 -- the share of calls that polled. A run's calls: apps times calls per app
 -- (its parameters), or calls_per_run for the trials recorded before.
-CREATE VIEW ipa_results AS
+CREATE VIEW "{kernel}_results" AS
 SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, threshold_ns, phase, calls AS calls_per_run, runs,
        median AS median_ns_per_call, ci_low, ci_high, mad, median * calls / 1e6 AS median_wall_ms,
        (SELECT AVG(json_extract(x.raw_json, '$.polled') * 1.0 / calls) FROM samples x
@@ -10,7 +11,7 @@ SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, threshold_ns, pha
 FROM (SELECT r.*, json_extract(r.params, '$.threshold_ns') AS threshold_ns,
              COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.calls'),
                       json_extract(r.params, '$.calls_per_run')) AS calls
-      FROM kernel_results r WHERE r.kernel = 'ipa') r;
+      FROM kernel_results r WHERE r.kernel = '{kernel}') r;
 
 -- ipa's tables in tune results (views named ipa_table_*, in this order; a
 -- row of each a row of the table its title names; a JSON object cell is
@@ -20,10 +21,10 @@ FROM (SELECT r.*, json_extract(r.params, '$.threshold_ns') AS threshold_ns,
 -- The paper's Fig. 12 as rows: wall time per call at each threshold of the
 -- newest sweep's search, against always polling and always blocking (all
 -- measured in one process, interleaved), the chosen T marked.
-CREATE VIEW ipa_table_curve AS
+CREATE VIEW "{kernel}_table_curve" AS
 WITH p AS (SELECT sweep_id, threshold_ns AS t, median_ns_per_call AS m, ci_low, ci_high, runs, polled_share
-           FROM ipa_results WHERE phase = 'search'),
-o AS (SELECT sweep_id, json_extract(params, '$.threshold_ns') AS t FROM optima WHERE kernel = 'ipa')
+           FROM "{kernel}_results" WHERE phase = 'search'),
+o AS (SELECT sweep_id, json_extract(params, '$.threshold_ns') AS t FROM optima WHERE kernel = '{kernel}')
 SELECT p.sweep_id, 'IPA: wall time per call against the polling threshold T (lower is better)' AS title,
        json_object('text', CASE WHEN p.t = 9223372036854775807 THEN 'inf (always poll)'
                                 WHEN p.t = 0 THEN '0 (always block)'
@@ -47,14 +48,14 @@ LEFT JOIN p block ON block.sweep_id = p.sweep_id AND block.t = 0;
 
 -- The chosen T against this host's wake-up cost (ipa's probe), and against
 -- always polling and always blocking in the search's one process.
-CREATE VIEW ipa_table_choice AS
-WITH p AS (SELECT sweep_id, threshold_ns AS t, median_ns_per_call AS m FROM ipa_results WHERE phase = 'search'),
+CREATE VIEW "{kernel}_table_choice" AS
+WITH p AS (SELECT sweep_id, threshold_ns AS t, median_ns_per_call AS m FROM "{kernel}_results" WHERE phase = 'search'),
 c AS (SELECT o.sweep_id, json_extract(o.params, '$.threshold_ns') AS t, o.median, o.ci_low, o.ci_high, o.runs,
-             COALESCE((SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = 'ipa' AND
+             COALESCE((SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = '{kernel}' AND
                        hp.probe = 'wakeup' AND hp.field = 'cross_cpu_ns'), -1) AS cross,
-             COALESCE((SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = 'ipa' AND
+             COALESCE((SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = '{kernel}' AND
                        hp.probe = 'wakeup' AND hp.field = 'same_cpu_ns'), -1) AS same
-      FROM optima o JOIN sweeps s ON s.id = o.sweep_id WHERE o.kernel = 'ipa')
+      FROM optima o JOIN sweeps s ON s.id = o.sweep_id WHERE o.kernel = '{kernel}')
 SELECT c.sweep_id, 'IPA optimum: the chosen threshold against this host''s wake-up cost' AS title,
        json_object('text', CASE WHEN c.t = 9223372036854775807 THEN 'inf (always poll)'
                                 WHEN c.t = 0 THEN '0 (always block)'
@@ -83,18 +84,18 @@ LEFT JOIN p block ON block.sweep_id = c.sweep_id AND block.t = 0;
 -- 12), of the platform's newest sweep: the finite T > 0 as a line, always
 -- block and always poll as bands across, the chosen T and the host's
 -- wake-up cost across CPUs as marks.
-CREATE VIEW ipa_chart_wall_vs_threshold AS
+CREATE VIEW "{kernel}_chart_wall_vs_threshold" AS
 WITH w AS (SELECT n.platform, n.host, n.sweep_id, s.host_id FROM newest_kernel_sweeps n JOIN sweeps s ON s.id = n.sweep_id
-           WHERE n.kernel = 'ipa' AND n.sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
-                                                   WHERE x.kernel = 'ipa' AND x.platform = n.platform)),
+           WHERE n.kernel = '{kernel}' AND n.sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
+                                                   WHERE x.kernel = '{kernel}' AND x.platform = n.platform)),
 p AS (SELECT w.platform, w.host, r.threshold_ns AS t, r.median_ns_per_call / 1e3 AS m, r.ci_low / 1e3 AS lo,
              r.ci_high / 1e3 AS hi
-      FROM w JOIN ipa_results r ON r.sweep_id = w.sweep_id AND r.phase = 'search')
+      FROM w JOIN "{kernel}_results" r ON r.sweep_id = w.sweep_id AND r.phase = 'search')
 SELECT platform, host, 'IPA: time per call against the polling threshold' AS title,
        'IPA: wall time per call against the polling threshold, with the chosen threshold and the host''s wake-up cost'
            AS caption, 'threshold T (us): poll below, block above' AS xlabel, 'us per call' AS ylabel,
        CASE t WHEN 0 THEN 'always block (interval shaded)' WHEN 9223372036854775807 THEN 'always poll (interval shaded)'
-              ELSE 'ipa, threshold T' END AS series,
+              ELSE '{kernel}, threshold T' END AS series,
        t / 1e3 AS x, m AS y, lo AS low, hi AS high,
        CASE WHEN t = 0 OR t = 9223372036854775807 THEN 'band' ELSE 'line' END AS _style, 10 AS _logx,
        printf('%d %020d', CASE t WHEN 0 THEN 0 WHEN 9223372036854775807 THEN 1 ELSE 2 END, t) AS _order
@@ -102,11 +103,11 @@ FROM p
 UNION ALL
 SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'chosen T', json_extract(o.params, '$.threshold_ns') / 1e3, NULL,
        NULL, NULL, 'mark', 10, '3'
-FROM w JOIN optima o ON o.sweep_id = w.sweep_id AND o.kernel = 'ipa'
+FROM w JOIN optima o ON o.sweep_id = w.sweep_id AND o.kernel = '{kernel}'
 WHERE json_extract(o.params, '$.threshold_ns') > 0 AND json_extract(o.params, '$.threshold_ns') < 9223372036854775807
 UNION ALL
 SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'wake-up cost across CPUs', hp.value / 1e3, NULL, NULL, NULL, 'mark',
        10, '4'
-FROM w JOIN host_probes hp ON hp.host_id = w.host_id AND hp.kernel = 'ipa' AND hp.probe = 'wakeup' AND
+FROM w JOIN host_probes hp ON hp.host_id = w.host_id AND hp.kernel = '{kernel}' AND hp.probe = 'wakeup' AND
                               hp.field = 'cross_cpu_ns'
 WHERE hp.value > 0;

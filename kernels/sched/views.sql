@@ -1,9 +1,10 @@
 -- sched's views, made in the database by a sweep of sched (its manifest's
--- views:). sched_results: each finished trial's policy, dispatch, apps and
--- speedup with its makespan, the share of tasks run on accelerators and the
+-- views:; "{kernel}_results" is sched_results here, a copy's its own).
+-- sched_results: each finished trial's policy, dispatch, apps and speedup
+-- with its makespan, the share of tasks run on accelerators and the
 -- scheduler's overhead. A run's tasks: apps times tasks per app (its
 -- parameters), or tasks_per_run for the trials recorded before.
-CREATE VIEW sched_results AS
+CREATE VIEW "{kernel}_results" AS
 SELECT trial_id, sweep_id, sweep, fingerprint, platform, host, variant AS policy, dispatch, apps, speedup, phase,
        tasks AS tasks_per_run, runs, median AS median_ns_per_task, ci_low, ci_high,
        median * tasks / 1e6 AS median_makespan_ms,
@@ -15,13 +16,13 @@ FROM (SELECT r.*, json_extract(r.params, '$.dispatch') AS dispatch, json_extract
              json_extract(r.params, '$.speedup') AS speedup,
              COALESCE(json_extract(r.params, '$.apps') * json_extract(r.params, '$.tasks'),
                       json_extract(r.params, '$.tasks_per_run')) AS tasks
-      FROM kernel_results r WHERE r.kernel = 'sched') r;
+      FROM kernel_results r WHERE r.kernel = '{kernel}') r;
 
 -- sched_optima: the policy and dispatch chosen per (speedup, apps), with
 -- the class the paper's Fig. 10 reads them by (an accelerator about as fast
 -- as a CPU, moderately or much faster; one app, up to two per app CPU, more),
 -- as recorded before this version or from the sweep's app CPUs.
-CREATE VIEW sched_optima AS
+CREATE VIEW "{kernel}_optima" AS
 SELECT o.id AS optimum_id, o.platform, o.host, o.fingerprint, o.sweep_id,
        json_extract(o.params, '$.speedup') AS speedup, json_extract(o.params, '$.apps') AS apps,
        o.variant AS policy, json_extract(o.params, '$.dispatch') AS dispatch,
@@ -34,11 +35,11 @@ SELECT o.id AS optimum_id, o.platform, o.host, o.fingerprint, o.sweep_id,
        o.median, o.ci_low, o.ci_high, o.runner_up, o.trials, o.decided,
        COALESCE(json_extract(o.params, '$.apps') * json_extract(o.params, '$.tasks'),
                 (SELECT json_extract(t.params, '$.tasks_per_run') FROM trials t WHERE t.sweep_id = o.sweep_id AND
-                 t.kernel = 'sched' AND json_extract(t.params, '$.apps') = json_extract(o.params, '$.apps')
+                 t.kernel = '{kernel}' AND json_extract(t.params, '$.apps') = json_extract(o.params, '$.apps')
                  LIMIT 1)) AS tasks_per_run
 FROM optima o
 LEFT JOIN sweeps s ON s.id = o.sweep_id
-WHERE o.kernel = 'sched';
+WHERE o.kernel = '{kernel}';
 
 -- sched's tables in tune results (views named sched_table_*, in this order;
 -- a row of each a row of the table its title names; a JSON object cell is
@@ -47,12 +48,12 @@ WHERE o.kernel = 'sched';
 --
 -- The paper's Fig. 10: per speedup and dispatch, the makespan of each policy
 -- against apps, with its ratio to EFT, the chosen policy starred.
-CREATE VIEW sched_table_policies AS
+CREATE VIEW "{kernel}_table_policies" AS
 WITH p AS (
     SELECT r.sweep_id, r.policy, r.dispatch, r.speedup, r.apps, r.median_makespan_ms AS ms,
-           EXISTS (SELECT 1 FROM sched_optima o WHERE o.sweep_id = r.sweep_id AND o.speedup = r.speedup AND
+           EXISTS (SELECT 1 FROM "{kernel}_optima" o WHERE o.sweep_id = r.sweep_id AND o.speedup = r.speedup AND
                    o.apps = r.apps AND o.policy = r.policy AND o.dispatch = r.dispatch) AS chosen
-    FROM sched_results r WHERE r.phase = 'search'),
+    FROM "{kernel}_results" r WHERE r.phase = 'search'),
 c AS (
     SELECT p.*, CASE WHEN e.ms > 0
                      THEN json_object('printf', json_array('%.2f (%.2fx)%s', p.ms, p.ms / e.ms,
@@ -79,11 +80,11 @@ FROM c GROUP BY sweep_id, speedup, dispatch, apps;
 
 -- The paper's Fig. 8: at each point the best inline policy against the best
 -- worker one, and the dispatch overhead per task of each.
-CREATE VIEW sched_table_dispatch AS
+CREATE VIEW "{kernel}_table_dispatch" AS
 WITH p AS (
     SELECT sweep_id, policy, dispatch, speedup, apps, median_makespan_ms AS ms,
            COALESCE(mean_overhead_ns, -1) AS overhead
-    FROM sched_results WHERE phase = 'search'),
+    FROM "{kernel}_results" WHERE phase = 'search'),
 b AS (
     SELECT sweep_id, dispatch, speedup, apps, policy, MIN(ms) AS ms, overhead
     FROM p GROUP BY sweep_id, dispatch, speedup, apps)
@@ -105,7 +106,7 @@ WHERE i.dispatch = 'inline';
 
 -- The policy and dispatch chosen at each point, with its class (Fig. 10's),
 -- its makespan and the runner-up's.
-CREATE VIEW sched_table_optima AS
+CREATE VIEW "{kernel}_table_optima" AS
 SELECT platform, host, fingerprint, 'Scheduler optima: the policy and dispatch that finished first' AS title,
        printf('%dx', speedup) AS "Speedup", apps AS "Apps", class AS "Class", policy AS "Policy",
        COALESCE(dispatch, '-') AS "Dispatch",
@@ -122,17 +123,17 @@ SELECT platform, host, fingerprint, 'Scheduler optima: the policy and dispatch t
        trials AS "Trials", decided AS "Decided",
        printf('%020d %020d', speedup, apps) AS _order,
        json_array('x', NULL, NULL, NULL, NULL, 'ms', NULL, NULL, NULL) AS _units
-FROM (SELECT o.*, COALESCE(CAST(tasks_per_run AS INTEGER), 0) / 1e6 AS per FROM sched_optima o);
+FROM (SELECT o.*, COALESCE(CAST(tasks_per_run AS INTEGER), 0) / 1e6 AS per FROM "{kernel}_optima" o);
 
 -- The chart of tune report (report/declared_charts.c reads views named
 -- sched_chart_*): makespan against apps, a line per policy and dispatch
 -- (inline solid, worker dashed, one colour per policy), a panel per
 -- accelerator speedup on one scale (the paper's Fig. 10), of the
 -- platform's newest sweep.
-CREATE VIEW sched_chart_makespan_vs_apps AS
+CREATE VIEW "{kernel}_chart_makespan_vs_apps" AS
 WITH w AS (SELECT platform, host, sweep_id FROM newest_kernel_sweeps n
-           WHERE kernel = 'sched' AND sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
-                                                 WHERE x.kernel = 'sched' AND x.platform = n.platform))
+           WHERE kernel = '{kernel}' AND sweep_id = (SELECT MAX(x.sweep_id) FROM newest_kernel_sweeps x
+                                                 WHERE x.kernel = '{kernel}' AND x.platform = n.platform))
 SELECT w.platform, w.host, 'Makespan against apps per scheduling policy: inline dispatch solid, worker dashed' AS title,
        'Scheduler: makespan against apps per policy, a panel per accelerator speedup' AS caption, 'apps' AS xlabel,
        'makespan (ms)' AS ylabel, r.policy || ' ' || r.dispatch AS series, r.apps AS x, r.median_makespan_ms AS y,
@@ -142,4 +143,4 @@ SELECT w.platform, w.host, 'Makespan against apps per scheduling policy: inline 
        printf('%020d %s %d %020d', r.speedup, r.dispatch,
               CASE r.policy WHEN 'co' THEN 0 WHEN 'ao' THEN 1 WHEN 'fuse' THEN 2 WHEN 'random' THEN 3 ELSE 4 END,
               r.apps) AS _order
-FROM w JOIN sched_results r ON r.sweep_id = w.sweep_id AND r.phase = 'search';
+FROM w JOIN "{kernel}_results" r ON r.sweep_id = w.sweep_id AND r.phase = 'search';

@@ -4,6 +4,7 @@
  * trigger, a pragma, attach, another kernel's name) is refused with its
  * file and line, leaving what is recorded and the old views as they were. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../../store/store.h"
@@ -122,6 +123,26 @@ int main(void)
 		CHECK(scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trial_params' AND sql LIKE "
 				 "'%forged%'") == 0 && scalar(db, "SELECT COUNT(*) FROM trial_params") == rows,
 		      "tune's view is not dropped");
+	}
+	/* {kernel} is the kernel's name, escaped where it stands: in a quoted
+	 * name, in a string, in a comment; anywhere else it is refused. */
+	{
+		static const char any[] = "-- {kernel}'s own\nCREATE VIEW \"{kernel}_v\" AS SELECT '{kernel}' AS k, 'it''s "
+					  "{kernel}' AS s;\nCREATE VIEW \"{kernel}_w\" AS SELECT k FROM \"{kernel}_v\";\n";
+		sqlite3_stmt *q = NULL;
+
+		CHECK(store_kernel_views(st, "k_2", "k_2/views.sql", any, msg) == 0, "{kernel}: %s", msg);
+		CHECK(sqlite3_prepare_v2(db, "SELECT k, s FROM \"k_2_w\" JOIN \"k_2_v\" USING (k)", -1, &q, NULL) ==
+			      SQLITE_OK && sqlite3_step(q) == SQLITE_ROW, "the views of a kernel named k_2: %s",
+		      sqlite3_errmsg(db));
+		CHECK(q && !strcmp((const char *)sqlite3_column_text(q, 0), "k_2") &&
+			      !strcmp((const char *)sqlite3_column_text(q, 1), "it's k_2"),
+		      "its name as text, quotes and all");
+		sqlite3_finalize(q);
+		CHECK(store_kernel_views(st, "k_2", "k_2/views.sql", "-- x\nCREATE VIEW x AS\nSELECT 1 FROM {kernel}_v;",
+					 msg) == STORE_ERR_REFUSED, "{kernel} unquoted is refused");
+		CHECK_CONTAINS(msg, "k_2/views.sql:3: {kernel} stands outside quotes");
+		CHECK(scalar(db, "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'k_2'") == 2, "its views stay");
 	}
 	CHECK(store_kernel_name_reserved("sweep") && store_kernel_name_reserved("kernel") &&
 		      store_kernel_name_reserved("optima") && !store_kernel_name_reserved("chase") &&
