@@ -118,22 +118,28 @@ static void series_label(const char *text, char *out, size_t len)
 
 /* Draws the chart of one manifest kernel from its rows in f's data. */
 static int kernel_chart(const char *platform, const char *dir, const char *kernel, const char *host,
-			const char *list, const char *unit, size_t nseries, struct report_chart *made, size_t *charts,
-			struct tune_error *err)
+			const char *list, const char *metric, const char *unit, size_t nseries, struct report_chart *made,
+			size_t *charts, struct tune_error *err)
 {
 	struct strbuf body = STRBUF_INIT;
-	char name[200], chart[160], caption[256];
+	char name[200], chart[160], caption[256], raw[200], title[300], xlabel[100], ylabel[200];
+	const char *more[] = { title, xlabel, ylabel, NULL };
 	int rc;
 
 	snprintf(chart, sizeof(chart), "kernel-%s", kernel);
 	report_chart_file(platform, chart, name, sizeof(name));
-	/* Names are data: the kernel and list names reach the title through the
-	 * data file's header line, never the script's text. */
-	strbuf_addf(&body, "  set title 'Metric against the list parameter (' . ARG2 . ', host ' . ARG3 . '), median "
-		    "intervals' noenhanced\n  set logscale x 2\n  set xlabel 'list parameter'\n  set ylabel 'metric'\n"
+	/* Names are data: the kernel's, its list's and its metric's reach the
+	 * title and axes as gnuplot's arguments, never the script's text. */
+	names_show(list, 0, xlabel, sizeof(xlabel));
+	snprintf(raw, sizeof(raw), "Kernel %.64s: %.40s against %.40s, median intervals", kernel, metric, list);
+	names_show(raw, 0, title, sizeof(title));
+	snprintf(raw, sizeof(raw), "%.64s%s%.32s%s", metric, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
+	names_show(raw, 0, ylabel, sizeof(ylabel));
+	strbuf_addf(&body, "  set title ARG5 . ' (' . ARG2 . ', host ' . ARG3 . ')' noenhanced\n  set logscale x 2\n"
+		    "  set xlabel ARG6 noenhanced\n  set ylabel ARG7 noenhanced\n"
 		    "  set key noenhanced\n  set bars 2\n  plot for [i=0:%zu] datafile index i using 1:2:3:4 with "
 		    "yerrorlines lw 2 title columnheader(1)\n  unset logscale x", nseries ? nseries - 1 : 0);
-	rc = report_plot(dir, name, platform, host, NULL, &body, err);
+	rc = report_plot(dir, name, platform, host, more, &body, err);
 	strbuf_release(&body);
 	snprintf(caption, sizeof(caption), "Kernel %s: its metric (%s) against %s, a line per context, variant and "
 		 "searched values", kernel, unit[0] ? unit : "?", list);
@@ -147,7 +153,7 @@ struct kernel_series {
 	const char *platform, *dir;
 	struct report_chart *made;
 	size_t *charts;
-	char kernel[80], host[300], list[80], unit[40], last[700], path[4200];
+	char kernel[80], host[300], list[80], metric[80], unit[40], last[700], path[4200];
 	size_t nseries;
 	FILE *f;
 };
@@ -159,8 +165,8 @@ static int kernel_done(struct kernel_series *ks, struct tune_error *err)
 		return 0;
 	fclose(ks->f);
 	ks->f = NULL;
-	return kernel_chart(ks->platform, ks->dir, ks->kernel, ks->host, ks->list, ks->unit, ks->nseries, ks->made,
-			    ks->charts, err);
+	return kernel_chart(ks->platform, ks->dir, ks->kernel, ks->host, ks->list, ks->metric, ks->unit, ks->nseries,
+			    ks->made, ks->charts, err);
 }
 
 /* A search trial's point; a new kernel's first row closes the last one's chart. */
@@ -181,6 +187,7 @@ static int kernel_point(sqlite3_stmt *q, void *arg, struct tune_error *err)
 		snprintf(ks->host, sizeof(ks->host), "%s", h);
 		report_column_text(q, 8, ks->list, sizeof(ks->list));
 		report_column_text(q, 9, ks->unit, sizeof(ks->unit));
+		report_column_text(q, 12, ks->metric, sizeof(ks->metric));
 		ks->last[0] = '\0';
 		ks->nseries = 0;
 		snprintf(chart, sizeof(chart), "kernel-%s", ks->kernel);
@@ -224,7 +231,8 @@ static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, str
 			       "SELECT r.kernel, r.host, r.context, r.variant, r.params, r.median, r.ci_low, r.ci_high,"
 			       " json_extract(s.spec_json, '$.list'), COALESCE(json_extract(s.spec_json, '$.metric.unit'),"
 			       " ''), json_extract(r.params, '$.\"' || json_extract(s.spec_json, '$.list') || '\"'),"
-			       " " REPORT_SQL_OMIT("s", "r.context") " || ' ' || json_extract(s.spec_json, '$.list')"
+			       " " REPORT_SQL_OMIT("s", "r.context") " || ' ' || json_extract(s.spec_json, '$.list'),"
+			       " COALESCE(json_extract(s.spec_json, '$.metric.field'), 'metric')"
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND r.platform = ?1 AND"

@@ -108,17 +108,19 @@ static int write_csv(sqlite3 *db, const char *kernel, const char *platform, int 
 	if (has_platform)
 		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	ncols = sqlite3_column_count(q);
-	/* The header: the kernel's columns, then those of --columns all. */
-	for (int pass = 1; pass <= 2; pass++)
-		for (int i = 0; i < ncols; i++)
-			if (csv_column(sqlite3_column_name(q, i), columns) == pass) {
-				if (!first)
-					fputc(',', out);
-				escape_csv_field(out, sqlite3_column_name(q, i) + (pass == 2 ? 5 : 0));
-				first = 0;
-			}
-	fputc('\n', out);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_count(q) == ncols) {
+		/* The header with the first row (none without one): the kernel's
+		 * columns, then those of --columns all. */
+		for (int pass = 1; !*rows && pass <= 2; pass++)
+			for (int i = 0; i < ncols; i++)
+				if (csv_column(sqlite3_column_name(q, i), columns) == pass) {
+					if (!first)
+						fputc(',', out);
+					escape_csv_field(out, sqlite3_column_name(q, i) + (pass == 2 ? 5 : 0));
+					first = 0;
+				}
+		if (!*rows)
+			fputc('\n', out);
 		first = 1;
 		for (int pass = 1; pass <= 2; pass++)
 			for (int i = 0; i < ncols; i++)

@@ -35,13 +35,13 @@ static int column_of(sqlite3_stmt *q, const char *name)
 
 /* The units of the shown columns, for JSON: _units, a JSON array of a unit
  * (or null) per shown column. */
-static void table_units(struct rdoc *d, size_t t, const char *json, int n)
+static void table_units(struct rdoc *d, size_t t, const char *json, int n, int at)
 {
 	json_t *a = json_loads(json, JSON_DECODE_ANY, NULL);
-	const char *units[DECLARED_MAX_COLUMNS] = { NULL };
+	const char *units[DECLARED_MAX_COLUMNS + 1] = { NULL };
 
 	for (int i = 0; json_is_array(a) && i < n; i++)
-		units[i] = json_string_value(json_array_get(a, (size_t)i));
+		units[at + i] = json_string_value(json_array_get(a, (size_t)i));
 	if (json_is_array(a))
 		rdoc_units(d, t, units);
 	json_decref(a);
@@ -189,6 +189,7 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 	    warned = 0, wide = 0, oom = 0, added = 0, rc;
 	struct pivot pv = { 0 };
 	struct rdoc *pd = NULL; /* the pivot's section */
+	char across[300];       /* a pivoted column across platforms: "<platform> <_column>" */
 	json_t *ranks;          /* across platforms: them, in their order */
 
 	if (!q)
@@ -249,7 +250,10 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 			}
 			for (int i = 0; i < nshown; i++)
 				json_decref(values[i]);
-			if (!oom && (added = pivot_add(&pv, cells, report_text(q, column, "-"),
+			if (s->platforms)
+				snprintf(across, sizeof(across), "%s %s", platform >= 0 ? report_text(q, platform, "") : "",
+					 report_text(q, column, "-"));
+			if (!oom && (added = pivot_add(&pv, cells, s->platforms ? across : report_text(q, column, "-"),
 						       cell_unit >= 0 ? report_text(q, cell_unit, NULL) : NULL,
 						       platform_rank(ranks, q, platform), cells[nshown], values[nshown])) > 0 &&
 			    !wide++)
@@ -260,13 +264,24 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 			oom = oom || added < 0;
 			continue;
 		}
-		t = rdoc_table_for(d, name, (size_t)nshown, (const char *const *)head);
-		rdoc_row(d, t, cells);
-		for (int i = 0; i < nshown; i++)
-			if (values[i])
-				rdoc_value(d, t, (size_t)i, values[i]);
-		if (units >= 0)
-			table_units(d, t, report_text(q, units, "[]"), nshown);
+		/* Across platforms, each row says whose: a column Platform first. */
+		{
+			const char *h[DECLARED_MAX_COLUMNS + 1] = { "Platform" }, *c[DECLARED_MAX_COLUMNS + 1];
+			int at = s->platforms != NULL;
+
+			c[0] = platform >= 0 ? report_text(q, platform, "") : "";
+			for (int i = 0; i < nshown; i++) {
+				h[at + i] = head[i];
+				c[at + i] = cells[i];
+			}
+			t = rdoc_table_for(d, name, (size_t)nshown + (size_t)at, h);
+			rdoc_row(d, t, c);
+			for (int i = 0; i < nshown; i++)
+				if (values[i])
+					rdoc_value(d, t, (size_t)i + (size_t)at, values[i]);
+			if (units >= 0)
+				table_units(d, t, report_text(q, units, "[]"), nshown, at);
+		}
 	}
 	if (!oom && pd)
 		pivot_emit(pd, &pv, (const char *const *)head);

@@ -4,7 +4,8 @@
  * the view is a point of the platform its column platform names:
  *   series     its line's name in the key (a line per series and panel);
  *   x, y       where it is; low, high its interval (error bars), if any;
- *   title, xlabel, ylabel, caption, host   the chart's (its first row's);
+ *   title, xlabel, ylabel, caption, host   the chart's (its first row's;
+ *              the title names the host when it is given);
  *   _style     how its series is drawn: line (the default), dashed, point
  *              (a ring: a chosen value), flag (a red cross: look twice),
  *              band (y and its interval across the chart, x unused), mark
@@ -285,7 +286,7 @@ static int chart_data(const struct chart *c, const char *dir, const char *name, 
 /* The plot command of panel k: each series of it, by its style. */
 static void chart_plot(struct strbuf *b, const struct chart *c, size_t k)
 {
-	int any = 0;
+	int any = 0, marks = 0;
 
 	strbuf_add(b, "  plot NaN notitle");
 	for (size_t i = 0; i < c->ns; i++) {
@@ -311,8 +312,9 @@ static void chart_plot(struct strbuf *b, const struct chart *c, size_t k)
 				    "using 1:2 with lines dt 2 lw 2 lc %d title columnheader(1)", i, s->color, i, s->color);
 			break;
 		case STYLE_MARK:
-			strbuf_addf(b, ", datafile index %zu using 1:2 with lines dt 3 lw 2 lc %d title columnheader(1)", i,
-				    s->color);
+			/* Dark, each mark its own dashes: a line, not data. */
+			strbuf_addf(b, ", datafile index %zu using 1:2 with lines dt %d lw 2 lc rgb 'gray25' title "
+				    "columnheader(1)", i, 2 + marks++ % 4);
 			break;
 		default:
 			strbuf_addf(b, ", datafile index %zu using 1:2%s with %s lw 2 lc %d%s title columnheader(1)", i,
@@ -350,7 +352,7 @@ static void chart_body(struct strbuf *b, const struct chart *c)
 		strbuf_addf(b, "  set arrow 1 from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 lc rgb 'gray40'\n",
 			    c->ref_y, c->ref_y);
 	if (c->npanels <= 1) {
-		strbuf_add(b, "  set title ARG5 . ' (' . ARG2 . ', host ' . ARG3 . ')' noenhanced\n");
+		strbuf_add(b, "  set title ARG5 . ' (' . ARG2 . (strlen(ARG3) ? ', host ' . ARG3 : '') . ')' noenhanced\n");
 		chart_plot(b, c, 0);
 		return;
 	}
@@ -358,7 +360,8 @@ static void chart_body(struct strbuf *b, const struct chart *c)
 	strbuf_add(b, "  set key inside top left\n");
 	strbuf_addf(b, "  field(s, i) = i <= 1 ? (strstrt(s, '|') ? s[1:strstrt(s, '|') - 1] : s) : "
 		       "field(s[strstrt(s, '|') + 1:], i - 1)\n"
-		       "  set multiplot layout 1,%zu title ARG5 . ' (' . ARG2 . ', host ' . ARG3 . ')' noenhanced\n",
+		       "  set multiplot layout 1,%zu title ARG5 . ' (' . ARG2 . (strlen(ARG3) ? ', host ' . ARG3 : '') . ')' "
+		       "noenhanced\n",
 		    c->npanels);
 	for (size_t k = 0; k < c->npanels; k++) {
 		strbuf_addf(b, "  set title field(ARG8, %zu) noenhanced\n", k + 1);

@@ -296,13 +296,39 @@ static size_t column(const struct block *b, const char *name)
 
 /* A table's rows as CSV, each led by its platform and host (and, when
  * title, the table's title). */
+/* What a section is of besides its host (its detail's values), as CSV
+ * fields after platform and host: the keys for the header, else the values. */
+static void csv_detail(const struct block *sec, int header, FILE *out)
+{
+	json_t *o = sec && !sec->heading ? sec->detail_json : NULL;
+
+	for (void *it = o ? json_object_iter(o) : NULL; it; it = json_object_iter_next(o, it)) {
+		json_t *v = json_object_iter_value(it);
+		char text[96];
+
+		if (json_is_string(v))
+			snprintf(text, sizeof(text), "%s", json_string_value(v));
+		else if (json_is_integer(v))
+			snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(text, sizeof(text), "%.6g", json_real_value(v));
+		else
+			continue;
+		fputc(',', out);
+		escape_csv_field(out, header ? json_object_iter_key(it) : text);
+	}
+}
+
 void rdoc_csv_table(const struct block *sec, const struct block *b, int title, FILE *out)
 {
 	/* Under a heading, each row's own platform and host. */
 	size_t pc = sec && sec->heading ? column(b, "Platform") : b->ncols;
 	size_t hc = sec && sec->heading ? column(b, "Host") : b->ncols;
 
-	fputs(title ? "platform,host,table" : "platform,host", out);
+	fputs("platform,host", out);
+	csv_detail(sec, 1, out);
+	if (title)
+		fputs(",table", out);
 	for (size_t c = 0; c < b->ncols; c++) {
 		fputc(',', out);
 		escape_csv_field(out, rdoc_cell(b, 0, c));
@@ -312,6 +338,7 @@ void rdoc_csv_table(const struct block *sec, const struct block *b, int title, F
 		escape_csv_field(out, pc < b->ncols ? rdoc_cell(b, r, pc) : sec && !sec->heading ? sec->platform : "");
 		fputc(',', out);
 		escape_csv_field(out, hc < b->ncols ? rdoc_cell(b, r, hc) : sec && !sec->heading ? sec->host : "");
+		csv_detail(sec, 0, out);
 		if (title) {
 			fputc(',', out);
 			escape_csv_field(out, b->title);

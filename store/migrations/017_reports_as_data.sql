@@ -156,7 +156,8 @@ FROM (SELECT *, json_extract(params, '$.size_mb') AS size_mb, json_extract(param
 
 -- amaco2's comparison of platforms, when tune results is given several:
 -- each one's scalar and best interleaved-prefetch per working set, side by
--- side (a view named <kernel>_overview_<name>: its rows of those platforms).
+-- side (a view named <kernel>_overview_<name>: its rows of those platforms,
+-- a pivoted column named by its platform and _column).
 CREATE VIEW chase_overview_platforms AS
 WITH b AS (SELECT platform, size_mb, variant, group_size, MIN(median_ns_per_lookup) AS m
            FROM chase_current WHERE variant IN ('scalar', 'interleaved-prefetch') GROUP BY platform, size_mb, variant),
@@ -165,7 +166,7 @@ c AS (SELECT z.platform, z.size_mb, z.working_set, s.m AS scalar, p.m AS best, p
       LEFT JOIN b s ON s.platform = z.platform AND s.size_mb = z.size_mb AND s.variant = 'scalar'
       LEFT JOIN b p ON p.platform = z.platform AND p.size_mb = z.size_mb AND p.variant = 'interleaved-prefetch')
 SELECT c.platform, 'Scalar vs best interleaved-prefetch per platform (median ns/lookup)' AS title,
-       c.working_set AS "Working set", c.platform || ' ' || k.what AS _column,
+       c.working_set AS "Working set", k.what AS _column,
        CASE WHEN k.n = 0 AND c.scalar IS NOT NULL THEN json_object('printf', json_array('%.1f', c.scalar))
             WHEN k.n = 1 AND c.best IS NOT NULL THEN json_object('printf', json_array('%.1f', c.best))
             WHEN k.n = 2 AND c.best IS NOT NULL THEN c.g

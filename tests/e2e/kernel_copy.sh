@@ -59,6 +59,11 @@ check "export csv --kernel chase2: amaco2's columns ($(tail -1 "$TMP/errc"))" \
 check "a row per measured run of its newest results" \
 	test "$(($(wc -l < "$TMP/c2.csv") - 1))" = "$(q "$db" "SELECT COUNT(*) FROM chase2_latest r JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0")"
 
+"$tune" export csv --platform nope --kernel chase2 --db "$db" > "$TMP/none.csv" 2> "$TMP/errn"
+rc=$?
+check "a platform with no samples: exit 10 saying so, nothing on stdout (rc $rc: $(tail -1 "$TMP/errn"))" \
+	test "$rc" = 10 -a ! -s "$TMP/none.csv"
+
 # Its charts.
 "$tune" report --platform tiny --db "$db" -o "$TMP/rep" > /dev/null 2> "$TMP/errp"
 for chart in throughput_vs_size speedup_vs_groupsize; do

@@ -87,6 +87,8 @@ check "report: a chart of the metric against g ($(tail -1 "$TMP/err2r"))" test -
 check "report: a line per context, variant and unroll" \
 	[ "$(grep -c '^"' "$TMP/rep/tiny-kernel-sumk.dat")" = 6 ]
 check "report: in the HTML with its caption" grep -q "Kernel sumk: its metric (ns) against g" "$TMP/rep/report.html"
+check "report: its axes named by the manifest, its metric and unit against its list" \
+	sh -c 'grep -q ">ns_per_item (ns)<" "$1" && grep -q ">g<" "$1" && ! grep -q "list parameter" "$1"' _ "$TMP/rep/tiny-kernel-sumk.svg"
 
 # A parameter the chosen variant does not use is still in the header (-1),
 # so the same program compiles whatever was chosen.

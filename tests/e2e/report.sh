@@ -27,7 +27,7 @@ for c in l1d_bytes:L1d l2_bytes:L2 llc_bytes:last-level; do
 	check "throughput: ${c#*:} marked only when within the sizes measured ($in)" test "$(grep -c "^\"${c#*:}" "$TMP/report/tiny-chase-throughput_vs_size.dat")" = "$in"
 done
 check "throughput: a mark is a vertical line" \
-	sh -c "! grep -q '^\"L' '$TMP/report/tiny-chase-throughput_vs_size.dat' || grep -q 'with lines dt 3' '$TMP/report/tiny-chase-throughput_vs_size.gp'"
+	sh -c "! grep -q '^\"L' '$TMP/report/tiny-chase-throughput_vs_size.dat' || grep -q \"with lines dt [0-9] lw 2 lc rgb 'gray25'\" '$TMP/report/tiny-chase-throughput_vs_size.gp'"
 check "speedup: y = 1 drawn and the chosen g of each size marked ($(grep -A9 '"chosen g"' "$TMP/report/tiny-chase-speedup_vs_groupsize.dat" | grep -c '^[0-9]'))" \
 	sh -c "grep -q 'first 1 nohead' '$TMP/report/tiny-chase-speedup_vs_groupsize.gp' && [ \"\$(sed -n '/\"chosen g\"/,/^\$/p' '$TMP/report/tiny-chase-speedup_vs_groupsize.dat' | grep -c '^[0-9]')\" = \"$(q "$db" "SELECT count(*) FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) WHERE o.platform = 'tiny' AND o.kernel = 'chase' AND o.variant = 'interleaved-prefetch'")\" ]"
 flagged=$(q "$db" "SELECT count(*) FROM (SELECT outliers, MIN(median_ns_per_lookup) FROM chase_latest JOIN current_fingerprints USING (platform, host, fingerprint) WHERE platform = 'tiny' AND kernel = 'chase' AND variant = 'interleaved-prefetch' GROUP BY size_mb, group_size) WHERE outliers > 0")
@@ -76,7 +76,7 @@ check "no table says (null): a runner-up without a hint is named by its variant 
 check "table format" sh -c "'$tune' results --platform tiny --db '$db' --format table | grep -q '^Summary: scalar vs best'"
 check "md format" sh -c "'$tune' results --platform tiny --db '$db' --format md | grep -q '^| Working set | Scalar |'"
 "$tune" results --platform tiny --db "$db" --format csv > "$TMP/r.csv"
-check "csv format" grep -q '^platform,host,table,Working set' "$TMP/r.csv"
+check "csv format: a row of a section per depth says its depth" grep -q '^platform,host,depth,table,Working set' "$TMP/r.csv"
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/r.json"
 # The platform's first section (after the headline's).
 sec=$(q "$db" "SELECT min(key) FROM json_each(readfile('$TMP/r.json'), '\$.sections') WHERE json_extract(value, '\$.host') != ''")
@@ -177,7 +177,7 @@ rc=$?
 check "--table of no table: exit 2, naming the tables ($out)" bash -c "[ $rc = 2 ] && grep -q \"no table is named 'summry' (the tables: headline, summary, variant-isolation\" <<< \"\$1\"" _ "$out"
 "$tune" results --platform tiny --db "$db" --format csv -o "$TMP/csv dir" > "$TMP/csv.list"
 check "-o DIR: one CSV file per table ($ntab), each path listed" test "$(find "$TMP/csv dir" -name '*.csv' | wc -l) $(wc -l < "$TMP/csv.list")" = "$ntab $ntab"
-check "-o DIR: a table's file holds its rows under one header" test "$(head -1 "$TMP/csv dir/tiny-$(hostname)-summary.csv")" = "platform,host,Working set,Scalar,Interleaved+prefetch,Best g,Hint,Speedup"
+check "-o DIR: a table's file holds its rows under one header" test "$(head -1 "$TMP/csv dir/tiny-$(hostname)-summary.csv")" = "platform,host,depth,Working set,Scalar,Interleaved+prefetch,Best g,Hint,Speedup"
 check "-o DIR: the headline's file is of all platforms, not of a platform named Headline" \
 	sh -c 'ls "$1" | grep -q "^all-all-headline.csv$" && ! ls "$1" | grep -q "^Headline"' _ "$TMP/csv dir"
 check "the headline's CSV rows name their platform and host" \
@@ -190,6 +190,19 @@ check "-o DIR without --format csv: exit 2, says to add it" bash -c "[ $? = 2 ] 
 # Two platforms side by side.
 "$tune" results --platform tiny --platform tiny-o3 --db "$db" > "$TMP/two.txt"
 check "comparison table" grep -q "tiny scalar  *tiny interleaved+prefetch" "$TMP/two.txt"
+# A kernel's own tables across platforms that do not say whose rows they
+# are: tune says it (a column Platform; a pivoted column named by its
+# platform), so two platforms' rows never merge into one.
+cp "$db" "$TMP/over.db"
+q "$TMP/over.db" "CREATE VIEW chase_overview_rows AS SELECT platform, 'Scalar rows' AS title, size_mb AS \"MB\",
+	MIN(median_ns_per_lookup) AS \"Best\" FROM chase_current WHERE variant = 'scalar' GROUP BY platform, size_mb;
+	CREATE VIEW chase_overview_cells AS SELECT platform, 'Scalar cells' AS title, size_mb AS \"MB\", 'best' AS _column,
+	MIN(median_ns_per_lookup) AS _cell FROM chase_current WHERE variant = 'scalar' GROUP BY platform, size_mb;
+	INSERT INTO kernel_views VALUES ('chase', 'chase_overview_rows', 'x'), ('chase', 'chase_overview_cells', 'x')"
+"$tune" results --platform tiny --platform tiny-o3 --db "$TMP/over.db" --table scalar > "$TMP/over.txt" 2>&1
+check "across platforms, a table's rows say their platform, a pivot's columns theirs" \
+	sh -c 'grep -qE "^Platform +MB +Best$" "$1" && [ "$(grep -cE "^tiny(-o3)? +[14] +[0-9.]+$" "$1")" = 4 ] &&
+	       grep -qE "^MB +tiny best +tiny-o3 best$" "$1"' _ "$TMP/over.txt"
 "$tune" results --platform tiny-o3 --platform tiny --db "$db" > "$TMP/two-r.txt"
 check "its platforms in the order given, a row per working set in order" \
 	sh -c 'grep -qE "^Working set +tiny-o3 scalar .* tiny-o3 speedup +tiny scalar " "$1" &&
