@@ -45,6 +45,7 @@ GROUP BY platform, host, fingerprint, variant, size_mb;
 -- section per host and depth, in it amaco2's summary, variant isolation and
 -- group-size tables; then the optima per working set.
 CREATE VIEW chase_table_summary AS
+WITH b AS MATERIALIZED (SELECT * FROM chase_best)
 SELECT z.platform, z.host, z.fingerprint, json_object('depth', z.depth) AS _section,
        'Summary: scalar vs best interleaved-prefetch (median ns/lookup; best is the fastest g measured, an optimum '
            || 'the knee: the smallest g within the tolerance of it)' AS title,
@@ -61,22 +62,23 @@ SELECT z.platform, z.host, z.fingerprint, json_object('depth', z.depth) AS _sect
            AS "Speedup",
        printf('%020d %020d', z.depth, z.size_mb) AS _order,
        json_array('MB', 'ns/lookup', 'ns/lookup', NULL, NULL, 'x') AS _units
-FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM chase_current) z
-LEFT JOIN chase_best s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
+FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM b) z
+LEFT JOIN b s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
                           s.depth = z.depth AND s.size_mb = z.size_mb AND s.variant = 'scalar'
-LEFT JOIN chase_best p ON p.platform = z.platform AND p.host = z.host AND p.fingerprint = z.fingerprint AND
+LEFT JOIN b p ON p.platform = z.platform AND p.host = z.host AND p.fingerprint = z.fingerprint AND
                           p.depth = z.depth AND p.size_mb = z.size_mb AND p.variant = 'interleaved-prefetch';
 
 -- Each variant's best, its speedup over the scalar chase, and g where it has one.
 CREATE VIEW chase_table_isolation AS
-WITH c AS (
+WITH bb AS MATERIALIZED (SELECT * FROM chase_best),
+c AS (
     SELECT z.*, v.variant, b.median_ns_per_lookup AS m, b.group_size AS g, s.median_ns_per_lookup AS scalar
-    FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM chase_current) z
+    FROM (SELECT DISTINCT platform, host, fingerprint, depth, size_mb, working_set FROM bb) z
     JOIN (SELECT 'scalar' AS variant UNION ALL SELECT 'scalar-prefetch' UNION ALL SELECT 'interleaved'
           UNION ALL SELECT 'interleaved-prefetch') v
-    LEFT JOIN chase_best b ON b.platform = z.platform AND b.host = z.host AND b.fingerprint = z.fingerprint AND
+    LEFT JOIN bb b ON b.platform = z.platform AND b.host = z.host AND b.fingerprint = z.fingerprint AND
                               b.depth = z.depth AND b.size_mb = z.size_mb AND b.variant = v.variant
-    LEFT JOIN chase_best s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
+    LEFT JOIN bb s ON s.platform = z.platform AND s.host = z.host AND s.fingerprint = z.fingerprint AND
                               s.depth = z.depth AND s.size_mb = z.size_mb AND s.variant = 'scalar'),
 cell AS (
     SELECT c.*, CASE WHEN m IS NULL THEN '-'
@@ -205,7 +207,7 @@ WHERE r.kernel = 'chase';
 CREATE VIEW chase_chart_throughput_vs_size AS
 WITH b AS (SELECT platform, host, size_mb, variant, MIN(median_ns_per_lookup) AS m, ci_low, ci_high
            FROM chase_current GROUP BY platform, size_mb, variant),
-r AS (SELECT platform, MIN(size_mb) AS lo, MAX(size_mb) AS hi FROM chase_current GROUP BY platform),
+r AS (SELECT platform, MIN(size_mb) AS lo, MAX(size_mb) AS hi FROM b GROUP BY platform),
 c AS (SELECT p.name AS platform, k.label, json_extract(s.env_json, '$.' || k.key) / 1048576.0 AS mb, k.n
       FROM platforms p JOIN sweeps s ON s.id = (SELECT MAX(x.id) FROM sweeps x WHERE x.platform_id = p.id)
       JOIN (SELECT 1 AS n, 'l1d_bytes' AS key, 'L1d' AS label UNION ALL SELECT 2, 'l2_bytes', 'L2'
@@ -231,11 +233,12 @@ WHERE c.mb > 0 AND c.mb >= r.lo AND c.mb <= r.hi;
 -- working set, the chosen g of each ringed and a g whose runs were flagged
 -- as outliers crossed (where to look twice).
 CREATE VIEW chase_chart_speedup_vs_groupsize AS
-WITH s AS (SELECT platform, size_mb, MIN(median_ns_per_lookup) AS m FROM chase_current WHERE variant = 'scalar'
-           GROUP BY platform, size_mb),
+WITH c AS MATERIALIZED (SELECT * FROM chase_current),
+s AS (SELECT platform, size_mb, MIN(median_ns_per_lookup) AS m FROM c WHERE variant = 'scalar'
+      GROUP BY platform, size_mb),
 p AS (SELECT platform, host, size_mb, working_set, group_size, MIN(median_ns_per_lookup) AS m, ci_low, ci_high,
              outliers
-      FROM chase_current WHERE variant = 'interleaved-prefetch' GROUP BY platform, size_mb, group_size),
+      FROM c WHERE variant = 'interleaved-prefetch' GROUP BY platform, size_mb, group_size),
 g AS (SELECT p.*, s.m / p.m AS speedup, s.m / p.ci_high AS low, s.m / p.ci_low AS high
       FROM p JOIN s ON s.platform = p.platform AND s.size_mb = p.size_mb),
 o AS (SELECT o.platform, json_extract(o.params, '$.size_mb') AS size_mb,
