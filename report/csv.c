@@ -21,15 +21,17 @@ const char *const report_csv_column_names[] = { "amaco2", "all", "own", NULL };
 /* SQL: the kernel_views row k records its kernel's CSV view. */
 #define CSV_SQL_IS_VIEW(k) k "name = " k "kernel || '_csv'"
 
-/* The kernels with a CSV view, a comma-separated list into list, *n of
- * them, the first into first. */
+/* The kernels with a CSV view and trials, a comma-separated list into
+ * list, *n of them, the first into first (a database the chase never
+ * measured has its view, which migration 17 made). */
 static int csv_kernels(sqlite3 *db, struct strbuf *list, int *n, char *first, size_t len, struct tune_error *err)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT k.kernel FROM kernel_views k JOIN sqlite_master m ON m.name = k.name AND"
-			       " m.type = 'view' WHERE " CSV_SQL_IS_VIEW("k.") " ORDER BY k.kernel", -1, &q, NULL) !=
+			       " m.type = 'view' WHERE " CSV_SQL_IS_VIEW("k.") " AND EXISTS (SELECT 1 FROM trials t WHERE"
+			       " t.kernel = k.kernel) ORDER BY k.kernel", -1, &q, NULL) !=
 	    SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
 	*n = 0;

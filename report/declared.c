@@ -257,7 +257,7 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 						       cell_unit >= 0 ? report_text(q, cell_unit, NULL) : NULL,
 						       platform_rank(ranks, q, platform), cells[nshown], values[nshown])) > 0 &&
 			    !wide++)
-				declared_warn("table", view, "_column", "more distinct values than a table has columns (32 "
+				declared_warn("table", view, "_column", "more distinct values than a table has columns (64 "
 					      "with the shown ones): the rest are left out");
 			if (oom)
 				json_decref(values[nshown]);

@@ -96,9 +96,16 @@ static void series_label(const char *text, char *out, size_t len)
 }
 
 /* The series of name in panel, added when new; NULL past the limits. */
-static struct chart_series *series_of(struct chart *c, const char *name, const char *panel, const char *group)
+static struct chart_series *series_of(struct chart *c, const char *whole_name, const char *whole_panel,
+				      const char *whole_group)
 {
+	char name[sizeof(c->s[0].name)], panel[sizeof(c->panels[0])], group[sizeof(c->s[0].group)];
 	size_t k = 0;
+
+	/* As they are kept: a long name is found again by what was kept of it. */
+	snprintf(name, sizeof(name), "%s", whole_name);
+	snprintf(panel, sizeof(panel), "%s", whole_panel);
+	snprintf(group, sizeof(group), "%s", whole_group);
 
 	while (k < c->npanels && strcmp(c->panels[k], panel) != 0)
 		k++;
@@ -214,21 +221,23 @@ static int chart_load(sqlite3 *db, const char *view, const char *platform, struc
 }
 
 /* The ranges of the points drawn as lines and points, marks' x included,
- * for the bands across and the marks up the chart. */
+ * for the bands across and the marks up the chart: finite, and above 0 on
+ * a log axis (gnuplot refuses a log range that reaches 0). */
 static void chart_ranges(const struct chart *c, double *xlo, double *xhi, double *ylo, double *yhi)
 {
 	*xlo = INFINITY, *xhi = -INFINITY, *ylo = INFINITY, *yhi = -INFINITY;
 	for (size_t i = 0; i < c->ns; i++)
 		for (size_t k = 0; k < c->s[i].n; k++) {
 			const struct chart_point *p = &c->s[i].p[k];
+			double lo = p->interval ? fmin(p->lo, p->y) : p->y, hi = p->interval ? fmax(p->hi, p->y) : p->y;
 
-			if (c->s[i].style != STYLE_BAND && (!c->logx || p->x > 0)) {
+			if (c->s[i].style != STYLE_BAND && (!c->logx || p->x > 0) && fabs(p->x) < 1e300) {
 				*xlo = fmin(*xlo, p->x);
 				*xhi = fmax(*xhi, p->x);
 			}
-			if (c->s[i].style != STYLE_MARK) {
-				*ylo = fmin(*ylo, p->interval ? fmin(p->lo, p->y) : p->y);
-				*yhi = fmax(*yhi, p->interval ? fmax(p->hi, p->y) : p->y);
+			if (c->s[i].style != STYLE_MARK && (!c->logy || lo > 0) && fabs(lo) < 1e300 && fabs(hi) < 1e300) {
+				*ylo = fmin(*ylo, lo);
+				*yhi = fmax(*yhi, hi);
 			}
 		}
 	if (*xlo > *xhi)
@@ -240,8 +249,12 @@ static void chart_ranges(const struct chart *c, double *xlo, double *xhi, double
 		*xlo /= 2, *xhi *= 2;
 	else
 		*xlo -= (*xhi - *xlo) / 20 + (*xhi == *xlo), *xhi += (*xhi - *xlo) / 20 + (*xhi == *xlo);
-	*ylo = c->y0 ? 0 : *ylo - (*yhi - *ylo) / 10;
-	*yhi += (*yhi - *ylo) / 10 + (*yhi == *ylo);
+	if (c->logy) {
+		*ylo /= 2, *yhi *= 2;
+	} else {
+		*ylo = c->y0 ? 0 : *ylo - (*yhi - *ylo) / 10;
+		*yhi += (*yhi - *ylo) / 10 + (*yhi == *ylo);
+	}
 }
 
 /* The data file: a block per series, its name first. */
@@ -346,7 +359,7 @@ static void chart_body(struct strbuf *b, const struct chart *c)
 	/* Bands and marks span the range of the rest, which is fixed for them. */
 	if (fixed)
 		strbuf_addf(b, "  set xrange [%.6g:%.6g]\n  set yrange [%.6g:%.6g]\n", xlo, xhi, ylo, yhi);
-	else if (c->y0)
+	else if (c->y0 && !c->logy)
 		strbuf_add(b, "  set yrange [0:*]\n");
 	if (c->has_ref)
 		strbuf_addf(b, "  set arrow 1 from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 lc rgb 'gray40'\n",

@@ -9,7 +9,7 @@
 #include "report.h"
 
 /* The columns a declared table shows at most. */
-#define DECLARED_MAX_COLUMNS 32
+#define DECLARED_MAX_COLUMNS 64
 
 /* A kernel's views of a kind ("_table_", "_overview_", "_chart_"), named
  * <kernel><kind><name>, in its views file's order; *views (free each and

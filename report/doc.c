@@ -96,12 +96,21 @@ size_t rdoc_table_for(struct rdoc *d, const char *title, size_t ncols, const cha
 	return rdoc_table(d, title, ncols, headers);
 }
 
+/* A table's handle as rdoc_table() gave it: (size_t)-1 when memory ran out. */
+static struct block *table_at(struct rdoc *d, size_t table)
+{
+	return table < d->n && d->v[table].kind == BLOCK_TABLE ? &d->v[table] : NULL;
+}
+
 void rdoc_row(struct rdoc *d, size_t table, const char *const *cells)
 {
-	struct block *b = &d->v[table];
-	char **nc = realloc(b->cells, (b->nrows + 1) * b->ncols * sizeof(*nc));
+	struct block *b = table_at(d, table);
+	char **nc;
 	json_t **nv;
 
+	if (!b)
+		return;
+	nc = realloc(b->cells, (b->nrows + 1) * b->ncols * sizeof(*nc));
 	if (nc)
 		b->cells = nc;
 	nv = nc ? realloc(b->values, (b->nrows + 1) * b->ncols * sizeof(json_t *)) : NULL;
@@ -119,8 +128,8 @@ void rdoc_row(struct rdoc *d, size_t table, const char *const *cells)
 
 void rdoc_value(struct rdoc *d, size_t table, size_t col, json_t *value)
 {
-	struct block *b = &d->v[table];
-	json_t **slot = b->nrows > 1 && col < b->ncols ? &b->values[(b->nrows - 1) * b->ncols + col] : NULL;
+	struct block *b = table_at(d, table);
+	json_t **slot = b && b->nrows > 1 && col < b->ncols ? &b->values[(b->nrows - 1) * b->ncols + col] : NULL;
 
 	if (!slot) {
 		json_decref(value);
@@ -132,8 +141,10 @@ void rdoc_value(struct rdoc *d, size_t table, size_t col, json_t *value)
 
 void rdoc_units(struct rdoc *d, size_t table, const char *const *units)
 {
-	struct block *b = &d->v[table];
+	struct block *b = table_at(d, table);
 
+	if (!b)
+		return;
 	if (!b->units && !(b->units = calloc(b->ncols, sizeof(*b->units)))) {
 		d->oom = 1;
 		return;
@@ -157,10 +168,12 @@ void rdoc_figure(struct rdoc *d, const char *caption, const char *svg)
 
 void rdoc_append(struct rdoc *d, struct rdoc *from)
 {
-	struct block *nv = from->n ? realloc(d->v, (d->n + from->n) * sizeof(*nv)) : d->v;
+	struct block *nv;
 
 	d->oom |= from->oom;
-	if (!nv) {
+	if (!from->n)
+		return;
+	if (!(nv = realloc(d->v, (d->n + from->n) * sizeof(*nv)))) {
 		d->oom = 1;
 		return;
 	}
@@ -229,7 +242,7 @@ static void render_text(const struct rdoc *d, FILE *out)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct block *b = &d->v[i];
-		size_t w[32] = { 0 };
+		size_t w[RDOC_MAX_COLUMNS] = { 0 };
 		char line[512];
 
 		if (b->kind == BLOCK_SECTION) {
@@ -240,12 +253,12 @@ static void render_text(const struct rdoc *d, FILE *out)
 		if (b->kind != BLOCK_TABLE)
 			continue;
 		for (size_t r = 0; r < b->nrows; r++)
-			for (size_t c = 0; c < b->ncols && c < 32; c++)
+			for (size_t c = 0; c < b->ncols && c < RDOC_MAX_COLUMNS; c++)
 				if (strlen(rdoc_cell(b, r, c)) > w[c])
 					w[c] = strlen(rdoc_cell(b, r, c));
 		fprintf(out, "\n%s\n\n", b->title);
 		for (size_t r = 0; r < b->nrows; r++) {
-			for (size_t c = 0; c < b->ncols && c < 32; c++)
+			for (size_t c = 0; c < b->ncols && c < RDOC_MAX_COLUMNS; c++)
 				fprintf(out, c + 1 < b->ncols ? "%-*s  " : "%-*s", c + 1 < b->ncols ? (int)w[c] : 0,
 					rdoc_cell(b, r, c));
 			fputc('\n', out);

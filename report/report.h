@@ -30,7 +30,9 @@ void rdoc_section(struct rdoc *d, const char *platform, const char *host, const 
  * names its own platform and host (its Platform and Host columns), in JSON
  * the section is {"heading": title} with no platform or host. */
 void rdoc_heading(struct rdoc *d, const char *title);
-/* A table with ncols headers; returns its handle for rdoc_row(). */
+/* A table with ncols headers (the text format shows RDOC_MAX_COLUMNS);
+ * returns its handle for rdoc_row(). */
+#define RDOC_MAX_COLUMNS 72
 size_t rdoc_table(struct rdoc *d, const char *title, size_t ncols, const char *const *headers);
 /* The last block if it is a table titled title of ncols columns, else a new one: rows of a
  * query ordered by what the title says land in one table each. */

@@ -333,8 +333,9 @@ static int make_views(struct store *st, const char *kernel, const char *file, co
  * ("{kernel}_results"), in a string ('{kernel}'), or in a comment; so a
  * copy of a kernel's folder under another name has views of its own. It is
  * refused elsewhere, where no quoting says what it is. The result to
- * sqlite3_free(); NULL (said in msg) when it cannot be made. */
-static char *for_kernel(const char *kernel, const char *file, const char *sql, char *msg)
+ * sqlite3_free(); NULL (said in msg, its code in *code) when it cannot be
+ * made. */
+static char *for_kernel(const char *kernel, const char *file, const char *sql, int *code, char *msg)
 {
 	static const char placeholder[] = "{kernel}";
 	sqlite3_str *out = sqlite3_str_new(NULL);
@@ -346,7 +347,7 @@ static char *for_kernel(const char *kernel, const char *file, const char *sql, c
 
 		if (!strncmp(sql + i, placeholder, sizeof(placeholder) - 1)) {
 			if (!quote && !comment) {
-				store_fail(msg, STORE_ERR_REFUSED, "%s:%zu: {kernel} stands outside quotes: write it in a "
+				*code = store_fail(msg, STORE_ERR_REFUSED, "%s:%zu: {kernel} stands outside quotes: write it in a "
 					   "quoted name (\"{kernel}_results\") or a string ('{kernel}'), which says what it is",
 					   file, line_of(sql, sql + i));
 				sqlite3_free(sqlite3_str_finish(out));
@@ -380,7 +381,7 @@ static char *for_kernel(const char *kernel, const char *file, const char *sql, c
 	}
 	if (sqlite3_str_errcode(out) != SQLITE_OK) {
 		sqlite3_free(sqlite3_str_finish(out));
-		store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
+		*code = store_fail(msg, STORE_ERR_SYSTEM, "out of memory");
 		return NULL;
 	}
 	text = sqlite3_str_finish(out);
@@ -392,15 +393,15 @@ static char *for_kernel(const char *kernel, const char *file, const char *sql, c
 int store_kernel_views(struct store *st, const char *kernel, const char *file, const char *text, char *msg)
 {
 	char hash[17], *sql;
-	int rc;
+	int rc = STORE_ERR_REFUSED;
 
 	const char *reserved = store_kernel_name_reserved(kernel);
 
 	if (reserved)
 		return store_fail(msg, STORE_ERR_REFUSED, "%s: kernel '%s' may not have views: its views' prefix %s_ "
 				  "begins tune's own %s (rename the kernel)", file, kernel, kernel, reserved);
-	if (!(sql = for_kernel(kernel, file, text, msg)))
-		return STORE_ERR_REFUSED;
+	if (!(sql = for_kernel(kernel, file, text, &rc, msg)))
+		return rc;
 	sql_hash(sql, hash);
 	if (up_to_date(st, kernel, hash)) {
 		sqlite3_free(sql);

@@ -44,8 +44,7 @@ SELECT platform, host, fingerprint, depth, size_mb,
            AS working_set,
        CASE WHEN group_size = 0 THEN 'scalar' ELSE variant END AS variant,
        CASE WHEN group_size = 0 THEN NULL ELSE hint END AS hint, MAX(group_size, 1) AS group_size, hugepages,
-       median_ns_per_lookup, COALESCE(ci_low, median_ns_per_lookup) AS ci_low,
-       COALESCE(ci_high, median_ns_per_lookup) AS ci_high, runs, COALESCE(outliers, 0) AS outliers
+       median_ns_per_lookup, ci_low, ci_high, runs, COALESCE(outliers, 0) AS outliers
 FROM "{kernel}_latest" JOIN current_fingerprints USING (platform, host, fingerprint);
 
 -- chase_best: the fastest configuration of each variant per working set and

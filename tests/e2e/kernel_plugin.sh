@@ -291,8 +291,8 @@ SELECT platform, host, fingerprint, json_object('variant', variant) AS _section,
        context AS "Context", printf('%.3f ns', MIN(median)) AS "Best", variant || context AS _order
 FROM kernel_results WHERE kernel = 'sumk' GROUP BY platform, host, fingerprint, variant, context;
 CREATE VIEW sumk_table_wide_pivot AS
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
-SELECT platform, host, fingerprint, 'Forty columns' AS title, 'row' AS "Row", 'c' || i AS _column, i AS _cell
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 70)
+SELECT platform, host, fingerprint, 'Seventy columns' AS title, 'row' AS "Row", 'c' || i AS _column, i AS _cell
 FROM (SELECT DISTINCT platform, host, fingerprint FROM kernel_results WHERE kernel = 'sumk'), n;
 -- a table across platforms needs their platform
 CREATE VIEW sumk_overview_bare AS SELECT 'Across' AS title, 1 AS n;
@@ -326,8 +326,8 @@ check "a view with _section: a section per value, saying it, its table in each" 
 	       [ "$(grep -c "^Sumk: best per variant$" "$1")" = "$2" ]' _ "$TMP/rt" "$variants"
 check "the views without one after the last section" \
 	sh -c '[ "$(grep -n "^Sumk: the fastest of each context$" "$1" | cut -d: -f1)" -gt "$(grep -n "(variant unrolled, fingerprint" "$1" | cut -d: -f1)" ]' _ "$TMP/rt"
-check "a pivot of more columns than a table has: the first 31 beside its row's, the rest said" \
-	sh -c 'grep -qE "^row +1 +2 .* 31\$" "$1" && grep -q "table view .sumk_table_wide_pivot., column ._column.: more distinct values" "$1"' _ "$TMP/rt"
+check "a pivot of more columns than a table has: the first 63 beside its row's, the rest said" \
+	sh -c 'grep -qE "^row +1 +2 .* 62 +63\$" "$1" && grep -q "table view .sumk_table_wide_pivot., column ._column.: more distinct values" "$1"' _ "$TMP/rt"
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/rt.json" 2> /dev/null
 check "in JSON, each section has the _section's keys" \
 	[ "$(python3 -c 'import json,sys; print(sorted(s.get("variant", "") for s in json.load(open(sys.argv[1]))["sections"] if "variant" in s))' "$TMP/rt.json")" = "['plain', 'unrolled']" ]
@@ -369,6 +369,30 @@ check "export csv --kernel sumk: its columns, then --columns all's ($(tail -1 "$
 check "a row per measured run, the value as its format says" \
 	sh -c '[ "$(grep -cE "^(plain|unrolled),n=[0-9]+,[0-9]+,[0-9]+,[0-9]+\.[0-9]{3},[0-9]+$" "$1")" = "$2" ]' _ "$TMP/sumk.csv" \
 	"$(q "$db" "SELECT COUNT(*) FROM kernel_results r JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.kernel = 'sumk'")"
+# A database the chase never measured has the chase's CSV view (migration
+# 17 makes it in each): its one measured kernel's CSV needs no --kernel.
+cp "$TMP/sumk.yaml" "$TMP/only.yaml"
+"$tune" run "$TMP/only.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/only.db" > /dev/null 2>&1
+"$tune" export csv --db "$TMP/only.db" > "$TMP/only.csv" 2> "$TMP/erro"
+check "export csv where sumk alone was measured: its CSV, without --kernel ($(tail -1 "$TMP/erro"))" \
+	test "$(head -1 "$TMP/only.csv")" = "variant,context,g,run_id,ns_per_item"
+# Charts of its own: on a log y axis from 0 with a band (gnuplot refuses a
+# log range reaching 0), and a series whose name is longer than a chart keeps.
+long=$(printf 'series%.0s' $(seq 25))
+cat >> "$kd/sumk/views.sql" << SQL
+CREATE VIEW sumk_chart_log AS
+SELECT platform, host, 'Sumk on log axes' AS title, 'g' AS xlabel, 'ns' AS ylabel, '$long' AS series,
+       json_extract(params, '\$.g') AS x, median AS y, ci_low AS low, ci_high AS high, 10 AS _logy, 2 AS _logx,
+       1 AS _y0, 'line' AS _style, printf('%020d', json_extract(params, '\$.g')) AS _order
+FROM kernel_results WHERE kernel = 'sumk' AND phase = 'search' AND context = 'n=1000' AND variant = 'plain'
+UNION ALL SELECT platform, host, NULL, NULL, NULL, 'a band', NULL, MIN(median), MIN(ci_low), MAX(ci_high), 10, 2, 1,
+       'band', 'z' FROM kernel_results WHERE kernel = 'sumk' GROUP BY platform, host;
+SQL
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2>&1
+"$tune" report --platform tiny --db "$db" -o "$TMP/replog" > /dev/null 2> "$TMP/errl"
+check "a chart on a log y axis from 0 with a band is drawn, the report stands ($(tail -1 "$TMP/errl"))" \
+	test -s "$TMP/replog/tiny-sumk-log.svg"
+check "a series of a long name is one line" test "$(grep -c '^"' "$TMP/replog/tiny-sumk-log.dat")" = 2
 "$tune" export csv --db "$db" --kernel chase > "$TMP/chase.csv" 2>&1
 check "and --kernel chase: amaco2's columns" grep -q "^variant,workload_size_mb,depth,group_size,hint,run_id," "$TMP/chase.csv"
 out=$("$tune" export csv --db "$db" --kernel ipa 2>&1)
