@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../tuner/base/names.h"
+#include "../tuner/base/strbuf.h"
 #include "../tuner/base/version.h"
 #include "doc_internal.h"
 #include "escape.h"
@@ -30,6 +31,20 @@ static struct block *push(struct rdoc *d, int kind)
 	return &d->v[d->n++];
 }
 
+/* A section detail's value as text: 1 for a word or a number, else 0. */
+static int detail_text(const json_t *v, char *out, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(out, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(out, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(out, len, "%.6g", json_real_value(v));
+	else
+		return 0;
+	return 1;
+}
+
 void rdoc_section(struct rdoc *d, const char *platform, const char *host, const char *fingerprint,
 		  const char *detail)
 {
@@ -47,21 +62,13 @@ void rdoc_section(struct rdoc *d, const char *platform, const char *host, const 
 	names_show(fingerprint ? fingerprint : "", 0, b->fingerprint, sizeof(b->fingerprint));
 	/* Its detail's values that are a word or a number, "key value, ...". */
 	for (void *it = json_is_object(o) ? json_object_iter(o) : NULL; it; it = json_object_iter_next(o, it)) {
-		json_t *v = json_object_iter_value(it);
-		char key[64], value[96];
+		char key[64], raw[96], value[128];
 
-		if (json_is_string(v))
-			names_show(json_string_value(v), 0, value, sizeof(value));
-		else if (json_is_integer(v))
-			snprintf(value, sizeof(value), "%lld", (long long)json_integer_value(v));
-		else if (json_is_real(v))
-			snprintf(value, sizeof(value), "%.6g", json_real_value(v));
-		else
+		if (!detail_text(json_object_iter_value(it), raw, sizeof(raw)))
 			continue;
+		names_show(raw, 0, value, sizeof(value));
 		names_show(json_object_iter_key(it), 0, key, sizeof(key));
-		at += (size_t)snprintf(b->detail + at, sizeof(b->detail) - at, "%s%s %s", at ? ", " : "", key, value);
-		if (at >= sizeof(b->detail))
-			break;
+		str_appendf(b->detail, sizeof(b->detail), &at, "%s%s %s", at ? ", " : "", key, value);
 	}
 	if (json_is_object(o) && b->detail[0])
 		b->detail_json = json_incref(o);
@@ -316,16 +323,9 @@ static void csv_detail(const struct block *sec, int header, FILE *out)
 	json_t *o = sec && !sec->heading ? sec->detail_json : NULL;
 
 	for (void *it = o ? json_object_iter(o) : NULL; it; it = json_object_iter_next(o, it)) {
-		json_t *v = json_object_iter_value(it);
 		char text[96];
 
-		if (json_is_string(v))
-			snprintf(text, sizeof(text), "%s", json_string_value(v));
-		else if (json_is_integer(v))
-			snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
-		else if (json_is_real(v))
-			snprintf(text, sizeof(text), "%.6g", json_real_value(v));
-		else
+		if (!detail_text(json_object_iter_value(it), text, sizeof(text)))
 			continue;
 		fputc(',', out);
 		escape_csv_field(out, header ? json_object_iter_key(it) : text);
