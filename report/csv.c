@@ -45,6 +45,17 @@ static int csv_kernels(sqlite3 *db, struct strbuf *list, int *n, char *first, si
 						 store_errmsg(db));
 }
 
+/* Whether the database holds any trial. */
+static int measured(sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL;
+	int any = sqlite3_prepare_v2(db, "SELECT 1 FROM trials LIMIT 1", -1, &q, NULL) == SQLITE_OK &&
+		  sqlite3_step(q) == SQLITE_ROW;
+
+	sqlite3_finalize(q);
+	return any;
+}
+
 /* Whether column name is a CSV column of the column set (0 no, 1 as it is,
  * 2 past its "_all_"). */
 static int csv_column(const char *name, int columns)
@@ -167,9 +178,12 @@ int report_csv(sqlite3 *db, const char *platform, const char *kernel, int column
 		if (!found)
 			rc = tune_fail(err, TUNE_ERR_EMPTY, "export: kernel '%s' declares no CSV (a view %s_csv in its views "
 				       "file; those that do: %s)", kernel, kernel, n ? strbuf_str(&list) : "none");
-	} else if (!rc && n == 0) {
+	} else if (!rc && n == 0 && measured(db)) {
 		rc = tune_fail(err, TUNE_ERR_EMPTY, "export: no kernel in this database declares a CSV of its samples "
 			       "(a view <kernel>_csv in its views file)");
+	} else if (!rc && n == 0) {
+		strbuf_release(&list);
+		return 0; /* nothing measured: no rows, which the caller says */
 	} else if (!rc && n > 1) {
 		rc = tune_fail(err, TUNE_ERR_USAGE, "export: several kernels declare a CSV (%s): say which with "
 			       "--kernel K", strbuf_str(&list));
