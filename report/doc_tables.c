@@ -78,6 +78,8 @@ int rdoc_keep_tables(struct rdoc *d, const char *want, struct tune_error *err)
 	for (size_t i = 0; i < d->n; i++)
 		if (d->v[i].kind != BLOCK_SECTION || (i + 1 < d->n && d->v[i + 1].kind != BLOCK_SECTION))
 			d->v[out++] = d->v[i];
+		else
+			rdoc_block_free(&d->v[i]); /* a section heading nothing now: its detail too */
 	d->n = out;
 	return 0;
 }
