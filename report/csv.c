@@ -12,6 +12,7 @@
 
 #include "../tuner/base/names.h"
 #include "../tuner/base/strbuf.h"
+#include "declared_internal.h"
 #include "escape.h"
 #include "report.h"
 
@@ -98,11 +99,10 @@ static int write_csv(sqlite3 *db, const char *kernel, const char *platform, int 
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	/* Its columns first: whether it orders and can be filtered. */
 	sql = sqlite3_mprintf("SELECT * FROM \"%w\" LIMIT 0", view);
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK)
-		for (int i = 0; i < sqlite3_column_count(q); i++) {
-			ordered |= !strcmp(sqlite3_column_name(q, i), "_order");
-			has_platform |= !strcmp(sqlite3_column_name(q, i), "platform");
-		}
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK) {
+		ordered = declared_column(q, "_order") >= 0;
+		has_platform = declared_column(q, "platform") >= 0;
+	}
 	sqlite3_finalize(q);
 	sqlite3_free(sql);
 	q = NULL;

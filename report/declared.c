@@ -25,7 +25,7 @@
  * store/views.c checks a name when it makes the view; kind is ?9. */
 #define DECLARED_SQL_IS(k) "substr(" k "name, 1, length(" k "kernel) + length(?9)) = " k "kernel || ?9"
 
-static int column_of(sqlite3_stmt *q, const char *name)
+int declared_column(sqlite3_stmt *q, const char *name)
 {
 	for (int i = 0; i < sqlite3_column_count(q); i++)
 		if (sqlite3_column_name(q, i) && !strcmp(sqlite3_column_name(q, i), name))
@@ -142,8 +142,8 @@ static sqlite3_stmt *view_rows(sqlite3 *db, const char *view, const struct decla
 		sqlite3_finalize(q);
 		return NULL;
 	}
-	per_sweep = column_of(q, "sweep_id") >= 0;
-	ordered = column_of(q, "_order") >= 0;
+	per_sweep = declared_column(q, "sweep_id") >= 0;
+	ordered = declared_column(q, "_order") >= 0;
 	sqlite3_finalize(q);
 	if (s->platforms)
 		q = view_select(db, view, ordered ? " WHERE platform IN (SELECT value FROM json_each(?5)) ORDER BY _order,"
@@ -202,13 +202,13 @@ static int view_tables(struct sections *ss, sqlite3 *db, const char *view, const
 			oom |= !(head[nshown] = strdup(sqlite3_column_name(q, i)));
 			shown[nshown++] = i;
 		}
-	title = column_of(q, "title");
-	units = column_of(q, "_units");
-	column = column_of(q, "_column");
-	cell = column_of(q, "_cell");
-	section = column_of(q, "_section");
-	cell_unit = column_of(q, "_cell_unit");
-	platform = column_of(q, "platform");
+	title = declared_column(q, "title");
+	units = declared_column(q, "_units");
+	column = declared_column(q, "_column");
+	cell = declared_column(q, "_cell");
+	section = declared_column(q, "_section");
+	cell_unit = declared_column(q, "_cell_unit");
+	platform = declared_column(q, "platform");
 	ranks = s->platforms ? json_loads(s->platforms, 0, NULL) : NULL;
 	if (cell < 0 || column < 0)
 		cell = column = -1;

@@ -63,14 +63,6 @@ static void chart_free(struct chart *c)
 		free(c->s[i].p);
 }
 
-static int column_of(sqlite3_stmt *q, const char *name)
-{
-	for (int i = 0; i < sqlite3_column_count(q); i++)
-		if (sqlite3_column_name(q, i) && !strcmp(sqlite3_column_name(q, i), name))
-			return i;
-	return -1;
-}
-
 static const char *text_at(sqlite3_stmt *q, int col)
 {
 	return col >= 0 ? report_text(q, col, "") : "";
@@ -141,7 +133,7 @@ static int chart_load(sqlite3 *db, const char *view, const char *platform, struc
 	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1", view);
 	int rc, series, x, y, lo, hi, style, group, panel, brk, first = 1, warned = 0;
 
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && column_of(q, "_order") >= 0) {
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && declared_column(q, "_order") >= 0) {
 		sqlite3_finalize(q);
 		q = NULL;
 		sqlite3_free(sql);
@@ -150,17 +142,17 @@ static int chart_load(sqlite3 *db, const char *view, const char *platform, struc
 			sqlite3_prepare_v2(db, sql, -1, &q, NULL);
 	}
 	sqlite3_free(sql);
-	if (!q || column_of(q, "series") < 0 || column_of(q, "x") < 0 || column_of(q, "y") < 0 ||
-	    column_of(q, "title") < 0) {
+	if (!q || declared_column(q, "series") < 0 || declared_column(q, "x") < 0 || declared_column(q, "y") < 0 ||
+	    declared_column(q, "title") < 0) {
 		declared_warn("chart", view, NULL, q ? "it needs the columns platform, title, series, x and y"
 						    : store_errmsg(db));
 		sqlite3_finalize(q);
 		return -1;
 	}
 	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
-	series = column_of(q, "series"), x = column_of(q, "x"), y = column_of(q, "y");
-	lo = column_of(q, "low"), hi = column_of(q, "high"), style = column_of(q, "_style");
-	group = column_of(q, "_group"), panel = column_of(q, "_panel"), brk = column_of(q, "_break");
+	series = declared_column(q, "series"), x = declared_column(q, "x"), y = declared_column(q, "y");
+	lo = declared_column(q, "low"), hi = declared_column(q, "high"), style = declared_column(q, "_style");
+	group = declared_column(q, "_group"), panel = declared_column(q, "_panel"), brk = declared_column(q, "_break");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct chart_series *s;
 		struct chart_point pt = { 0 }, *grown;
@@ -170,16 +162,16 @@ static int chart_load(sqlite3 *db, const char *view, const char *platform, struc
 		if (first) {
 			double v;
 
-			names_show(text_at(q, column_of(q, "title")), 0, c->title, sizeof(c->title));
-			names_show(text_at(q, column_of(q, "xlabel")), 0, c->xlabel, sizeof(c->xlabel));
-			names_show(text_at(q, column_of(q, "ylabel")), 0, c->ylabel, sizeof(c->ylabel));
-			names_show(text_at(q, column_of(q, "caption")), 0, c->caption, sizeof(c->caption));
-			snprintf(c->host, sizeof(c->host), "%s", text_at(q, column_of(q, "host")));
+			names_show(text_at(q, declared_column(q, "title")), 0, c->title, sizeof(c->title));
+			names_show(text_at(q, declared_column(q, "xlabel")), 0, c->xlabel, sizeof(c->xlabel));
+			names_show(text_at(q, declared_column(q, "ylabel")), 0, c->ylabel, sizeof(c->ylabel));
+			names_show(text_at(q, declared_column(q, "caption")), 0, c->caption, sizeof(c->caption));
+			snprintf(c->host, sizeof(c->host), "%s", text_at(q, declared_column(q, "host")));
 			/* A base gnuplot takes, as a number this process prints. */
-			c->logx = number_at(q, column_of(q, "_logx"), &v) && v >= 1.5 && v <= 1000 ? v : 0;
-			c->logy = number_at(q, column_of(q, "_logy"), &v) && v >= 1.5 && v <= 1000 ? v : 0;
-			c->y0 = number_at(q, column_of(q, "_y0"), &v) && v != 0;
-			c->has_ref = number_at(q, column_of(q, "_ref_y"), &c->ref_y);
+			c->logx = number_at(q, declared_column(q, "_logx"), &v) && v >= 1.5 && v <= 1000 ? v : 0;
+			c->logy = number_at(q, declared_column(q, "_logy"), &v) && v >= 1.5 && v <= 1000 ? v : 0;
+			c->y0 = number_at(q, declared_column(q, "_y0"), &v) && v != 0;
+			c->has_ref = number_at(q, declared_column(q, "_ref_y"), &c->ref_y);
 			first = 0;
 		}
 		if (kind < 0) {

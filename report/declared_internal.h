@@ -21,6 +21,8 @@ void declared_views_free(char **views, size_t n);
 int declared_kernels_with(sqlite3 *db, const char *kind, int (*each)(const char *kernel, void *arg,
 								      struct tune_error *err),
 			  void *arg, struct tune_error *err);
+/* The index of q's column of that name, or -1. */
+int declared_column(sqlite3_stmt *q, const char *name);
 /* A kernel's mistake in a view it declares (what: "table", "chart") costs that view or cell, never
  * the report: said on stderr, its names escaped (they are the database's). */
 void declared_warn(const char *what, const char *view, const char *column, const char *why);
