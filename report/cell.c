@@ -4,7 +4,8 @@
  *   {"printf": [FORMAT, ARG...]}  FORMAT takes %s, %d, %u (an integer as
  *                                 unsigned 64 bits: a checksum), %f or
  *                                 %.Nf (N < 10) and %% only, each with its
- *                                 argument;
+ *                                 argument, a width (below 100) and '-'
+ *                                 (to the left) allowed;
  *   {"interval": [MEDIAN, LOW, HIGH], "runs": N, "digits": D}
  *                                 a median and its interval as the other
  *                                 tables give one (report_interval());
@@ -20,11 +21,41 @@
 #include "../tuner/base/strbuf.h"
 #include "report.h"
 
+/* The flags, width and precision before a conversion at *c: "-" and up to
+ * two digits of width for any, ".N" (N < 10) for %f; their length, -1 when
+ * the text there is none of them. The format of the conversion is built
+ * from them into spec, never copied from the database. */
+static int conversion_spec(const char *c, char conv, char *spec, size_t len)
+{
+	const char *p = c;
+	int left = 0, width = -1, digits = -1, k;
+
+	if (*p == '-')
+		left = 1, p++;
+	if (*p >= '1' && *p <= '9') {
+		width = *p++ - '0';
+		if (*p >= '0' && *p <= '9')
+			width = width * 10 + (*p++ - '0');
+	}
+	if (*p == '.' && p[1] >= '0' && p[1] <= '9' && p[2] == 'f')
+		digits = p[1] - '0', p += 2;
+	if (*p != conv)
+		return -1;
+	k = snprintf(spec, len, "%%%s", left ? "-" : "");
+	if (width > 0)
+		k += snprintf(spec + k, len - (size_t)k, "%d", width);
+	if (digits >= 0)
+		k += snprintf(spec + k, len - (size_t)k, ".%d", digits);
+	snprintf(spec + k, len - (size_t)k, "%s", conv == 'd' ? "lld" : conv == 'u' ? "llu" : conv == 's' ? "s" : "f");
+	return (int)(p - c);
+}
+
 /* One conversion of fmt at *p (past its '%') with argument a into out. */
 static int convert(const char **p, json_t *a, char *out, size_t len, size_t *used)
 {
 	const char *c = *p;
-	int digits = 6;
+	char spec[24], num[64];
+	int n;
 
 	if (*c == '%') {
 		str_appendf(out, len, used, "%%");
@@ -33,23 +64,20 @@ static int convert(const char **p, json_t *a, char *out, size_t len, size_t *use
 	}
 	if (!a)
 		return -1;
-	if (*c == '.' && c[1] >= '0' && c[1] <= '9' && c[2] == 'f') {
-		digits = c[1] - '0';
-		c += 2;
-	}
-	if (*c == 'f' && json_is_number(a))
-		str_appendf(out, len, used, "%.*f", digits, json_number_value(a));
-	else if (*c == 'd' && json_is_integer(a))
-		str_appendf(out, len, used, "%lld", (long long)json_integer_value(a));
-	else if (*c == 'u' && json_is_integer(a))
-		str_appendf(out, len, used, "%llu", (unsigned long long)json_integer_value(a));
-	else if (*c == 's' && json_is_string(a))
-		str_appendf(out, len, used, "%s", json_string_value(a));
-	else if (*c == 's' && json_is_number(a))
-		str_appendf(out, len, used, "%g", json_number_value(a));
-	else
+	if ((n = conversion_spec(c, 'f', spec, sizeof(spec))) >= 0 && json_is_number(a))
+		str_appendf(out, len, used, spec, json_number_value(a));
+	else if ((n = conversion_spec(c, 'd', spec, sizeof(spec))) >= 0 && json_is_integer(a))
+		str_appendf(out, len, used, spec, (long long)json_integer_value(a));
+	else if ((n = conversion_spec(c, 'u', spec, sizeof(spec))) >= 0 && json_is_integer(a))
+		str_appendf(out, len, used, spec, (unsigned long long)json_integer_value(a));
+	else if ((n = conversion_spec(c, 's', spec, sizeof(spec))) >= 0 && json_is_string(a))
+		str_appendf(out, len, used, spec, json_string_value(a));
+	else if ((n = conversion_spec(c, 's', spec, sizeof(spec))) >= 0 && json_is_number(a)) {
+		snprintf(num, sizeof(num), "%g", json_number_value(a));
+		str_appendf(out, len, used, spec, num);
+	} else
 		return -1;
-	*p = c + 1;
+	*p = c + n + 1;
 	return 1;
 }
 
@@ -76,11 +104,15 @@ static int format_printf(json_t *spec, char *out, size_t len, char *why, size_t 
 		rc = convert(&p, json_array_get(spec, arg), out, len, &used);
 		if (rc < 0) {
 			const char *c = next + 1;
-			int known = *c == 's' || *c == 'd' || *c == 'u' || *c == 'f' ||
-				    (c[0] == '.' && c[1] >= '0' && c[1] <= '9' && c[2] == 'f');
+			char conv[24];
+			int known = conversion_spec(c, 's', conv, sizeof(conv)) >= 0 ||
+				    conversion_spec(c, 'd', conv, sizeof(conv)) >= 0 ||
+				    conversion_spec(c, 'u', conv, sizeof(conv)) >= 0 ||
+				    conversion_spec(c, 'f', conv, sizeof(conv)) >= 0;
 
 			snprintf(why, wlen, "format '%.40s': conversion %%%.3s %s (tune formats %%s, %%d, %%u, %%f, %%.Nf with "
-				 "N below 10, and %%%%, each with its argument)", fmt, c,
+				 "N below 10, each with a width below 100 and '-' to the left, and %%%%, each with its argument)",
+				 fmt, c,
 				 !known ? "is not one tune formats" : json_array_get(spec, arg) ? "takes another argument"
 				 : "lacks its argument");
 			return -1;

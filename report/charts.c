@@ -236,7 +236,7 @@ static int kernel_charts(sqlite3 *db, const char *platform, const char *dir, str
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase = 'search' AND r.platform = ?1 AND"
-			       " json_extract(s.spec_json, '$.list') IS NOT NULL AND " REPORT_SQL_GENERIC("s")
+			       " json_extract(s.spec_json, '$.list') IS NOT NULL AND " REPORT_SQL_UNDECLARED("r.kernel", "_chart_")
 			       " ORDER BY r.kernel, r.host, r.trial_id",
 			       platform, "kernel results", kernel_point, &ks, err);
 
@@ -254,9 +254,6 @@ int report_charts(sqlite3 *db, const char *platform, const char *dir, struct rep
 	int rc;
 
 	*charts = 0;
-	for (size_t k = 0; kernel_reports[k]; k++)
-		if (kernel_reports[k]->charts && (rc = kernel_reports[k]->charts(db, platform, dir, made, charts, err)) != 0)
-			return rc;
 	if ((rc = report_declared_charts(db, platform, dir, made, charts, err)) != 0)
 		return rc;
 	return kernel_charts(db, platform, dir, made, charts, err);

@@ -66,6 +66,25 @@ void declared_warn(const char *what, const char *view, const char *column, const
 		column ? "'" : "", w);
 }
 
+sqlite3_stmt *declared_platform_rows(sqlite3 *db, const char *view, const char *platform)
+{
+	sqlite3_stmt *q = NULL;
+	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1", view);
+
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && declared_column(q, "_order") >= 0) {
+		sqlite3_finalize(q);
+		q = NULL;
+		sqlite3_free(sql);
+		sql = sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1 ORDER BY _order", view);
+		if (sql)
+			sqlite3_prepare_v2(db, sql, -1, &q, NULL);
+	}
+	sqlite3_free(sql);
+	if (q)
+		sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	return q;
+}
+
 /* Prepares "SELECT * FROM view" and more; NULL (said) when it cannot be read. */
 static sqlite3_stmt *view_select(sqlite3 *db, const char *view, const char *more)
 {

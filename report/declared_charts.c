@@ -129,19 +129,9 @@ static struct chart_series *series_of(struct chart *c, const char *whole_name, c
  * stopped it or memory ran out. */
 static int chart_load(sqlite3 *db, const char *view, const char *platform, struct chart *c, struct tune_error *err)
 {
-	sqlite3_stmt *q = NULL;
-	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1", view);
+	sqlite3_stmt *q = declared_platform_rows(db, view, platform);
 	int rc, series, x, y, lo, hi, style, group, panel, brk, first = 1, warned = 0;
 
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && declared_column(q, "_order") >= 0) {
-		sqlite3_finalize(q);
-		q = NULL;
-		sqlite3_free(sql);
-		sql = sqlite3_mprintf("SELECT * FROM \"%w\" WHERE platform = ?1 ORDER BY _order", view);
-		if (sql)
-			sqlite3_prepare_v2(db, sql, -1, &q, NULL);
-	}
-	sqlite3_free(sql);
 	if (!q || declared_column(q, "series") < 0 || declared_column(q, "x") < 0 || declared_column(q, "y") < 0 ||
 	    declared_column(q, "title") < 0) {
 		declared_warn("chart", view, NULL, q ? "it needs the columns platform, title, series, x and y"
@@ -149,7 +139,6 @@ static int chart_load(sqlite3 *db, const char *view, const char *platform, struc
 		sqlite3_finalize(q);
 		return -1;
 	}
-	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
 	series = declared_column(q, "series"), x = declared_column(q, "x"), y = declared_column(q, "y");
 	lo = declared_column(q, "low"), hi = declared_column(q, "high"), style = declared_column(q, "_style");
 	group = declared_column(q, "_group"), panel = declared_column(q, "_panel"), brk = declared_column(q, "_break");

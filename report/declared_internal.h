@@ -23,6 +23,10 @@ int declared_kernels_with(sqlite3 *db, const char *kind, int (*each)(const char 
 			  void *arg, struct tune_error *err);
 /* The index of q's column of that name, or -1. */
 int declared_column(sqlite3_stmt *q, const char *name);
+/* The rows of view whose platform is platform (borrowed until finalized),
+ * in _order when it has one, prepared; NULL when it cannot be read (the
+ * database's message says why). */
+sqlite3_stmt *declared_platform_rows(sqlite3 *db, const char *view, const char *platform);
 /* A kernel's mistake in a view it declares (what: "table", "chart") costs that view or cell, never
  * the report: said on stderr, its names escaped (they are the database's). */
 void declared_warn(const char *what, const char *view, const char *column, const char *why);

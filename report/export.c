@@ -1,6 +1,7 @@
 /* The optima as a C header for production builds: a block per platform,
- * selected by TUNED_PLATFORM, with each kernel's values and tables (its own
- * report's block, or the generic one of its manifest's exports). */
+ * selected by TUNED_PLATFORM, with each kernel's values, tables and
+ * lookups (as its views file declares them, or from its manifest's
+ * exports). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,22 @@ static int header_block(FILE *out, sqlite3 *db, const struct platform_optima *po
 	escape_c_identifier(po->name, 1, m, sizeof(m));
 	fprintf(out, "#if defined(TUNED_SELECTED_%s)\n", m);
 	fprintf(out, "#define TUNED_PLATFORM_NAME %s\n#define TUNED_HOST %s\n", report_c_string(po->name), report_c_string(po->host));
-	fprintf(out, "#define TUNED_HOST_FINGERPRINT %s\n#define TUNED_DECIDED_AT %s\n\n", report_c_string(po->fingerprint),
+	fprintf(out, "#define TUNED_HOST_FINGERPRINT %s\n#define TUNED_DECIDED_AT %s\n", report_c_string(po->fingerprint),
 		report_c_string(po->decided));
-	for (size_t k = 0; !rc && kernel_reports[k]; k++)
-		if (kernel_reports[k]->header && tune_name_index(kernels, kernel_reports[k]->kernel) >= 0)
-			rc = kernel_reports[k]->header(out, db, po->name, err);
-	if (!rc)
-		rc = report_kernels_header(out, db, po->name, kernels, err);
+	/* Each kernel's block as it declares it, else its manifest's exports. */
+	for (size_t k = 0; !rc && kernels[k]; k++) {
+		int wrote = 0;
+
+		if (declared_view_exists(db, kernels[k], "_header"))
+			rc = declared_header(out, db, kernels[k], po->name, &wrote, err);
+		else
+			rc = export_kernel_header(out, db, po->name, kernels[k], &wrote, err);
+		if (!rc && !wrote) {
+			escape_c_identifier(kernels[k], 1, m, sizeof(m));
+			fprintf(out, "\n/* Not tuned on this platform yet: kernel %s (TUNED_%s_*). */\n",
+				report_c_comment(kernels[k]), m);
+		}
+	}
 	fprintf(out, "#endif\n\n");
 	return rc;
 }
@@ -163,9 +173,6 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, const cha
 	}
 	fprintf(out, "; any other NAME is an\n * #error) or -DTUNED_PLATFORM_<NAME>; without either the first platform of the\n"
 		     " * target's architecture is used.\n");
-	for (size_t k = 0; kernel_reports[k]; k++)
-		if (kernel_reports[k]->header_note && tune_name_index(kernels, kernel_reports[k]->kernel) >= 0)
-			fputs(kernel_reports[k]->header_note, out);
 	fprintf(out, " */\n");
 	fprintf(out, "#ifndef TUNED_CONFIG_H\n#define TUNED_CONFIG_H\n\n#define TUNED_GENERATED_AT \"%s\"\n"
 		     "#define TUNED_TUNE_VERSION \"%s\"\n\n", now, TUNE_VERSION);
@@ -205,9 +212,6 @@ int report_header(sqlite3 *db, const char *const *platforms, size_t n, const cha
 		rc = header_block(out, db, &po[i], kernels, err);
 	if (rc)
 		goto out;
-	for (size_t k = 0; kernel_reports[k]; k++)
-		if (kernel_reports[k]->header_functions && tune_name_index(kernels, kernel_reports[k]->kernel) >= 0)
-			kernel_reports[k]->header_functions(out);
 	fprintf(out, "#endif /* TUNED_CONFIG_H */\n");
 out:
 	free(po);

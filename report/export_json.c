@@ -1,12 +1,14 @@
-/* The optima as JSON, for tools: per platform an object under each name of
- * a kernel with its own report (its hook's), and every generic kernel's
- * optima under "kernels". */
+/* The optima as JSON, for tools: per platform an object under the name of
+ * each kernel that declares one (its view <kernel>_json: a row per
+ * platform, its value a JSON object; null where it has none), and every
+ * kernel's optima with its manifest's exports under "kernels". */
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../tuner/base/version.h"
+#include "declared_internal.h"
 #include "escape.h"
 #include "export_internal.h"
 #include "report.h"
@@ -41,6 +43,37 @@ static json_t *kernels_json(sqlite3 *db, const char *platform)
 	return a;
 }
 
+/* Each kernel's declared object of platform under its name in plat. */
+static int declared_objects(sqlite3 *db, const char *platform, json_t *plat, struct tune_error *err)
+{
+	sqlite3_stmt *k = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT k.kernel, k.name FROM kernel_views k JOIN sqlite_master m ON m.name = k.name"
+			       " AND m.type = 'view' WHERE k.name = k.kernel || '_json' ORDER BY k.kernel", -1, &k,
+			       NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
+	while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
+		const char *view = report_text(k, 1, "");
+		sqlite3_stmt *q = declared_platform_rows(db, view, platform);
+		int value = q ? declared_column(q, "value") : -1;
+		json_t *o = NULL;
+
+		if (value < 0)
+			declared_warn("JSON", view, NULL, q ? "it needs the columns platform and value" : store_errmsg(db));
+		else if (sqlite3_step(q) == SQLITE_ROW &&
+			 !json_is_object(o = json_loads(report_text(q, value, ""), 0, NULL)))
+			declared_warn("JSON", view, "value", "its value is no JSON object: null is given");
+		sqlite3_finalize(q);
+		json_object_set_new(plat, report_text(k, 0, ""), json_is_object(o) ? o : json_null());
+		if (o && !json_is_object(o))
+			json_decref(o);
+	}
+	sqlite3_finalize(k);
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s",
+						 store_errmsg(db));
+}
+
 int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)
 {
 	struct platform_optima *po = NULL;
@@ -59,12 +92,7 @@ int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, 
 					 escape_json_text(po[i].arch), "host", escape_json_text(po[i].host), "fingerprint",
 					 escape_json_text(po[i].fingerprint), "decided", escape_json_text(po[i].decided));
 
-		for (size_t k = 0; !rc && kernel_reports[k]; k++) {
-			json_t *own = NULL;
-
-			if (kernel_reports[k]->json && (rc = kernel_reports[k]->json(db, po[i].name, &own, err)) == 0)
-				json_object_set_new(plat, kernel_reports[k]->kernel, own);
-		}
+		rc = declared_objects(db, po[i].name, plat, err);
 		json_object_set_new(plat, "kernels", kernels_json(db, po[i].name));
 		json_array_append_new(plats, plat);
 	}

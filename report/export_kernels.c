@@ -11,6 +11,7 @@
 
 #include "../tuner/base/strbuf.h"
 #include "escape.h"
+#include "export_internal.h"
 #include "report.h"
 
 #define MAX_COLUMNS 32
@@ -106,79 +107,46 @@ static char *identifier(const char *s, int upper)
 	return out;
 }
 
-/* A value as a C integer constant: -2^63 has no literal of its own. */
-static const char *c_integer(long long v, char out[32])
+/* v as a C constant into out (32 bytes); out. */
+static const char *integer_text(long long v, char out[32])
 {
-	if (v == LLONG_MIN)
-		return "(-9223372036854775807LL - 1)";
-	snprintf(out, 32, "%lld", v);
+	header_c_number(0, 1, v, out, 32);
 	return out;
 }
 
-/* The context parameters of the lookup's signature, "long long c0, ..." and
- * its arguments "c0, ..."; how many. */
-static size_t lookup_params(const struct kernel_rows *k, struct strbuf *params, struct strbuf *args)
-{
-	size_t n = 0;
-
-	for (size_t c = 0; c < k->ncols; c++)
-		if (k->context[c]) {
-			char esc[200];
-
-			escape_c_comment(k->names[c], esc, sizeof(esc));
-			strbuf_addf(params, "%slong long c%zu /* %s */", n ? ", " : "", n, esc);
-			strbuf_addf(args, "%sc%zu", n ? ", " : "", n);
-			n++;
-		}
-	return n;
-}
-
+/* The lookup of the table by the context columns, each value's function. */
 static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, const char *kl)
 {
-	struct strbuf pb = STRBUF_INIT, ab = STRBUF_INIT;
-	size_t nctx = lookup_params(k, &pb, &ab);
-	const char *params = strbuf_str(&pb), *args = strbuf_str(&ab);
+	struct header_lookup l = { .K = K, .kl = kl };
+	char *tables[MAX_COLUMNS] = { NULL }, *functions[MAX_COLUMNS] = { NULL }, args[MAX_COLUMNS][16];
+	int oom = 0;
 
-	if (!nctx || pb.oom || ab.oom) {
-		strbuf_release(&pb);
-		strbuf_release(&ab);
-		return;
-	}
-	fprintf(out, "\n/* The row of the table for a context: the other context values equal, the\n"
-		     " * first the smallest tuned value at or above c0, else the largest. */\n"
-		     "static inline unsigned tuned_%s_row_for(%s)\n{\n", kl, params);
-	for (size_t c = 0, i = 0; c < k->ncols; c++)
-		if (k->context[c]) {
-			char *P = identifier(k->names[c], 1);
-
-			fprintf(out, "\tstatic const long long t%zu[] = TUNED_%s_TABLE_%s;\n", i++, K, P ? P : "");
-			free(P);
-		}
-	fprintf(out, "\tunsigned i, best = TUNED_%s_TABLE_LEN;\n\n\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\tif (",
-		K, K);
-	for (size_t i = 1; i < nctx; i++)
-		fprintf(out, "t%zu[i] == c%zu && ", i, i);
-	fprintf(out, "t0[i] >= c0 && (best == TUNED_%s_TABLE_LEN || t0[i] < t0[best]))\n\t\t\tbest = i;\n", K);
-	fprintf(out, "\tif (best == TUNED_%s_TABLE_LEN)\n\t\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\t\tif (", K, K);
-	for (size_t i = 1; i < nctx; i++)
-		fprintf(out, "t%zu[i] == c%zu && ", i, i);
-	fprintf(out, "(best == TUNED_%s_TABLE_LEN || t0[i] > t0[best]))\n\t\t\t\tbest = i;\n", K);
-	fprintf(out, "\treturn best == TUNED_%s_TABLE_LEN ? 0 : best;\n}\n", K);
 	for (size_t c = 0; c < k->ncols; c++) {
-		char *P, *pl;
+		char *P = identifier(k->names[c], 1);
 
-		if (k->context[c])
-			continue;
-		P = identifier(k->names[c], 1);
-		pl = identifier(k->names[c], 0);
-		fprintf(out, "\nstatic inline long long tuned_%s_%s_for(%s)\n{\n"
-			     "\tstatic const long long v[] = TUNED_%s_TABLE_%s;\n\n"
-			     "\treturn v[tuned_%s_row_for(%s)];\n}\n", kl, pl ? pl : "", params, K, P ? P : "", kl, args);
+		tables[c] = P ? malloc(strlen(P) + 7) : NULL;
+		functions[c] = identifier(k->names[c], 0);
+		oom |= !tables[c] || !functions[c];
+		if (tables[c])
+			sprintf(tables[c], "TABLE_%s", P);
 		free(P);
-		free(pl);
+		if (k->context[c]) {
+			snprintf(args[c], sizeof(args[c]), "c%zu", l.nkeys);
+			l.keys[l.nkeys].table = tables[c];
+			l.keys[l.nkeys].arg = args[c];
+			l.keys[l.nkeys].note = k->names[c];
+			l.keys[l.nkeys++].scale = 1;
+		} else {
+			l.values[l.nvalues].table = tables[c];
+			l.values[l.nvalues++].function = functions[c];
+		}
 	}
-	strbuf_release(&pb);
-	strbuf_release(&ab);
+	if (!oom)
+		header_lookup_emit(out, &l);
+	for (size_t c = 0; c < k->ncols; c++) {
+		free(tables[c]);
+		free(functions[c]);
+	}
 }
 
 static void emit(FILE *out, const struct kernel_rows *k)
@@ -204,7 +172,7 @@ static void emit(FILE *out, const struct kernel_rows *k)
 
 		if (k->context[c] || !(P = identifier(k->names[c], 1)))
 			continue;
-		fprintf(out, "#define TUNED_%s_%s %s%s%s%s\n", K, P, c_integer(value_at(k, last, c), number),
+		fprintf(out, "#define TUNED_%s_%s %s%s%s%s\n", K, P, integer_text(value_at(k, last, c), number),
 			text ? "" : " /* ", text ? "" : "does not apply to the variant", text ? "" : " */");
 		/* A choice's (or the variant's) name beside its index. */
 		snprintf(number, sizeof(number), "%lld", value_at(k, last, c));
@@ -218,7 +186,7 @@ static void emit(FILE *out, const struct kernel_rows *k)
 
 		fprintf(out, "#define TUNED_%s_TABLE_%s {", K, P ? P : "");
 		for (size_t r = 0; r < k->n; r++)
-			fprintf(out, "%s%s", r ? ", " : " ", c_integer(value_at(k, r, c), number));
+			fprintf(out, "%s%s", r ? ", " : " ", integer_text(value_at(k, r, c), number));
 		fprintf(out, " }\n");
 		free(P);
 	}
@@ -227,29 +195,18 @@ static void emit(FILE *out, const struct kernel_rows *k)
 	free(kl);
 }
 
-/* The header's rows so far and where they go. */
+/* The kernel's rows so far and where they go. */
 struct header_rows {
 	FILE *out;
-	const char *const *kernels; /* those it holds */
 	struct kernel_rows k;
 };
 
-/* A row of the kernel being gathered; a new kernel's first row emits the last one's. */
-static int header_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
+static int header_row(sqlite3_stmt *q, struct header_rows *h, struct tune_error *err)
 {
-	struct header_rows *h = arg;
 	struct kernel_rows *k = &h->k;
-	const char *kernel = (const char *)sqlite3_column_text(q, 0);
 
-	if (tune_name_index(h->kernels, kernel) < 0)
-		return 0;
-	if (k->n && strcmp(kernel, k->kernel) != 0) {
-		emit(h->out, k);
-		rows_free(k);
-	}
-	if (!k->n) {
-		free(k->kernel);
-		if (!(k->kernel = strdup(kernel)))
+	if (!k->kernel) {
+		if (!(k->kernel = strdup((const char *)sqlite3_column_text(q, 0))))
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		report_column_text(q, 8, k->host, sizeof(k->host));
 		report_column_text(q, 9, k->unit, sizeof(k->unit));
@@ -257,21 +214,34 @@ static int header_row(sqlite3_stmt *q, void *arg, struct tune_error *err)
 	return add_row(k, q) != 0 ? tune_fail(err, TUNE_ERR_SYSTEM, "out of memory") : 0;
 }
 
-int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, const char *const *kernels,
-			  struct tune_error *err)
+int export_kernel_header(FILE *out, sqlite3 *db, const char *platform, const char *kernel, int *wrote,
+			 struct tune_error *err)
 {
-	struct header_rows h = { .out = out, .kernels = kernels };
-	int rc = report_each_row(db,
-			       "SELECT o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low, o.ci_high, o.decided,"
-			       " o.host, COALESCE(json_extract(s.spec_json, '$.metric.unit'), '') FROM optima o"
-			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
-			       " s.id = o.sweep_id WHERE o.platform = ?1 AND o.exports IS NOT NULL AND o.host = (SELECT"
-			       " x.host FROM optima x WHERE x.platform = ?1 AND x.kernel = o.kernel AND x.exports IS NOT"
-			       " NULL ORDER BY x.decided DESC, x.id DESC LIMIT 1) ORDER BY o.kernel, o.id",
-			       platform, "kernel optima", header_row, &h, err);
+	struct header_rows h = { .out = out };
+	sqlite3_stmt *q = NULL;
+	int rc;
 
-	if (!rc && h.k.n)
+	*wrote = 0;
+	if (sqlite3_prepare_v2(db, "SELECT o.kernel, o.context, o.variant, o.exports, o.median, o.ci_low, o.ci_high,"
+			       " o.decided, o.host, COALESCE(json_extract(s.spec_json, '$.metric.unit'), '') FROM optima o"
+			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
+			       " s.id = o.sweep_id WHERE o.platform = ?1 AND o.kernel = ?2 AND o.exports IS NOT NULL AND"
+			       " o.host = (SELECT x.host FROM optima x WHERE x.platform = ?1 AND x.kernel = o.kernel AND"
+			       " x.exports IS NOT NULL ORDER BY x.decided DESC, x.id DESC LIMIT 1) ORDER BY o.id", -1, &q,
+			       NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernel optima: %s", store_errmsg(db));
+	sqlite3_bind_text(q, 1, platform, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, kernel, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (header_row(q, &h, err) != 0)
+			break;
+	rc = rc == SQLITE_ROW ? TUNE_ERR_SYSTEM
+	     : rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the kernel optima: %s", store_errmsg(db));
+	sqlite3_finalize(q);
+	if (!rc && h.k.n) {
 		emit(out, &h.k);
+		*wrote = 1;
+	}
 	rows_free(&h.k);
 	return rc;
 }

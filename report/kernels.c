@@ -98,7 +98,7 @@ static int results(struct rdoc *d, sqlite3 *db, const char *platform, struct tun
 			       " FROM kernel_results r JOIN newest_kernel_sweeps n ON n.sweep_id = r.sweep_id AND"
 			       " n.kernel = r.kernel JOIN sweeps s ON s.id = r.sweep_id JOIN trials t ON t.id = r.trial_id"
 			       " WHERE t.context IS NOT NULL AND r.phase IN ('search', 'final') AND"
-			       " (?1 IS NULL OR r.platform = ?1) AND " REPORT_SQL_GENERIC("s")
+			       " (?1 IS NULL OR r.platform = ?1) AND " REPORT_SQL_UNDECLARED("r.kernel", "_table_")
 			       " ORDER BY r.platform, r.host, r.kernel, r.context, r.phase = 'final', r.trial_id",
 			       platform, "kernel results", results_row, d, err);
 }
@@ -156,8 +156,8 @@ static int optima(struct rdoc *d, sqlite3 *db, const char *platform, struct tune
 			       " o.ci_high, o.runner_up, o.trials, o.decided, " REPORT_SQL_OMIT("s", "o.context") ", o.runs,"
 			       " json_extract(s.spec_json, '$.metric.unit') FROM optima o"
 			       " JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON"
-			       " s.id = o.sweep_id WHERE o.exports IS NOT NULL AND"
-			       " (?1 IS NULL OR o.platform = ?1) ORDER BY o.platform, o.host, o.kernel, o.id",
+			       " s.id = o.sweep_id WHERE o.exports IS NOT NULL AND (?1 IS NULL OR o.platform = ?1) AND "
+			       REPORT_SQL_UNDECLARED("o.kernel", "_table_") " ORDER BY o.platform, o.host, o.kernel, o.id",
 			       platform, "kernel optima", optima_row, d, err);
 }
 

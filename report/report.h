@@ -1,8 +1,7 @@
 /* report: what the database holds, as tables, charts, a C header and JSON,
- * for every kernel: generic ones from its manifest's parameters, and a
- * kernel's own (its paper tables, its header macros) from the hooks its
- * folder gives (struct kernel_report). Reads the store's views; writes to
- * the stream it is given. */
+ * the same for every kernel: generic ones from its manifest's parameters,
+ * or those the views of its views file declare in their place. Reads the
+ * store's views; writes to the stream it is given. */
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
@@ -92,10 +91,6 @@ int report_typed_cell(const char *text, char *out, size_t len, json_t **value, c
  * leaving out the variant and the names of omit ("name" or "name=value"
  * words, such as a context); "-" when none. */
 void report_params_text(const char *params_json, const char *omit, char *out, size_t len);
-/* Each such kernel's header block for platform: TUNED_<KERNEL>_<PARAM> of
- * the last context decided, and per context a table and a lookup. */
-int report_kernels_header(FILE *out, sqlite3 *db, const char *platform, const char *const *kernels,
-			  struct tune_error *err);
 
 /* headline.c: under its own heading, per kernel and context of the
  * platforms (np 0: all), what to use, its interval, against the runner-up
@@ -137,8 +132,8 @@ int report_csv(sqlite3 *db, const char *platform, const char *kernel, int column
 	       struct tune_error *err);
 
 /* The charts of platform in dir, each .png, .svg, and the .dat and .gp
- * gnuplot drew them from: each kernel's own (struct kernel_report), and
- * PLATFORM-kernel-K for each generic kernel K with a numeric list parameter
+ * gnuplot drew them from: each kernel's declared ones, and
+ * PLATFORM-kernel-K for each other kernel K with a numeric list parameter
  * (its metric against it, a line per context, variant and searched values).
  * made[] gets the charts drawn (name without platform and extension). Needs
  * gnuplot: TUNE_ERR_BUILD with a message saying so when it is missing. */
@@ -218,25 +213,11 @@ const char *report_text(sqlite3_stmt *q, int col, const char *dflt);
  * context's words and the sweep's fixed parameters, space-separated. */
 #define REPORT_SQL_OMIT(sweep, context) "(" context " || ' ' || COALESCE((SELECT group_concat(f.value, ' ') FROM" \
 	" json_each(" sweep ".spec_json, '$.fixed') f), ''))"
-/* SQL: sweep s is of a kernel whose report is generic (not its own). */
-#define REPORT_SQL_GENERIC(sweep) "COALESCE(json_extract(" sweep ".spec_json, '$.report'), 'generic') = 'generic'"
-/* SQL: what a kernel's probe measured of a host (host_probes), or -1. */
-#define REPORT_SQL_PROBE(host_id, kernel, probe, field) "COALESCE((SELECT value FROM host_probes WHERE host_id = " \
-	host_id " AND kernel = '" kernel "' AND probe = '" probe "' AND field = '" field "'), -1)"
-/* sweeps.c: a kernel's newest sweeps, an element of the caller's array
- * each, with the points of each. sweeps_sql takes the platform as ?1 (NULL:
- * all) and gives the sweep's id in column 3; points_sql takes that id. */
-struct report_sweeps {
-	const char *what; /* "ipa results", for messages */
-	const char *sweeps_sql, *points_sql;
-	size_t size;      /* of an element */
-	void (*sweep)(sqlite3_stmt *q, void *elem);
-	/* Adds the point in the row to elem: 0, or -1 when elem has no room. */
-	int (*point)(sqlite3_stmt *pts, void *elem);
-};
-/* *out (free() it) holds *n elements; nothing on an error. */
-int report_load_sweeps(sqlite3 *db, const char *platform, const struct report_sweeps *how, void **out, size_t *n,
-		       struct tune_error *err);
+/* SQL: the kernel declares no view of the kind ("_table_", "_chart_"): it
+ * gets the generic ones, which those it declares replace. */
+#define REPORT_SQL_UNDECLARED(kernel, kind) "NOT EXISTS (SELECT 1 FROM kernel_views kv JOIN sqlite_master sm ON" \
+	" sm.name = kv.name AND sm.type = 'view' WHERE kv.kernel = " kernel " AND substr(kv.name, 1, length(kv.kernel)" \
+	" + length('" kind "')) = kv.kernel || '" kind "')"
 /* Column col of the row as text into out ("" for NULL). */
 void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len);
 
@@ -247,30 +228,6 @@ void report_column_text(sqlite3_stmt *q, int col, char *out, size_t len);
 const char *report_c_comment(const char *s);
 const char *report_c_string(const char *s);
 
-/* A kernel's own report, for a manifest that says `report: own`: its tables,
- * charts, header block and JSON, written in the kernel's folder
- * (kernels/<name>/report*.c) and listed once in kernels/reports.c. The
- * report calls each kernel's hooks in that list's order; any may be NULL. */
-struct kernel_report {
-	const char *kernel;
-	/* Its tables of platform (NULL: every platform). */
-	int (*tables)(struct rdoc *d, sqlite3 *db, const char *platform, struct tune_error *err);
-	/* Its charts of platform in dir, each added with report_chart_made(). */
-	int (*charts)(sqlite3 *db, const char *platform, const char *dir, struct report_chart *made, size_t *charts,
-		      struct tune_error *err);
-	/* Lines for the header's opening comment (each starting " * "), or NULL. */
-	const char *header_note;
-	/* Its part of platform's block of the header: its macros, or a comment
-	 * saying what to run when it is not tuned there. */
-	int (*header)(FILE *out, sqlite3 *db, const char *platform, struct tune_error *err);
-	/* After every platform's block: its functions over those macros. */
-	void (*header_functions)(FILE *out);
-	/* Its optima of platform for the JSON export: *out a new reference
-	 * (JSON null when it has none there). */
-	int (*json)(sqlite3 *db, const char *platform, struct json_t **out, struct tune_error *err);
-};
-/* The shipped kernels' own reports, NULL-terminated (kernels/reports.c). */
-extern const struct kernel_report *const kernel_reports[];
 
 /* A median and its interval as a cell: text "17.0 [13.5, 45.4]" with each
  * number in numfmt (a printf format of one double, such as "%.1f"), and
@@ -279,8 +236,5 @@ extern const struct kernel_report *const kernel_reports[];
  * (runs <= 0: not recorded, and neither is given). */
 struct json_t *report_interval(double median, double low, double high, long long runs, const char *numfmt,
 			       char *text, size_t len);
-
-/* "512 MB", "2 GB": a rotating static buffer, good for a few uses per printf. */
-const char *report_size_label(long long mb);
 
 #endif

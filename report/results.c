@@ -151,10 +151,7 @@ int report_all(struct rdoc *d, sqlite3 *db, const char *const *platforms, size_t
 	for (size_t p = 0; !rc && p < (np ? np : 1); p++) {
 		const char *platform = np ? platforms[p] : NULL;
 
-		for (size_t k = 0; !rc && kernel_reports[k]; k++)
-			if (kernel_reports[k]->tables)
-				rc = kernel_reports[k]->tables(d, db, platform, err);
-		if (!rc && (rc = report_declared_tables(d, db, platform, err)) == 0 &&
+		if ((rc = report_declared_tables(d, db, platform, err)) == 0 &&
 		    (rc = report_kernels(d, db, platform, err)) == 0 &&
 		    (rc = report_outliers(d, db, platform, err)) == 0 && (rc = report_probes(d, db, platform, err)) == 0 &&
 		    (rc = report_warnings(d, db, platform, err)) == 0)
@@ -186,19 +183,6 @@ int report_print(sqlite3 *db, const char *const *platforms, size_t np, const str
 		rc = rdoc_render(d, how->format, "tune results", how->out, err);
 	rdoc_free(d);
 	return rc;
-}
-
-const char *report_size_label(long long mb)
-{
-	static char buf[8][24];
-	static unsigned next;
-	char *b = buf[next++ % 8];
-
-	if (mb >= 1024 && mb % 1024 == 0)
-		snprintf(b, sizeof(buf[0]), "%lld GB", mb / 1024);
-	else
-		snprintf(b, sizeof(buf[0]), "%lld MB", mb);
-	return b;
 }
 
 json_t *report_interval(double median, double low, double high, long long runs, const char *numfmt, char *text,

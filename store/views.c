@@ -231,19 +231,20 @@ const char *store_table_view_lacks(sqlite3_stmt *q, int across)
 	return !title ? "title" : !(sweep || whose == 3) ? "sweep_id" : !cells ? "a cell" : NULL;
 }
 
-/* Whether a CSV view's columns (q, its SELECT *) say whose sample a row is. */
-static int csv_view_whose(sqlite3_stmt *q)
+/* Whether the view's columns (q, its SELECT *) hold one so named. */
+static int has_column(sqlite3_stmt *q, const char *name)
 {
 	for (int i = 0; i < sqlite3_column_count(q); i++)
-		if (sqlite3_column_name(q, i) && !strcmp(sqlite3_column_name(q, i), "platform"))
+		if (sqlite3_column_name(q, i) && !strcmp(sqlite3_column_name(q, i), name))
 			return 1;
 	return 0;
 }
 
 /* A view named <kernel>_table_<name> is a table of tune results, one named
  * <kernel>_overview_<name> a table across platforms (report/declared.c),
- * and <kernel>_csv its samples as CSV (report/csv.c): what it lacks of one,
- * said into why; 0 when nothing. */
+ * <kernel>_csv its samples as CSV (report/csv.c), <kernel>_header its block
+ * of the C header (report/declared_header.c) and <kernel>_json its object
+ * of the JSON export: what it lacks of one, said into why; 0 when nothing. */
 static int table_view_lacks(struct store *st, const char *kernel, const char *name, char *why, size_t len)
 {
 	size_t k = strlen(kernel);
@@ -252,8 +253,10 @@ static int table_view_lacks(struct store *st, const char *kernel, const char *na
 	char *sql;
 	int across = strncmp(name, kernel, k) == 0 && strncmp(name + k, "_overview_", 10) == 0;
 	int csv = strncmp(name, kernel, k) == 0 && strcmp(name + k, "_csv") == 0;
+	int header = strncmp(name, kernel, k) == 0 && strcmp(name + k, "_header") == 0;
+	int json = strncmp(name, kernel, k) == 0 && strcmp(name + k, "_json") == 0;
 
-	if (!across && !csv && (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0))
+	if (!across && !csv && !header && !json && (strncmp(name, kernel, k) != 0 || strncmp(name + k, "_table_", 7) != 0))
 		return 0;
 	sql = sqlite3_mprintf("SELECT * FROM \"%w\"", name);
 	if (!sql || sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
@@ -262,11 +265,20 @@ static int table_view_lacks(struct store *st, const char *kernel, const char *na
 		return 1;
 	}
 	sqlite3_free(sql);
-	lacks = csv ? (csv_view_whose(q) ? NULL : "platform") : store_table_view_lacks(q, across);
+	if (csv || header || json)
+		lacks = !has_column(q, "platform") ? "platform" : json && !has_column(q, "value") ? "value"
+			: header && !has_column(q, "define") && !has_column(q, "comment") ? "define or comment" : NULL;
+	else
+		lacks = store_table_view_lacks(q, across);
 	sqlite3_finalize(q);
 	if (!lacks)
 		return 0;
-	if (csv)
+	if (header || json)
+		snprintf(why, len, "view %s is the kernel's %s (its name says so): it needs a column platform (which "
+			 "platform's it is) and %s; it lacks %s", name, header ? "block of tune export header" :
+			 "object of tune export json", header ? "a column define or comment (what it holds)" :
+			 "a column value (a JSON object)", lacks);
+	else if (csv)
 		snprintf(why, len, "view %s is the kernel's samples as CSV (its name says so: tune export csv): it needs "
 			 "a column platform (whose sample it is, for --platform)", name);
 	else if (across)

@@ -17,24 +17,12 @@ static int asks_help(int argc, char **argv)
 	return 0;
 }
 
-/* The kernels whose report is compiled in, by name, for the manifest loader. */
-static void own_reports(void)
-{
-	static const char *names[32];
-	size_t n = 0;
-
-	for (size_t k = 0; kernel_reports[k] && n + 1 < sizeof(names) / sizeof(names[0]); k++)
-		names[n++] = kernel_reports[k]->kernel;
-	manifest_own_reports(names);
-}
-
 int main(int argc, char **argv)
 {
 	const struct cmd_entry *c;
 	struct tune_error err = { "" };
 	int rc;
 
-	own_reports();
 	if (argc < 2) {
 		cmd_help(1, argv, &err);
 		return 2;

@@ -280,3 +280,130 @@ UNION ALL
 SELECT platform, host, NULL, NULL, NULL, NULL, 'runs flagged as outliers', group_size, speedup, NULL, NULL, 'flag', 2,
        1, 1, printf('2 %020d %020d', size_mb, group_size)
 FROM g WHERE outliers > 0;
+
+-- The optima the exports give (tune export header|json): per working set,
+-- of the current fingerprint on the host that decided the chase last, with
+-- the indexes of variant and hint in chase.h's order (-1: none) and the
+-- verdict against the runner-up as the headline gives it.
+CREATE VIEW "{kernel}_exported" AS
+SELECT x.*,
+       CASE WHEN json_type(x.runner_up, '$.paired') = 'object'
+            THEN CASE WHEN json_extract(x.runner_up, '$.paired.ratio') < 1.0 THEN 'knee'
+                      WHEN json_extract(x.runner_up, '$.paired.low') <= 1.0 AND
+                           1.0 <= json_extract(x.runner_up, '$.paired.high') THEN 'tie' ELSE 'ahead' END
+            WHEN json_type(x.runner_up, '$.median') IN ('integer', 'real')
+            THEN CASE WHEN json_extract(x.runner_up, '$.median') < x.median THEN 'knee'
+                      WHEN json_extract(x.runner_up, '$.ci_low') <= x.ci_high AND
+                           x.ci_low <= json_extract(x.runner_up, '$.ci_high') THEN 'tie' ELSE 'ahead' END
+       END AS verdict,
+       x.size_mb = (SELECT COALESCE(MAX(CASE WHEN y.size_class = 'dram' THEN json_extract(y.params, '$.size_mb') END),
+                                    MAX(json_extract(y.params, '$.size_mb')))
+                    FROM optima y JOIN current_fingerprints USING (platform, host, fingerprint)
+                    WHERE y.kernel = '{kernel}' AND y.platform = x.platform AND y.host = x.host) AS is_default
+FROM (SELECT o.platform, o.host, json_extract(o.params, '$.size_mb') AS size_mb,
+             COALESCE(json_extract(o.params, '$.group_size'), 0) AS g, COALESCE(o.best_point, 0) AS fastest,
+             o.trials, json_extract(o.params, '$.hugepages') IN ('on', 1) AS hugepages, o.median, o.ci_low,
+             o.ci_high, o.size_class, o.variant, COALESCE(json_extract(o.params, '$.hint'), '') AS hint, o.decided,
+             o.runner_up, s.tune_version,
+             COALESCE((SELECT key FROM json_each('["scalar","scalar-prefetch","interleaved","interleaved-prefetch"]')
+                       WHERE value = o.variant), -1) AS variant_no,
+             COALESCE((SELECT key FROM json_each('["pldl1keep","pldl2keep","pldl3keep","pldl1strm"]')
+                       WHERE value = json_extract(o.params, '$.hint')), -1) AS hint_no
+      FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)
+      LEFT JOIN sweeps s ON s.id = o.sweep_id
+      WHERE o.kernel = '{kernel}' AND o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND
+                                                z.kernel = '{kernel}' ORDER BY z.decided DESC, z.id DESC LIMIT 1)) x;
+
+-- The header's block (report/declared_header.c reads a view so named): the
+-- default, the largest working set out of cache, where latency hiding
+-- matters; per working set a table that g, variant, hint and huge pages
+-- follow together, looked up by a working set's bytes.
+CREATE VIEW "{kernel}_header" AS
+WITH p AS (SELECT * FROM "{kernel}_exported" WHERE is_default),
+t AS (SELECT platform, json_group_array(size_mb) AS sizes, json_group_array(g) AS gs,
+             json_group_array(variant_no) AS variants, json_group_array(hint_no) AS hints,
+             json_group_array(hugepages) AS pages
+      FROM (SELECT * FROM "{kernel}_exported" ORDER BY platform, size_mb) GROUP BY platform)
+SELECT platform, 1 AS _order, 'a' AS _block, NULL AS define, NULL AS value, NULL AS type,
+       json_object('printf', json_array('%d MB (%s): %s%s%s, g=%d (fastest g=%d), median %.1f ns/lookup [%.1f, %.1f],',
+                                        size_mb, size_class, variant, CASE WHEN hint = '' THEN '' ELSE ' ' END, hint,
+                                        g, fastest, median, ci_low, ci_high)) AS comment,
+       NULL AS key, NULL AS scale, NULL AS lookup, NULL AS function
+FROM p
+UNION ALL
+SELECT platform, 2, 'a', NULL, NULL, NULL,
+       'decided on host ' || host || ' at ' || decided || ' by tune ' || COALESCE(tune_version, '?'), NULL, NULL, NULL,
+       NULL FROM p
+UNION ALL
+SELECT platform, 3, 'b', NULL, NULL, NULL,
+       printf('against the runner-up (%s%s%s%s): %s, %s%s', COALESCE(json_extract(runner_up, '$.variant'), '?'),
+              CASE WHEN json_extract(runner_up, '$.hint') IS NULL THEN '' ELSE ' ' END,
+              COALESCE(json_extract(runner_up, '$.hint'), ''),
+              CASE WHEN json_type(runner_up, '$.group_size') = 'integer'
+                   THEN ' g=' || json_extract(runner_up, '$.group_size') ELSE '' END, verdict,
+              CASE verdict WHEN 'knee' THEN 'the runner-up is faster but within the tolerance: the smaller g is kept'
+                           WHEN 'tie' THEN 'the intervals hold no difference' ELSE 'the intervals are apart' END,
+              CASE WHEN json_type(runner_up, '$.paired') IS NOT NULL THEN ', run by run' ELSE '' END),
+       NULL, NULL, NULL, NULL
+FROM p WHERE verdict IS NOT NULL
+UNION ALL
+SELECT platform, 4, NULL, 'VARIANT', CASE WHEN variant_no < 0 THEN 3 ELSE variant_no END, NULL, variant, NULL, NULL,
+       NULL, NULL FROM p
+UNION ALL
+SELECT platform, 5, NULL, 'GROUP_SIZE', g, NULL, NULL, NULL, NULL, NULL, NULL FROM p
+UNION ALL
+SELECT platform, 6, 'c', NULL, NULL, NULL,
+       'TUNED_' || upper('{kernel}') || '_PREFETCH_HINT is a CHASE_HINT_* value of kernels/{kernel}/chase.h:', NULL,
+       NULL, NULL, NULL FROM p
+UNION ALL
+SELECT platform, 7, 'c', NULL, NULL, NULL,
+       '#define CHASE_HINT TUNED_' || upper('{kernel}') || '_PREFETCH_HINT before including it.', NULL, NULL, NULL,
+       NULL FROM p
+UNION ALL
+SELECT platform, 8, NULL, 'PREFETCH_HINT', MAX(hint_no, 0), NULL,
+       printf('%s: prfm %s on AArch64, %s on x86-64%s', n.value, n.value, x.value,
+              CASE WHEN hint = '' THEN '; the chosen variant does not prefetch' ELSE '' END), NULL, NULL, NULL, NULL
+FROM p JOIN json_each('["pldl1keep","pldl2keep","pldl3keep","pldl1strm"]') n ON n.key = MAX(hint_no, 0)
+       JOIN json_each('["prefetcht0","prefetcht1","prefetcht2","prefetchnta"]') x ON x.key = MAX(hint_no, 0)
+UNION ALL
+SELECT platform, 9, NULL, 'PREFETCH_HINT_NAME', n.value, NULL, NULL, NULL, NULL, NULL, NULL
+FROM p JOIN json_each('["pldl1keep","pldl2keep","pldl3keep","pldl1strm"]') n ON n.key = MAX(hint_no, 0)
+UNION ALL
+SELECT platform, 10, NULL, 'HUGEPAGES', hugepages, NULL, NULL, NULL, NULL, NULL, NULL FROM p
+UNION ALL
+SELECT platform, 11, 'd', NULL, NULL, NULL, '', NULL, NULL, NULL, NULL FROM p
+UNION ALL
+SELECT platform, 12, 'e', NULL, NULL, NULL, 'Per working set:', NULL, NULL, NULL, NULL FROM p
+UNION ALL
+SELECT platform, 13 + size_mb / 1e9, 'e', NULL, NULL, NULL,
+       json_object('printf', json_array('  %6d MB %-5s %s%s%s g=%d, median %.1f ns/lookup [%.1f, %.1f], %d trials, %s',
+                                        size_mb, size_class, variant, CASE WHEN hint = '' THEN '' ELSE ' ' END, hint,
+                                        g, median, ci_low, ci_high, trials, decided)), NULL, NULL, NULL, NULL
+FROM "{kernel}_exported"
+UNION ALL
+SELECT platform, 14, 'e', NULL, NULL, NULL, '', NULL, NULL, NULL, NULL FROM p
+UNION ALL
+SELECT platform, 15, NULL, 'TABLE_SIZES_MB', sizes, 'table', NULL, 'bytes', 1048576, 'at_or_above', NULL FROM t
+UNION ALL
+SELECT platform, 16, NULL, 'TABLE_GROUP_SIZES', gs, 'table', NULL, NULL, NULL, NULL, 'group_size' FROM t
+UNION ALL
+SELECT platform, 17, NULL, 'TABLE_VARIANTS', variants, 'table', NULL, NULL, NULL, NULL, 'variant' FROM t
+UNION ALL
+SELECT platform, 18, NULL, 'TABLE_HINTS', hints, 'table', NULL, NULL, NULL, NULL, 'hint' FROM t
+UNION ALL
+SELECT platform, 19, NULL, 'TABLE_HUGEPAGES', pages, 'table', NULL, NULL, NULL, NULL, 'hugepages' FROM t;
+
+-- The optima as JSON (tune export json reads a view so named): the
+-- default's variant, g and hint, and the table per working set.
+CREATE VIEW "{kernel}_json" AS
+SELECT p.platform,
+       json_object('variant', p.variant, 'group_size', p.g, 'hint', NULLIF(p.hint, ''), 'table',
+                   (SELECT json_group_array(json_object(
+                               'size_mb', e.size_mb, 'size_class', e.size_class, 'variant', e.variant,
+                               'hint', NULLIF(e.hint, ''), 'group_size', e.g, 'best_group_size', e.fastest,
+                               'hugepages', json(CASE WHEN e.hugepages THEN 'true' ELSE 'false' END),
+                               'median_ns_per_lookup', e.median, 'ci_low', e.ci_low, 'ci_high', e.ci_high,
+                               'runner_up', json(e.runner_up), 'trials', e.trials, 'decided', e.decided))
+                    FROM (SELECT * FROM "{kernel}_exported" y WHERE y.platform = p.platform ORDER BY y.size_mb) e))
+           AS value
+FROM "{kernel}_exported" p WHERE p.is_default;

@@ -111,3 +111,55 @@ SELECT w.platform, w.host, NULL, NULL, NULL, NULL, 'wake-up cost across CPUs', h
 FROM w JOIN host_probes hp ON hp.host_id = w.host_id AND hp.kernel = '{kernel}' AND hp.probe = 'wakeup' AND
                               hp.field = 'cross_cpu_ns'
 WHERE hp.value > 0;
+
+-- The threshold the exports give (tune export header|json): the newest
+-- optimum of each platform's current fingerprint, with the wake-up cost
+-- its host's probe measured (NULL: not measured).
+CREATE VIEW "{kernel}_exported" AS
+SELECT o.platform, json_extract(o.params, '$.threshold_ns') AS threshold_ns, o.median, o.ci_low, o.ci_high, o.decided,
+       (SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = '{kernel}' AND
+        hp.probe = 'wakeup' AND hp.field = 'cross_cpu_ns') AS wakeup_cross_ns,
+       (SELECT value FROM host_probes hp WHERE hp.host_id = s.host_id AND hp.kernel = '{kernel}' AND
+        hp.probe = 'wakeup' AND hp.field = 'same_cpu_ns') AS wakeup_same_ns
+FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint) JOIN sweeps s ON s.id = o.sweep_id
+WHERE o.kernel = '{kernel}' AND o.id = (SELECT z.id FROM optima z JOIN current_fingerprints USING
+                                        (platform, host, fingerprint) WHERE z.platform = o.platform AND
+                                        z.kernel = '{kernel}' ORDER BY z.decided DESC, z.id DESC LIMIT 1);
+
+-- The header's block (report/declared_header.c reads a view so named): poll
+-- below the threshold (always: the largest unsigned, 9223372036854775807
+-- in the database), block above; the host's wake-up cost beside it.
+CREATE VIEW "{kernel}_header" AS
+SELECT platform, 1 AS _order, 'a' AS _block, NULL AS define, NULL AS value, NULL AS type,
+       'IPA: poll for a call predicted to take less than this, block otherwise.' AS comment
+FROM "{kernel}_exported"
+UNION ALL
+SELECT platform, 2, 'a', NULL, NULL, NULL,
+       json_object('printf', json_array('Median %.1f ns per call [%.1f, %.1f], decided at %s%s', median, ci_low,
+                                        ci_high, decided, CASE WHEN wakeup_cross_ns IS NULL THEN '' ELSE ';' END))
+FROM "{kernel}_exported"
+UNION ALL
+SELECT platform, 3, 'a', NULL, NULL, NULL,
+       json_object('printf', json_array('this host''s wake-up cost: %.0f ns across CPUs, %.0f ns on one CPU',
+                                        wakeup_cross_ns, COALESCE(wakeup_same_ns, -1)))
+FROM "{kernel}_exported" WHERE wakeup_cross_ns IS NOT NULL
+UNION ALL
+SELECT platform, 4, NULL, 'POLL_THRESHOLD_NS', CASE WHEN threshold_ns = 9223372036854775807 THEN -1 ELSE threshold_ns END,
+       'ull', CASE threshold_ns WHEN 9223372036854775807 THEN 'always poll' WHEN 0 THEN 'always block' END
+FROM "{kernel}_exported"
+UNION ALL
+SELECT platform, 5, NULL, 'WAKEUP_NS', wakeup_cross_ns, 'int', NULL
+FROM "{kernel}_exported" WHERE wakeup_cross_ns IS NOT NULL;
+
+-- The threshold as JSON (tune export json reads a view so named): null
+-- when always polling, with the wake-up cost where it was measured.
+CREATE VIEW "{kernel}_json" AS
+SELECT platform,
+       json_patch(json_object('poll_threshold_ns', CASE WHEN threshold_ns < 9223372036854775807 THEN threshold_ns END,
+                              'always_poll', json(CASE WHEN threshold_ns = 9223372036854775807 THEN 'true'
+                                                       ELSE 'false' END),
+                              'median_ns_per_call', median, 'ci_low', ci_low, 'ci_high', ci_high, 'decided', decided),
+                  CASE WHEN wakeup_cross_ns IS NULL THEN '{}'
+                       ELSE json_object('wakeup_cross_cpu_ns', wakeup_cross_ns, 'wakeup_same_cpu_ns', wakeup_same_ns)
+                  END) AS value
+FROM "{kernel}_exported";

@@ -144,3 +144,80 @@ SELECT w.platform, w.host, 'Makespan against apps per scheduling policy: inline 
               CASE r.policy WHEN 'co' THEN 0 WHEN 'ao' THEN 1 WHEN 'fuse' THEN 2 WHEN 'random' THEN 3 ELSE 4 END,
               r.apps) AS _order
 FROM w JOIN "{kernel}_results" r ON r.sweep_id = w.sweep_id AND r.phase = 'search';
+
+-- The optima the exports give (tune export header|json): per (speedup,
+-- apps) of the current fingerprint on the host that decided sched last,
+-- with the policy's index in sched.h's order (CO, AO, Fuse, Random, EFT),
+-- and chosen_policy on the points of the policy chosen at most of them (ties:
+-- the earlier in that order).
+CREATE VIEW "{kernel}_exported" AS
+WITH o AS (
+    SELECT o.platform, o.speedup, o.apps, o.policy, COALESCE(o.dispatch, '') AS dispatch, o.median, o.ci_low,
+           o.ci_high, o.decided, o.class,
+           COALESCE((SELECT key FROM json_each('["co","ao","fuse","random","eft"]') WHERE value = o.policy), -1)
+               AS policy_no
+    FROM "{kernel}_optima" o JOIN current_fingerprints USING (platform, host, fingerprint)
+    WHERE o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND z.kernel = '{kernel}'
+                    ORDER BY z.decided DESC, z.id DESC LIMIT 1)),
+c AS (SELECT platform, policy, policy_no, COUNT(*) AS n FROM o GROUP BY platform, policy)
+SELECT o.*, o.policy = (SELECT c.policy FROM c WHERE c.platform = o.platform ORDER BY c.n DESC, c.policy_no LIMIT 1)
+           AS chosen_policy
+FROM o;
+
+-- The exports' default: the first point (by speedup, then apps) of the
+-- policy chosen at most points, with its dispatch.
+CREATE VIEW "{kernel}_chosen" AS
+SELECT * FROM (SELECT e.*, ROW_NUMBER() OVER (PARTITION BY platform ORDER BY speedup, apps) AS nth
+               FROM "{kernel}_exported" e WHERE chosen_policy)
+WHERE nth = 1;
+
+-- The header's block (report/declared_header.c reads a view so named): the
+-- policy chosen at most points, and per point a table looked up by the
+-- nearest (speedup, apps).
+CREATE VIEW "{kernel}_header" AS
+WITH d AS (SELECT * FROM "{kernel}_chosen"),
+t AS (SELECT platform, COUNT(*) AS n, json_group_array(speedup) AS speedups, json_group_array(apps) AS apps,
+             json_group_array(policy_no) AS policies
+      FROM (SELECT * FROM "{kernel}_exported" ORDER BY platform, speedup, apps) GROUP BY platform)
+SELECT platform, 1 AS _order, 'a' AS _block, NULL AS define, NULL AS value, NULL AS type,
+       printf('Scheduler: the policy chosen at most of the %d measured (speedup, apps) points; values are '
+              || 'TUNED_%s_CO..TUNED_%s_EFT', n, upper('{kernel}'), upper('{kernel}')) AS comment,
+       NULL AS key, NULL AS lookup, NULL AS function
+FROM t
+UNION ALL
+SELECT platform, 2, 'a', NULL, NULL, NULL, '(the order of kernels/{kernel}/sched.h). Per point:', NULL, NULL, NULL
+FROM t
+UNION ALL
+SELECT platform, 3 + speedup / 1e6 + apps / 1e12, NULL, NULL, NULL, NULL,
+       json_object('printf', json_array('  %dx, %d apps (%s): %s %s, median %.1f ns per task [%.1f, %.1f], decided at %s',
+                                        speedup, apps, class, policy, dispatch, median, ci_low, ci_high, decided)),
+       NULL, NULL, NULL
+FROM "{kernel}_exported"
+UNION ALL
+SELECT platform, 4, NULL, 'POLICY', policy_no, NULL, policy, NULL, NULL, NULL FROM d
+UNION ALL
+SELECT platform, 5, NULL, 'POLICY_NAME', policy, NULL, NULL, NULL, NULL, NULL FROM d
+UNION ALL
+SELECT platform, 6, NULL, 'DISPATCH_INLINE', dispatch = 'inline', NULL, NULL, NULL, NULL, NULL FROM d
+UNION ALL
+SELECT platform, 7, NULL, 'TABLE_SPEEDUPS', speedups, 'table', NULL, 'speedup', 'nearest', NULL FROM t
+UNION ALL
+SELECT platform, 8, NULL, 'TABLE_APPS', apps, 'table', NULL, 'apps', 'nearest', NULL FROM t
+UNION ALL
+SELECT platform, 9, NULL, 'TABLE_POLICIES', policies, 'table', NULL, NULL, NULL, 'policy' FROM t
+UNION ALL
+SELECT t.platform, 10 + n.key / 10.0, NULL, upper(n.value), n.key, NULL, NULL, NULL, NULL, NULL
+FROM t JOIN json_each('["co","ao","fuse","random","eft"]') n;
+
+-- The optima as JSON (tune export json reads a view so named): the policy
+-- chosen at most points, its dispatch, and the table per point.
+CREATE VIEW "{kernel}_json" AS
+SELECT d.platform,
+       json_object('policy', d.policy, 'dispatch', d.dispatch, 'table',
+                   (SELECT json_group_array(json_object(
+                               'speedup', e.speedup, 'apps', e.apps, 'class', e.class, 'policy', e.policy,
+                               'dispatch', e.dispatch, 'median_ns_per_task', e.median, 'ci_low', e.ci_low,
+                               'ci_high', e.ci_high, 'decided', e.decided))
+                    FROM (SELECT * FROM "{kernel}_exported" y WHERE y.platform = d.platform
+                          ORDER BY y.speedup, y.apps) e)) AS value
+FROM "{kernel}_chosen" d;

@@ -82,7 +82,7 @@ int main(void)
 	unsigned long long mb[] = { 1, 4, 5, 64, 4096 };
 
 	for (int i = 0; i < 5; i++)
-		printf("%llu %u %d %d %d\n", mb[i], tuned_chase_group_size_for(mb[i] << 20),
+		printf("%llu %lld %lld %lld %lld\n", mb[i], tuned_chase_group_size_for(mb[i] << 20),
 		       tuned_chase_variant_for(mb[i] << 20), tuned_chase_hint_for(mb[i] << 20),
 		       tuned_chase_hugepages_for(mb[i] << 20));
 	return 0;

@@ -79,6 +79,32 @@ check "a forged chart view: drawn, its names as gnuplot's arguments and safe dat
 	       [ "$(grep -c "^\"" "$1/rep/tiny-chase-forged.dat")" = 1 ] && printf %s "$2" | grep -q "chart view .chase_chart_forged., column ._style.: not one of"' _ "$TMP" "$out"
 check "hostile kernel: nothing written outside the report's folder" \
 	test -z "$(find "$TMP" -newer "$TMP/marker" -type f ! -path "$TMP/rep/*" ! -name 'evil.db*')"
+# A header block of the database's making: its names, values, comments, keys
+# and functions close C's comments, strings and calls, and name system().
+hdb=$TMP/header.db
+cp "$evil" "$hdb"
+code='*/ int system(const char *); int x = system("touch PWNED"); /* "'
+q "$hdb" "DROP VIEW IF EXISTS chase_header;
+	CREATE VIEW chase_header AS SELECT platform, 1 AS _order, NULL AS _block, CAST(x'$(hex "$code")' AS TEXT) AS define,
+	CAST(x'$(hex "$code")' AS TEXT) AS value, NULL AS type, CAST(x'$(hex "$code")' AS TEXT) AS comment, NULL AS key,
+	NULL AS function FROM chase_results
+	UNION ALL SELECT platform, 2, 'b', NULL, NULL, NULL, CAST(x'$(hex "$code")' AS TEXT) || char(10) || '#error', NULL, NULL
+	FROM chase_results
+	UNION ALL SELECT platform, 3, NULL, 'TABLE_K', json_array(1, CAST(x'$(hex "$code")' AS TEXT)), 'table', NULL,
+	CAST(x'$(hex "$code")' AS TEXT), NULL FROM chase_results
+	UNION ALL SELECT platform, 4, NULL, 'TABLE_V', '[1, 2]', 'table', NULL, NULL, CAST(x'$(hex "$code")' AS TEXT)
+	FROM chase_results
+	UNION ALL SELECT platform, 5, NULL, 'TABLE_W', '[3, 4]', 'table', NULL, 'int', NULL FROM chase_results
+	UNION ALL SELECT platform, 6, NULL, 'BAD', 'x', 'ull', NULL, NULL, NULL FROM chase_results;
+	INSERT OR REPLACE INTO kernel_views VALUES ('chase', 'chase_header', 'x')"
+"$tune" export header --platform tiny --kernel chase --db "$hdb" -o "$TMP/forged.h" 2> "$TMP/forged.err"
+check "a forged header view: exported ($(tail -1 "$TMP/forged.err"))" test $? = 0
+printf '#include "forged.h"\nint main(void) { return 0; }\n' > "$TMP/forged.c"
+check "a forged header view: it compiles as C" cc -std=c11 -Wall -Werror -I"$TMP" -c -o "$TMP/forged.o" "$TMP/forged.c"
+code_only=$(cc -std=c11 -E -P -I"$TMP" -DTUNED_PLATFORM_TINY "$TMP/forged.c" | sed 's/"\([^"\\]\|\\.\)*"//g')
+check "a forged header view: system is no word of its code, only of its comments and strings" \
+	sh -c '! printf %s "$1" | grep -qw system && grep -q "system" "$2"' _ "$code_only" "$TMP/forged.h"
+check "a forged header view: a value not of its type is said" grep -q "header view .chase_header., column .type." "$TMP/forged.err"
 # CSV: a variant holding a comma, a line break and a formula stays one field
 # of one row, and no cell is a formula.
 csvdb=$TMP/csv.db

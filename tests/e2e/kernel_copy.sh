@@ -12,9 +12,8 @@ kd=$TMP/kernels
 mkdir -p "$kd"
 cp -r "$src/kernels/chase" "$kd/chase2"
 cp -r "$src/kernels/common" "$kd/common"
-# Its name and its paths; a kernel of no report of its own (report: own is
-# the shipped chase's header code, refused for another).
-sed -i 's/^name: chase$/name: chase2/; s#chase/#chase2/#g; /^report: own/d' "$kd/chase2/kernel.yaml"
+# Its name and its paths.
+sed -i 's/^name: chase$/name: chase2/; s#chase/#chase2/#g' "$kd/chase2/kernel.yaml"
 sed 's/^kernel: chase$/kernel: chase2/; s/^name: tiny$/name: tiny2/' "$src/tests/data/sweeps/tiny.yaml" > "$TMP/tiny2.yaml"
 db=$TMP/copy.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err1"
@@ -70,5 +69,20 @@ for chart in throughput_vs_size speedup_vs_groupsize; do
 	check "its chart $chart beside the chase's ($(tail -1 "$TMP/errp"))" \
 		test -s "$TMP/rep/tiny-chase2-$chart.svg" -a -s "$TMP/rep/tiny-chase-$chart.svg"
 done
+# Its header block: the chase's macros under its own name, its lookups, and
+# its object in the JSON.
+"$tune" export header --platform tiny --db "$db" -o "$TMP/both.h" 2> "$TMP/errh"
+check "export header ($(tail -1 "$TMP/errh"))" test $? = 0
+macros() { sed -n "s/^#define TUNED_$1_\([A-Z_]*\) .*/\1/p" "$TMP/both.h"; }
+check "the copy's block: the chase's $(macros CHASE | grep -c .) macros, as TUNED_CHASE2_*" \
+	test "$(macros CHASE | grep -c .)" -ge 10 -a "$(macros CHASE)" = "$(macros CHASE2)"
+printf '#include <stdio.h>\n#include "both.h"\nint main(void) { printf("%%lld %%lld\\n", tuned_chase_group_size_for(4ull << 20), tuned_chase2_group_size_for(4ull << 20)); return TUNED_CHASE2_GROUP_SIZE > 0 ? 0 : 1; }\n' > "$TMP/use.c"
+check "which compiles beside the chase's" cc -std=c11 -Wall -Wextra -Werror -I"$TMP" -o "$TMP/use" "$TMP/use.c"
+check "and its lookup gives its own optimum's g" test "$("$TMP/use" | cut -d' ' -f2)" = \
+	"$(q "$db" "SELECT json_extract(params, '$.group_size') FROM optima WHERE kernel = 'chase2' AND json_extract(params, '$.size_mb') = 4")"
+"$tune" export json --platform tiny --db "$db" -o "$TMP/o.json" 2> /dev/null
+check "its object in the JSON, as the chase's" python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["platforms"][0]
+assert p["chase2"] and sorted(p["chase2"]) == sorted(p["chase"]), p.get("chase2")' "$TMP/o.json"
 check "no file of the tree changed" test "$(git -C "$src" status --porcelain 2> /dev/null)" = "$before"
 e2e_done kernel_copy

@@ -308,6 +308,11 @@ check "a table view without a title is refused at its line: $(tail -1 "$TMP/errt
 	grep -q "sumk/views.sql:25: view sumk_table_bare is a table of tune results (its name says so): it needs a column title" "$TMP/errt"
 check "and nothing of the file is made" [ "$(q "$db" "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'sumk_table%'")" = 0 ]
 sed -i '/sumk_table_bare/d; /not a table/d' "$kd/sumk/views.sql"
+echo "CREATE VIEW sumk_header AS SELECT 'BEST' AS define, 1 AS value;" >> "$kd/sumk/views.sql"
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
+check "a header view without a platform is refused at its line: $(tail -1 "$TMP/errt")" \
+	grep -q "sumk/views.sql:24: view sumk_header is the kernel's block of tune export header (its name says so): it needs a column platform" "$TMP/errt"
+sed -i '/sumk_header/d' "$kd/sumk/views.sql"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
 "$tune" results --platform tiny --db "$db" > "$TMP/rt" 2>&1
 check "its declared table is in tune results ($(tail -1 "$TMP/errt"))" grep -q "^Sumk: the fastest of each context$" "$TMP/rt"
@@ -336,8 +341,8 @@ sed -i "s/printf('%.3f', MIN(median)) AS \"Best ns\"/json_object('printf', json_
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2>&1
 "$tune" results --platform tiny --db "$db" > "$TMP/rt2" 2> "$TMP/rt2.err"
 rc=$?
-check "a bad typed cell: tune results still exits 0 (rc $rc) with the generic tables" \
-	sh -c '[ "$1" = 0 ] && grep -q "^Kernel sumk on platform tiny" "$2" && grep -qE "^n=[0-9]+ +\?$" "$2"' _ "$rc" "$TMP/rt2"
+check "a bad typed cell: tune results still exits 0 (rc $rc) with the rest of the report" \
+	sh -c '[ "$1" = 0 ] && grep -Eq "^tiny +[^ ]+ +sumk " "$2" && grep -qE "^n=[0-9]+ +\?$" "$2"' _ "$rc" "$TMP/rt2"
 check "and says once what is wrong: $(head -1 "$TMP/rt2.err")" \
 	sh -c '[ "$(grep -c "warning: the table view .sumk_table_best., column .Best ns.: format .%x.: conversion %x is not one tune formats" "$1")" = 1 ]' _ "$TMP/rt2.err"
 
@@ -408,6 +413,32 @@ out=$("$tune" export header --platform tiny --kernel ipa --db "$db" 2>&1)
 rc=$?
 check "--kernel ipa without its optima: exit 10 (rc $rc)" [ "$rc" = 10 ]
 check "naming those with optima ($out)" grep -q "kernel 'ipa' has no optima on this platform (those with optima: chase, sumk)" <<< "$out"
+
+# A header block and a JSON object it declares, in place of the generic ones:
+# a macro per context's n, its g as a table looked up by n.
+cat >> "$kd/sumk/views.sql" <<'SQL'
+CREATE VIEW "{kernel}_header" AS
+WITH o AS (SELECT platform, CAST(substr(context, 3) AS INTEGER) AS n, json_extract(params, '$.g') AS g FROM optima
+           WHERE id IN (SELECT MAX(id) FROM optima WHERE kernel = '{kernel}' GROUP BY platform, context) ORDER BY 2)
+SELECT platform, 1 AS _order, 'contexts' AS define, COUNT(*) AS value, NULL AS type, 'of n' AS comment, NULL AS key,
+       NULL AS function FROM o GROUP BY platform
+UNION ALL SELECT platform, 2, 'TABLE_N', json_group_array(n), 'table', NULL, 'n', NULL FROM o GROUP BY platform
+UNION ALL SELECT platform, 3, 'TABLE_G', json_group_array(g), 'table', NULL, NULL, 'best_g' FROM o GROUP BY platform;
+CREATE VIEW "{kernel}_json" AS
+SELECT platform, json_object('contexts', COUNT(*)) AS value FROM optima WHERE kernel = '{kernel}' GROUP BY platform;
+SQL
+"$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/errt"
+"$tune" export header --platform tiny --kernel sumk --db "$db" -o "$TMP/declared.h" 2> "$TMP/errk"
+check "a declared header block replaces the generic one ($(tail -1 "$TMP/errk"))" \
+	sh -c 'grep -q "^#define TUNED_SUMK_CONTEXTS [0-9]* /\* of n \*/$" "$1" && ! grep -q TUNED_SUMK_G "$1"' _ "$TMP/declared.h"
+n_big=$(q "$db" "SELECT MAX(CAST(substr(context, 3) AS INTEGER)) FROM optima WHERE kernel = 'sumk'")
+printf '#include <stdio.h>\n#include "declared.h"\nint main(void) { printf("%%lld\\n", tuned_sumk_best_g_for(%s)); return 0; }\n' "$n_big" > "$TMP/decl.c"
+check "its lookup compiles" cc -std=c11 -Wall -Wextra -Werror -I"$TMP" -o "$TMP/decl" "$TMP/decl.c"
+check "and gives the g of the context asked for" test "$("$TMP/decl")" = \
+	"$(q "$db" "SELECT json_extract(params, '$.g') FROM optima WHERE kernel = 'sumk' AND context = 'n=$n_big' ORDER BY id DESC LIMIT 1")"
+"$tune" export json --platform tiny --db "$db" > "$TMP/decl.json" 2> /dev/null
+check "its JSON object under its name" python3 -c 'import json, sys
+assert json.load(open(sys.argv[1]))["platforms"][0]["sumk"]["contexts"] >= 1' "$TMP/decl.json"
 
 check "no file of the tree changed" [ "$(git -C "$src" status --porcelain 2> /dev/null)" = "$before" ]
 e2e_done kernel_plugin

@@ -73,8 +73,6 @@ static void show(const struct kernel_manifest *m)
 			printf("%s%s", i ? ", " : "", m->probe.fields.v[i]);
 		printf(" stored with the host%s%s\n", m->probe.help ? ": " : "", m->probe.help ? m->probe.help : "");
 	}
-	printf("  %-13s%s\n", "report:", m->report == REPORT_OWN ? "its own tables and header macros (kernels/reports.c)"
-						 : "the generic results table, chart and header block");
 	if (m->views)
 		printf("  %-13s%s (made in the database by its sweeps)\n", "views:", m->views);
 	printf("  %-13s%s\n", "main:", m->main);

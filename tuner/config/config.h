@@ -358,10 +358,6 @@ struct kernel_param {
 	char *at_least;             /* a parameter this one's value must not be below (a range's high end) */
 	char *auto_from;            /* "kernel.param": the value auto is that kernel's optimum's (else the default) */
 };
-/* Whose report a kernel's results get: the generic tables, chart and header
- * block, or only its own (the hooks of kernels/reports.c). */
-enum kernel_report_kind { REPORT_GENERIC, REPORT_OWN };
-extern const char *const kernel_report_names[];
 /* A value given as auto (see auto_from), until the sweep is resolved on a host. */
 #define PARAM_AUTO (LLONG_MIN + 1)
 
@@ -412,19 +408,12 @@ struct kernel_manifest {
 	char *correctness;          /* a field that must equal the baseline's in every run */
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
 	struct kernel_probe probe;  /* name NULL: none */
-	int report;                 /* enum kernel_report_kind */
 	char *views;                /* SQL views of its results, relative to dir; NULL: none */
 	char *path;                 /* the kernel.yaml it came from */
 	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
 };
 
 extern const struct conf_key manifest_keys[];
-
-/* The kernels tune has a report of its own for (kernels/reports.c: their
- * tables, charts and header macros are compiled in), NULL-terminated, set
- * once at start: a manifest of another kernel that says report: own is
- * refused, since nothing would show its results. Until set, any may. */
-void manifest_own_reports(const char *const *kernels);
 
 /* Loads <dir>/<name>/kernel.yaml from the first kernel directory holding
  * it. TUNE_ERR_CONFIG with the file, line, column and key for a bad

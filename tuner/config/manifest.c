@@ -17,7 +17,6 @@ const char *const param_role_names[] = { "fixed", "context", "searched", "list",
 const char *const param_knee_names[] = { "smallest", "none", NULL };
 const char *const metric_better_names[] = { "lower", "higher", NULL };
 const char *const metric_range_names[] = { "positive", "nonnegative", "any", NULL };
-const char *const kernel_report_names[] = { "generic", "own", NULL };
 
 #define P(field) offsetof(struct kernel_param, field)
 static const struct conf_key param_keys[] = {
@@ -92,7 +91,7 @@ const struct conf_key manifest_keys[] = {
 	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
 	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
-	{ "report", CONF_ENUM, M(report), 0, 0, kernel_report_names, NULL, 0, "generic (default: results tables, a chart and a header block from the manifest) or own (a shipped kernel's own, compiled in from its folder: kernels/reports.c)" },
+	{ "report", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "remove it: every kernel's report is the same: the generic tables, chart and header block, or the views its views: file declares in their place (README: Reports as data)" },
 	{ "views", CONF_STRING, M(views), 0, 0, NULL, NULL, CONF_RELPATH, "a file of SQL views of its results, relative to the kernels directory: only CREATE VIEW <name>_... AS SELECT statements, made in the database when a sweep of the kernel runs" },
 	{ "probe", CONF_SECTION, M(probe), 0, 0, NULL, probe_keys, 0, "a run measuring the host before a sweep, its fields stored with the host:" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
@@ -407,13 +406,6 @@ static int check_variant_list(const struct kernel_manifest *m, struct tune_error
 	return 0;
 }
 
-static const char *const *own_reports;
-
-void manifest_own_reports(const char *const *kernels)
-{
-	own_reports = kernels;
-}
-
 static int check_manifest(const struct kernel_manifest *m, const char *name, struct tune_error *err)
 {
 	int rc;
@@ -433,10 +425,6 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 				 m->baseline);
 	if (m->variant_define && m->variant_flag)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: keys 'variant_define' and 'variant_flag': give one", m->path);
-	if (m->report == REPORT_OWN && own_reports && tune_name_index(own_reports, m->name) < 0)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'report': tune has no report of its own for kernel '%s' "
-				 "(those are compiled in, kernels/reports.c); leave 'report' out for the generic tables, "
-				 "chart and header block", m->path, m->name);
 	if (m->variant_define && !is_identifier(m->variant_define))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'variant_define': '%.64s' is not a C identifier", m->path,
 				 m->variant_define);

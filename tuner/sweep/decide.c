@@ -61,9 +61,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	const struct kernel_manifest *m = knee->manifest;
 	json_t *params = manifest_params_json(knee), *ru = runner ? manifest_params_json(runner) : NULL;
 	json_t *ru_paired = NULL, *base_paired = NULL;
-	/* A kernel with a report of its own gets no generic header block. */
-	int own = m->report == REPORT_OWN;
-	json_t *exports = own ? NULL : manifest_exports_json(knee);
+	json_t *exports = manifest_exports_json(knee);
 	char *params_text = NULL, *runner_text = NULL, *exports_text = NULL, *baseline_text = NULL;
 	long long best_point = manifest_point(best);
 	int rc = 0;
@@ -86,7 +84,7 @@ static int record_optimum(struct sweep_run *r, const struct trial *knee, const s
 	json_decref(params);
 	json_decref(ru);
 	json_decref(exports);
-	if (!rc && (!params_text || (!own && !exports_text) || (runner && !runner_text) ||
+	if (!rc && (!params_text || !exports_text || (runner && !runner_text) ||
 		    (base_paired && !baseline_text)))
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if (rc) {

@@ -114,7 +114,6 @@ static char *spec_json(const struct sweep_run *r)
 
 		json_object_set_new(o, "strategy", json_string(sweep_strategy_names[s->strategy]));
 		json_object_set_new(o, "kernel_hash", json_string(r->kernel_hash));
-		json_object_set_new(o, "report", json_string(kernel_report_names[s->manifest->report]));
 		/* What the results leave out of each row: the same for all. */
 		for (size_t i = 0; i < s->manifest->parameters.n; i++)
 			if (MANIFEST_PARAM(s->manifest, i)->role == ROLE_FIXED)

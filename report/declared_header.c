@@ -1,0 +1,416 @@
+/* A kernel's block of the C header as it declares it: the view
+ * <kernel>_header of its views file, a row per item of a platform's block
+ * in _order:
+ *   define  the macro TUNED_<KERNEL>_<define>, with value written by type:
+ *           none: an integer, a real or a string literal as the value is;
+ *           "int": a number rounded as C's printf rounds; "ull": an
+ *           integer as C's unsigned long long (-1: the largest); "table":
+ *           a JSON array, as { a, b } (TUNED_<KERNEL>_TABLE_LEN is written
+ *           before the first); comment: a comment after it;
+ *   key     on a table: a key of the lookup, the name of its argument
+ *           (scale: the table's unit in the argument's, lookup: "nearest"
+ *           for the nearest row by ratios, else the first key's smallest
+ *           value at or above, the others equal); function: on a table, a
+ *           function tuned_<kernel>_<function>_for() returning its element
+ *           of that row;
+ *   comment without define: a line of a comment, typed as a table's cell
+ *           may be; lines of one _block are one comment, an empty last
+ *           line closing it on a line of its own; a lone empty line is a
+ *           blank line.
+ * Everything is the database's: names become C identifiers, texts escaped
+ * comments and string literals, and the functions are written here. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tuner/base/strbuf.h"
+#include "declared_internal.h"
+#include "escape.h"
+#include "export_internal.h"
+#include "report.h"
+
+#define LINE_MAX_LEN 1024
+
+/* The columns of the view, -1 where it has none. */
+struct header_columns {
+	int define, value, type, comment, block, key, scale, lookup, function;
+};
+
+/* A comment's lines so far (escaped), and its block. */
+struct comment {
+	char **lines;
+	size_t n;
+	char *block; /* NULL: a block of its own */
+};
+
+/* A block's state: the kernel's names, the table length and the lookup. */
+struct block {
+	FILE *out;
+	const char *view;
+	char K[128], kl[128];
+	long table_len; /* -1: no table yet */
+	struct header_lookup lookup;
+	char *owned[4 * HEADER_LOOKUP_MAX];
+	size_t nowned;
+	char **defined; /* the macros written, each once */
+	size_t ndefined;
+	char **said;    /* the warnings given, each once */
+	size_t nsaid;
+	struct comment c;
+};
+
+/* A mistake of the view, said once per block (its rows may repeat it). */
+static void warn(struct block *b, const char *column, const char *why)
+{
+	char *key = malloc(strlen(column ? column : "") + strlen(why) + 2), **grown;
+
+	if (!key)
+		return;
+	sprintf(key, "%s\n%s", column ? column : "", why);
+	for (size_t i = 0; i < b->nsaid; i++)
+		if (!strcmp(b->said[i], key)) {
+			free(key);
+			return;
+		}
+	declared_warn("header", b->view, column, why);
+	if (!(grown = realloc(b->said, (b->nsaid + 1) * sizeof(*grown)))) {
+		free(key);
+		return;
+	}
+	b->said = grown;
+	b->said[b->nsaid++] = key;
+}
+
+static const char *text_at(sqlite3_stmt *q, int col)
+{
+	return col >= 0 ? (const char *)sqlite3_column_text(q, col) : NULL;
+}
+
+/* Writes the comment gathered and empties it. */
+static void comment_flush(struct block *b)
+{
+	struct comment *c = &b->c;
+	size_t n = c->n;
+
+	if (n == 1 && !c->lines[0][0]) {
+		fputc('\n', b->out);
+	} else if (n) {
+		int own_line = n > 1 && !c->lines[n - 1][0];
+
+		fprintf(b->out, "/* %s", c->lines[0]);
+		for (size_t i = 1; i + own_line < n; i++)
+			fprintf(b->out, "\n *%s%s", c->lines[i][0] ? " " : "", c->lines[i]);
+		fprintf(b->out, "%s*/\n", own_line ? "\n " : " ");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(c->lines[i]);
+	free(c->lines);
+	free(c->block);
+	c->lines = NULL;
+	c->block = NULL;
+	c->n = 0;
+}
+
+/* A row's text as its comment says it: typed (cell.c) or as it is. */
+static void comment_text(struct block *b, const char *column, const char *text, char *out, size_t len)
+{
+	char why[300];
+	json_t *value = NULL;
+	int typed = report_typed_cell(text, out, len, &value, why, sizeof(why));
+
+	json_decref(value);
+	if (typed < 0) {
+		warn(b, column, why);
+		snprintf(out, len, "?");
+	} else if (!typed) {
+		snprintf(out, len, "%s", text ? text : "");
+	}
+}
+
+static int comment_add(struct block *b, sqlite3_stmt *q, const struct header_columns *hc)
+{
+	const char *block = text_at(q, hc->block);
+	char text[LINE_MAX_LEN], esc[LINE_MAX_LEN], **grown;
+
+	if (b->c.n && (!block || !b->c.block || strcmp(block, b->c.block) != 0))
+		comment_flush(b);
+	comment_text(b, "comment", text_at(q, hc->comment), text, sizeof(text));
+	escape_c_comment(text, esc, sizeof(esc));
+	if (!(grown = realloc(b->c.lines, (b->c.n + 1) * sizeof(*grown))))
+		return -1;
+	b->c.lines = grown;
+	if (!(b->c.lines[b->c.n] = strdup(esc)))
+		return -1;
+	b->c.n++;
+	if (b->c.n == 1 && block && !(b->c.block = strdup(block)))
+		return -1;
+	return 0;
+}
+
+/* A value as C by type into out; 0, or -1 (said) when it is none. */
+static int value_text(struct block *b, sqlite3_stmt *q, const struct header_columns *hc, const char *type, char *out,
+		      size_t len)
+{
+	int t = sqlite3_column_type(q, hc->value);
+
+	if (t == SQLITE_NULL) {
+		warn(b, "value", "a define needs a value");
+		return -1;
+	}
+	if (!type && t == SQLITE_TEXT) {
+		escape_c_string(text_at(q, hc->value), out, len);
+	} else if (!type) {
+		header_c_number(sqlite3_column_double(q, hc->value), t == SQLITE_INTEGER, sqlite3_column_int64(q, hc->value),
+				out, len);
+	} else if (!strcmp(type, "int") && t != SQLITE_TEXT) {
+		snprintf(out, len, "%.0f", sqlite3_column_double(q, hc->value));
+	} else if (!strcmp(type, "ull") && t == SQLITE_INTEGER) {
+		snprintf(out, len, "%lluull", (unsigned long long)sqlite3_column_int64(q, hc->value));
+	} else {
+		warn(b, "type", !strcmp(type, "int") || !strcmp(type, "ull")
+			      ? "its value is no number of that type" : "a type is int, ull or table");
+		return -1;
+	}
+	return 0;
+}
+
+/* name (the database's) as a C identifier into out; 0, -1 when it has none. */
+static int identifier(const char *name, int upper, char *out, size_t len)
+{
+	if (!name || !name[0])
+		return -1;
+	escape_c_identifier(name, upper, out, len);
+	return 0;
+}
+
+static const char *own(struct block *b, const char *s, int upper)
+{
+	char id[128], *copy;
+
+	if (b->nowned >= sizeof(b->owned) / sizeof(b->owned[0]) || identifier(s, upper, id, sizeof(id)) != 0 ||
+	    !(copy = strdup(id)))
+		return NULL;
+	b->owned[b->nowned] = copy;
+	return b->owned[b->nowned++];
+}
+
+/* name (the database's) as an argument of the lookup into out: a C
+ * identifier, "k_" before one that is a keyword, a name the lookup's code
+ * uses (header_lookup.c) or starts with a digit. */
+static void argument(const char *name, char *out, size_t len)
+{
+	static const char *const taken[] = {
+		"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+		"float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+		"sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "i",
+		"best", "best_d", "d", "v", "bool", "true", "false", "asm", NULL,
+	};
+	char id[120];
+
+	if (identifier(name, 0, id, sizeof(id)) != 0)
+		snprintf(id, sizeof(id), "key");
+	if (tune_name_index(taken, id) >= 0 || (id[0] >= '0' && id[0] <= '9') || id[0] == '_' ||
+	    (id[0] == 't' && id[1] >= '0' && id[1] <= '9'))
+		snprintf(out, len, "k_%s", id);
+	else
+		snprintf(out, len, "%s", id);
+}
+
+/* A table's part in the lookup: a key, a function, or none. */
+static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_columns *hc, const char *name)
+{
+	struct header_lookup *l = &b->lookup;
+	const char *key = text_at(q, hc->key), *function = text_at(q, hc->function);
+	const char *lookup = text_at(q, hc->lookup);
+	char key_id[128] = "", function_id[128] = "";
+
+	/* Each key and function once: twice would not compile. */
+	if (key)
+		argument(key, key_id, sizeof(key_id));
+	if (function)
+		identifier(function, 0, function_id, sizeof(function_id));
+	for (size_t i = 0; key && i < l->nkeys; i++)
+		if (!strcmp(l->keys[i].table, name) || !strcmp(l->keys[i].arg, key_id))
+			key = NULL;
+	for (size_t i = 0; function && i < l->nvalues; i++)
+		if (!strcmp(l->values[i].function, function_id))
+			function = NULL;
+	if (key && l->nkeys < HEADER_LOOKUP_MAX) {
+		long long scale = hc->scale >= 0 && sqlite3_column_type(q, hc->scale) == SQLITE_INTEGER
+					  ? sqlite3_column_int64(q, hc->scale) : 1;
+
+		if (!l->nkeys)
+			l->nearest = lookup && !strcmp(lookup, "nearest");
+		if (lookup && strcmp(lookup, "nearest") != 0 && strcmp(lookup, "at_or_above") != 0)
+			warn(b, "lookup", "a lookup is at_or_above or nearest");
+		l->keys[l->nkeys].table = own(b, name, 1);
+		l->keys[l->nkeys].arg = own(b, key_id, 0);
+		l->keys[l->nkeys].note = NULL;
+		l->keys[l->nkeys].scale = scale > 0 ? scale : 1;
+		if (l->keys[l->nkeys].table && l->keys[l->nkeys].arg)
+			l->nkeys++;
+	}
+	if (function && !strcmp(function, "row")) {
+		warn(b, "function", "'row' is the lookup's own function: name it otherwise");
+	} else if (function && l->nvalues < HEADER_LOOKUP_MAX) {
+		l->values[l->nvalues].table = own(b, name, 1);
+		l->values[l->nvalues].function = own(b, function, 0);
+		if (l->values[l->nvalues].table && l->values[l->nvalues].function)
+			l->nvalues++;
+	}
+}
+
+/* A table's value, { a, b }, into out; its length, -1 (said) when it is none;
+ * *text 1 when it holds a string (no lookup's table then). */
+static long table_text(struct block *b, const char *json, char *out, size_t len, int *text)
+{
+	json_t *a = json ? json_loads(json, 0, NULL) : NULL, *v;
+	size_t i, used = 0;
+
+	if (!json_is_array(a)) {
+		json_decref(a);
+		warn(b, "value", "a table's value is a JSON array");
+		return -1;
+	}
+	str_appendf(out, len, &used, "{");
+	json_array_foreach (a, i, v) {
+		char one[600];
+
+		*text |= json_is_string(v);
+		if (json_is_string(v))
+			escape_c_string(json_string_value(v), one, sizeof(one));
+		else if (json_is_number(v))
+			header_c_number(json_number_value(v), json_is_integer(v), (long long)json_integer_value(v), one,
+					sizeof(one));
+		else
+			snprintf(one, sizeof(one), "0");
+		str_appendf(out, len, &used, "%s%s", i ? ", " : " ", one);
+	}
+	str_appendf(out, len, &used, " }");
+	json_decref(a);
+	return (long)i;
+}
+
+static int define_add(struct block *b, sqlite3_stmt *q, const struct header_columns *hc)
+{
+	const char *type = text_at(q, hc->type), *comment = text_at(q, hc->comment);
+	char name[128] = "", value[8192], note[LINE_MAX_LEN], esc[LINE_MAX_LEN];
+	int table = type && !strcmp(type, "table"), text = 0;
+	long n = 0;
+
+	if (identifier(text_at(q, hc->define), 1, name, sizeof(name)) != 0 || !strcmp(name, "TABLE_LEN")) {
+		warn(b, "define", name[0] ? "TABLE_LEN is written by tune, before the first table"
+						  : "a define needs a name");
+		return 0;
+	}
+	if (hc->value < 0 || (table ? (n = table_text(b, text_at(q, hc->value), value, sizeof(value), &text)) < 0
+				   : value_text(b, q, hc, type, value, sizeof(value)) != 0))
+		return 0;
+	for (size_t i = 0; i < b->ndefined; i++)
+		if (!strcmp(b->defined[i], name)) {
+			warn(b, name, "defined twice: the first is kept");
+			return 0;
+		}
+	if (table && b->table_len >= 0 && n != b->table_len) {
+		warn(b, name, "its tables differ in length: this one is left out");
+		return 0;
+	}
+	{
+		char **grown = realloc(b->defined, (b->ndefined + 1) * sizeof(*grown));
+
+		if (!grown || !(grown[b->ndefined] = strdup(name))) {
+			b->defined = grown ? grown : b->defined;
+			return -1;
+		}
+		b->defined = grown;
+		b->ndefined++;
+	}
+	if (table && b->table_len < 0)
+		fprintf(b->out, "#define TUNED_%s_TABLE_LEN %ld\n", b->K, b->table_len = n);
+	fprintf(b->out, "#define TUNED_%s_%s %s", b->K, name, value);
+	if (comment) {
+		comment_text(b, "comment", comment, note, sizeof(note));
+		fprintf(b->out, " /* %s */", escape_c_comment(note, esc, sizeof(esc)));
+	}
+	fputc('\n', b->out);
+	if (table && text && (text_at(q, hc->key) || text_at(q, hc->function)))
+		warn(b, name, "a table of text is no key nor function of the lookup");
+	else if (table)
+		table_lookup(b, q, hc, name);
+	return 0;
+}
+
+static struct header_columns columns_of(sqlite3_stmt *q)
+{
+	return (struct header_columns){
+		.define = declared_column(q, "define"), .value = declared_column(q, "value"),
+		.type = declared_column(q, "type"), .comment = declared_column(q, "comment"),
+		.block = declared_column(q, "_block"), .key = declared_column(q, "key"),
+		.scale = declared_column(q, "scale"), .lookup = declared_column(q, "lookup"),
+		.function = declared_column(q, "function"),
+	};
+}
+
+int declared_header(FILE *out, sqlite3 *db, const char *kernel, const char *platform, int *wrote,
+		    struct tune_error *err)
+{
+	char view[300];
+	struct block b = { .out = out, .view = view, .table_len = -1 };
+	struct header_columns hc;
+	sqlite3_stmt *q;
+	int rc = 0, step;
+
+	*wrote = 0;
+	snprintf(view, sizeof(view), "%s_header", kernel);
+	escape_c_identifier(kernel, 1, b.K, sizeof(b.K));
+	escape_c_identifier(kernel, 0, b.kl, sizeof(b.kl));
+	b.lookup.K = b.K;
+	b.lookup.kl = b.kl;
+	if (!(q = declared_platform_rows(db, view, platform))) {
+		declared_warn("header", view, NULL, store_errmsg(db));
+		return 0;
+	}
+	hc = columns_of(q);
+	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (!*wrote)
+			fputc('\n', out);
+		*wrote = 1;
+		if (hc.define >= 0 && sqlite3_column_type(q, hc.define) != SQLITE_NULL) {
+			comment_flush(&b);
+			if (define_add(&b, q, &hc) != 0)
+				rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		} else if (comment_add(&b, q, &hc) != 0) {
+			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		}
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the header view '%s': %s", view, store_errmsg(db));
+	sqlite3_finalize(q);
+	comment_flush(&b);
+	if (!rc && b.lookup.nkeys)
+		header_lookup_emit(out, &b.lookup);
+	while (b.nowned)
+		free(b.owned[--b.nowned]);
+	while (b.ndefined)
+		free(b.defined[--b.ndefined]);
+	free(b.defined);
+	while (b.nsaid)
+		free(b.said[--b.nsaid]);
+	free(b.said);
+	return rc;
+}
+
+int declared_view_exists(sqlite3 *db, const char *kernel, const char *suffix)
+{
+	sqlite3_stmt *q = NULL;
+	int yes = sqlite3_prepare_v2(db, "SELECT 1 FROM kernel_views k JOIN sqlite_master m ON m.name = k.name AND"
+				     " m.type = 'view' WHERE k.kernel = ?1 AND k.name = ?1 || ?2", -1, &q, NULL) == SQLITE_OK;
+
+	if (yes) {
+		sqlite3_bind_text(q, 1, kernel, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, suffix, -1, SQLITE_STATIC);
+		yes = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	return yes;
+}

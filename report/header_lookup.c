@@ -1,0 +1,119 @@
+/* A header's lookup functions over its tables: C code, so written here
+ * from a fixed set of kinds and never taken from the database, which gives
+ * only the names of the tables (escaped as identifiers) and numbers. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../tuner/base/strbuf.h"
+#include "escape.h"
+#include "export_internal.h"
+
+/* The arguments of the row function: its signature and its call. */
+static void signature(const struct header_lookup *l, struct strbuf *params, struct strbuf *args)
+{
+	for (size_t i = 0; i < l->nkeys; i++) {
+		char esc[200];
+
+		strbuf_addf(params, "%slong long %s", i ? ", " : "", l->keys[i].arg);
+		if (l->keys[i].note)
+			strbuf_addf(params, " /* %s */", escape_c_comment(l->keys[i].note, esc, sizeof(esc)));
+		strbuf_addf(args, "%s%s", i ? ", " : "", l->keys[i].arg);
+	}
+}
+
+/* t0[i] as compared with the first argument: in its unit times scale. */
+static void key_at(FILE *out, const struct header_lookup *l)
+{
+	if (l->keys[0].scale != 1)
+		fprintf(out, "t0[i] * %lldLL", l->keys[0].scale);
+	else
+		fprintf(out, "t0[i]");
+}
+
+/* The first key the smallest value at or above its argument, else the
+ * largest; the other keys equal to theirs. */
+static void at_or_above(FILE *out, const struct header_lookup *l)
+{
+	const char *K = l->K;
+
+	fprintf(out, "\tunsigned i, best = TUNED_%s_TABLE_LEN;\n\n\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\tif (",
+		K, K);
+	for (size_t i = 1; i < l->nkeys; i++)
+		fprintf(out, "t%zu[i] == %s && ", i, l->keys[i].arg);
+	key_at(out, l);
+	fprintf(out, " >= %s && (best == TUNED_%s_TABLE_LEN || t0[i] < t0[best]))\n\t\t\tbest = i;\n", l->keys[0].arg, K);
+	fprintf(out, "\tif (best == TUNED_%s_TABLE_LEN)\n\t\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\t\tif (", K, K);
+	for (size_t i = 1; i < l->nkeys; i++)
+		fprintf(out, "t%zu[i] == %s && ", i, l->keys[i].arg);
+	fprintf(out, "(best == TUNED_%s_TABLE_LEN || t0[i] > t0[best]))\n\t\t\t\tbest = i;\n", K);
+	fprintf(out, "\treturn best == TUNED_%s_TABLE_LEN ? 0 : best;\n", K);
+}
+
+/* The nearest row by the ratio of each key to its argument, the first key
+ * deciding first (its ratio weighs 1000 times the next one's). */
+static void nearest_ratio(FILE *out, const struct header_lookup *l)
+{
+	fprintf(out, "\tunsigned i, best = 0;\n\tdouble best_d = -1.0;\n\n\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++) {\n"
+		     "\t\tdouble d = 0.0;\n\n", l->K);
+	for (size_t k = 0; k < l->nkeys; k++) {
+		const char *a = l->keys[k].arg;
+
+		fprintf(out, "\t\td = d * 1000.0 + (t%zu[i] > %s ? (double)t%zu[i] / (double)(%s > 0 ? %s : 1)\n"
+			     "\t\t\t\t\t\t  : (double)%s / (double)(t%zu[i] > 0 ? t%zu[i] : 1));\n",
+			k, a, k, a, a, a, k, k);
+	}
+	fprintf(out, "\t\tif (best_d < 0 || d < best_d) {\n\t\t\tbest = i;\n\t\t\tbest_d = d;\n\t\t}\n\t}\n"
+		     "\treturn best;\n");
+}
+
+void header_lookup_emit(FILE *out, const struct header_lookup *l)
+{
+	struct strbuf pb = STRBUF_INIT, ab = STRBUF_INIT;
+	const char *params, *args;
+
+	signature(l, &pb, &ab);
+	params = strbuf_str(&pb);
+	args = strbuf_str(&ab);
+	if (!l->nkeys || pb.oom || ab.oom) {
+		strbuf_release(&pb);
+		strbuf_release(&ab);
+		return;
+	}
+	if (l->nearest)
+		fprintf(out, "\n/* The row of the table nearest a context: by the ratio of each value to its\n"
+			     " * argument, the first deciding first. */\n");
+	else
+		fprintf(out, "\n/* The row of the table for a context: the other context values equal, the\n"
+			     " * first the smallest tuned value at or above %s, else the largest. */\n", l->keys[0].arg);
+	fprintf(out, "static inline unsigned tuned_%s_row_for(%s)\n{\n", l->kl, params);
+	for (size_t i = 0; i < l->nkeys; i++)
+		fprintf(out, "\tstatic const long long t%zu[] = TUNED_%s_%s;\n", i, l->K, l->keys[i].table);
+	if (l->nearest)
+		nearest_ratio(out, l);
+	else
+		at_or_above(out, l);
+	fprintf(out, "}\n");
+	for (size_t v = 0; v < l->nvalues; v++)
+		fprintf(out, "\nstatic inline long long tuned_%s_%s_for(%s)\n{\n"
+			     "\tstatic const long long v[] = TUNED_%s_%s;\n\n"
+			     "\treturn v[tuned_%s_row_for(%s)];\n}\n", l->kl, l->values[v].function, params, l->K,
+			l->values[v].table, l->kl, args);
+	strbuf_release(&pb);
+	strbuf_release(&ab);
+}
+
+void header_c_number(double d, int integer, long long i, char *out, size_t len)
+{
+	if (integer && i == LLONG_MIN) {
+		snprintf(out, len, "(-9223372036854775807LL - 1)");
+	} else if (integer) {
+		snprintf(out, len, "%lld", i);
+	} else {
+		for (int digits = 1; digits <= 17; digits++) {
+			snprintf(out, len, "%.*g", digits, d);
+			if (strtod(out, NULL) == d)
+				break;
+		}
+	}
+}
