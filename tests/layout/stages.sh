@@ -84,6 +84,12 @@ while IFS= read -r hit; do
 	fail=1
 done < <(grep -rn -E "['\"](chase|ipa|sched)['\".]|kernels/(chase|ipa|sched)/" --include='*.c' --include='*.h' \
 	tuner report store | grep -v CONF_MOVED)
+# Nor includes anything of kernels/: a kernel's folder holds its sources
+# whole, and the tuner its own (tests/unit/test_twins.c keeps the copies equal).
+while IFS= read -r hit; do
+	echo "FAIL: $hit: includes a file of kernels/: the tuner, the store and the report hold their own (tuner/base/)"
+	fail=1
+done < <(grep -rn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*kernels/' --include='*.c' --include='*.h' tuner report store)
 # The executors behind one interface: an executor's own state is handed to
 # it by execute.c, set by the command that chooses one, and read by no one
 # else; nothing asks which executor it has.

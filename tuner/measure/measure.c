@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/common/timing.h"
+#include "../base/clock.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
@@ -201,13 +201,13 @@ static const char *run_kernel(struct measure_session *r, struct built *bin, stru
 	struct exec_job job = { .todo = todo, .n = n, .runs = runs, .warmup = warmup, .timeout_s = r->sweep->timeout_s,
 				.label = r->sweep->name, .kernel_hash = r->kernel_hash };
 
-	t0 = timing_now_ns();
+	t0 = clock_now_ns();
 	*rc = exec_execute(&r->builds, bin, &job, &res, &reason, err);
 	if (*rc != 0)
 		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
 	if (reason)
 		return reason;
-	r->measure_ns += (long long)(timing_now_ns() - t0);
+	r->measure_ns += (long long)(clock_now_ns() - t0);
 	if (res.interrupted) {
 		*rc = TUNE_ERR_INTERRUPTED;
 		run_result_free(&res);

@@ -13,7 +13,6 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "../../kernels/common/flags.h"
 #include "../../store/store.h"
 #include "../base/errors.h"
 #include "../base/runner.h"
@@ -31,7 +30,11 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
 /* The version of the run spec an agent takes (manifest_spec.c), and the
  * most it reads of one. */
 #define RUNSPEC_API 1
-#define RUNSPEC_MAX_POINTS FLAGS_LIST_MAX
+/* The most list values one kernel process takes: the protocol's list limit
+ * (FLAGS_LIST_MAX of the kernels' kernels/common/flags.h; test_stats checks
+ * that they agree). */
+#define RUN_LIST_MAX 64
+#define RUNSPEC_MAX_POINTS RUN_LIST_MAX
 #define RUNSPEC_MAX_JSON 65536 /* bytes of one encoded spec: the agent refuses more */
 
 /* manifest_spec.c: a kernel process as a declarative run spec for an agent,
@@ -165,7 +168,7 @@ struct exec_context {
 
 #define MAX_BUILDS 16
 /* Group sizes one kernel process measures: the kernel's list limit. */
-#define MAX_BATCH FLAGS_LIST_MAX
+#define MAX_BATCH RUN_LIST_MAX
 
 struct built {
 	int variant, rc;        /* its variant (0 when chosen at run time) */
