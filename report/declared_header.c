@@ -18,11 +18,14 @@
  *           line closing it on a line of its own; a lone empty line is a
  *           blank line.
  * Everything is the database's: names become C identifiers, texts escaped
- * comments and string literals, and the functions are written here. */
+ * comments and string literals, and the functions are written here. A
+ * mistake of the view (a value not of its type, a define twice) stops the
+ * export, saying where. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/names.h"
 #include "../tuner/base/strbuf.h"
 #include "declared_internal.h"
 #include "escape.h"
@@ -54,31 +57,30 @@ struct block {
 	size_t nowned;
 	char **defined; /* the macros written, each once */
 	size_t ndefined;
-	char **said;    /* the warnings given, each once */
-	size_t nsaid;
+	const char *platform;
+	struct tune_error *err;
+	int rc;         /* the first mistake of the view: it stops the export */
 	struct comment c;
 };
 
-/* A mistake of the view, said once per block (its rows may repeat it). */
-static void warn(struct block *b, const char *column, const char *why)
+/* A mistake of the view: the export stops at the first, saying which view,
+ * platform and define (a header missing a macro would fail the build that
+ * includes it, far from the cause). Names and values are the database's,
+ * shown escaped. */
+static void fault(struct block *b, const char *define, const char *value, const char *why)
 {
-	char *key = malloc(strlen(column ? column : "") + strlen(why) + 2), **grown;
+	char v[200], p[120], d[120], x[120];
 
-	if (!key)
+	if (b->rc)
 		return;
-	sprintf(key, "%s\n%s", column ? column : "", why);
-	for (size_t i = 0; i < b->nsaid; i++)
-		if (!strcmp(b->said[i], key)) {
-			free(key);
-			return;
-		}
-	declared_warn("header", b->view, column, why);
-	if (!(grown = realloc(b->said, (b->nsaid + 1) * sizeof(*grown)))) {
-		free(key);
-		return;
-	}
-	b->said = grown;
-	b->said[b->nsaid++] = key;
+	names_show(b->view, 0, v, sizeof(v));
+	names_show(b->platform, 0, p, sizeof(p));
+	names_show(define ? define : "", 0, d, sizeof(d));
+	names_show(value ? value : "", 0, x, sizeof(x));
+	b->rc = tune_fail(b->err, TUNE_ERR_CONFIG, "export: the header view '%s', platform '%s'%s%s%s%s%s%s: %s; fix the "
+			  "view in the kernel's views file (its next run remakes it without measuring)", v, p,
+			  define ? ", define '" : "", d, define ? "'" : "", value ? ": its value '" : "",
+			  value ? x : "", value ? "'" : "", why);
 }
 
 static const char *text_at(sqlite3_stmt *q, int col)
@@ -112,7 +114,7 @@ static void comment_flush(struct block *b)
 }
 
 /* A row's text as its comment says it: typed (cell.c) or as it is. */
-static void comment_text(struct block *b, const char *column, const char *text, char *out, size_t len)
+static void comment_text(struct block *b, const char *text, char *out, size_t len)
 {
 	char why[300];
 	json_t *value = NULL;
@@ -120,7 +122,7 @@ static void comment_text(struct block *b, const char *column, const char *text, 
 
 	json_decref(value);
 	if (typed < 0) {
-		warn(b, column, why);
+		fault(b, NULL, text, why);
 		snprintf(out, len, "?");
 	} else if (!typed) {
 		snprintf(out, len, "%s", text ? text : "");
@@ -134,7 +136,7 @@ static int comment_add(struct block *b, sqlite3_stmt *q, const struct header_col
 
 	if (b->c.n && (!block || !b->c.block || strcmp(block, b->c.block) != 0))
 		comment_flush(b);
-	comment_text(b, "comment", text_at(q, hc->comment), text, sizeof(text));
+	comment_text(b, text_at(q, hc->comment), text, sizeof(text));
 	escape_c_comment(text, esc, sizeof(esc));
 	if (!(grown = realloc(b->c.lines, (b->c.n + 1) * sizeof(*grown))))
 		return -1;
@@ -147,14 +149,14 @@ static int comment_add(struct block *b, sqlite3_stmt *q, const struct header_col
 	return 0;
 }
 
-/* A value as C by type into out; 0, or -1 (said) when it is none. */
-static int value_text(struct block *b, sqlite3_stmt *q, const struct header_columns *hc, const char *type, char *out,
-		      size_t len)
+/* A value as C by type into out; 0, or -1 (the view's mistake, kept for the export) when it is none. */
+static int value_text(struct block *b, sqlite3_stmt *q, const struct header_columns *hc, const char *name,
+		      const char *type, char *out, size_t len)
 {
 	int t = sqlite3_column_type(q, hc->value);
 
 	if (t == SQLITE_NULL) {
-		warn(b, "value", "a define needs a value");
+		fault(b, name, NULL, "it has no value (a column value, not NULL)");
 		return -1;
 	}
 	if (!type && t == SQLITE_TEXT) {
@@ -167,8 +169,9 @@ static int value_text(struct block *b, sqlite3_stmt *q, const struct header_colu
 	} else if (!strcmp(type, "ull") && t == SQLITE_INTEGER) {
 		snprintf(out, len, "%lluull", (unsigned long long)sqlite3_column_int64(q, hc->value));
 	} else {
-		warn(b, "type", !strcmp(type, "int") || !strcmp(type, "ull")
-			      ? "its value is no number of that type" : "a type is int, ull or table");
+		fault(b, name, text_at(q, hc->value), !strcmp(type, "int") ? "type int takes a number"
+						       : !strcmp(type, "ull") ? "type ull takes an integer (-1: the largest)"
+						       : "its type is none of int, ull and table (or NULL: as the value is)");
 		return -1;
 	}
 	return 0;
@@ -242,7 +245,7 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 		if (!l->nkeys)
 			l->nearest = lookup && !strcmp(lookup, "nearest");
 		if (lookup && strcmp(lookup, "nearest") != 0 && strcmp(lookup, "at_or_above") != 0)
-			warn(b, "lookup", "a lookup is at_or_above or nearest");
+			fault(b, name, lookup, "its lookup is neither at_or_above (the default) nor nearest");
 		l->keys[l->nkeys].table = own(b, name, 1);
 		l->keys[l->nkeys].arg = own(b, key_id, 0);
 		l->keys[l->nkeys].note = NULL;
@@ -251,7 +254,7 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 			l->nkeys++;
 	}
 	if (function && !strcmp(function, "row")) {
-		warn(b, "function", "'row' is the lookup's own function: name it otherwise");
+		fault(b, name, function, "function 'row' is the lookup's own: name it otherwise");
 	} else if (function && l->nvalues < HEADER_LOOKUP_MAX) {
 		l->values[l->nvalues].table = own(b, name, 1);
 		l->values[l->nvalues].function = own(b, function, 0);
@@ -260,16 +263,17 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 	}
 }
 
-/* A table's value, { a, b }, into out; its length, -1 (said) when it is none;
+/* A table's value, { a, b }, into out; its length, -1 (the view's mistake, kept for the export) when it is none;
  * *text 1 when it holds a string (no lookup's table then). */
-static long table_text(struct block *b, const char *json, char *out, size_t len, int *text)
+static long table_text(struct block *b, const char *name, const char *json, char *out, size_t len, int *text)
 {
 	json_t *a = json ? json_loads(json, 0, NULL) : NULL, *v;
 	size_t i, used = 0;
 
 	if (!json_is_array(a)) {
 		json_decref(a);
-		warn(b, "value", "a table's value is a JSON array");
+		fault(b, name, json, "a table's value is a JSON array (json_array(...), json_group_array(...) or "
+		      "'[1, 2]')");
 		return -1;
 	}
 	str_appendf(out, len, &used, "{");
@@ -299,20 +303,24 @@ static int define_add(struct block *b, sqlite3_stmt *q, const struct header_colu
 	long n = 0;
 
 	if (identifier(text_at(q, hc->define), 1, name, sizeof(name)) != 0 || !strcmp(name, "TABLE_LEN")) {
-		warn(b, "define", name[0] ? "TABLE_LEN is written by tune, before the first table"
-						  : "a define needs a name");
+		fault(b, name[0] ? name : NULL, NULL, name[0] ? "TABLE_LEN is written by tune, before the first table"
+							    : "a define needs a name");
 		return 0;
 	}
-	if (hc->value < 0 || (table ? (n = table_text(b, text_at(q, hc->value), value, sizeof(value), &text)) < 0
-				   : value_text(b, q, hc, type, value, sizeof(value)) != 0))
+	if (hc->value < 0) {
+		fault(b, name, NULL, "the view has no column value");
+		return 0;
+	}
+	if ((table ? (n = table_text(b, name, text_at(q, hc->value), value, sizeof(value), &text)) < 0
+				   : value_text(b, q, hc, name, type, value, sizeof(value)) != 0))
 		return 0;
 	for (size_t i = 0; i < b->ndefined; i++)
 		if (!strcmp(b->defined[i], name)) {
-			warn(b, name, "defined twice: the first is kept");
+			fault(b, name, NULL, "it is defined twice (a row per platform: is a join repeating it?)");
 			return 0;
 		}
 	if (table && b->table_len >= 0 && n != b->table_len) {
-		warn(b, name, "its tables differ in length: this one is left out");
+		fault(b, name, NULL, "its tables differ in length (each has a row's value per element)");
 		return 0;
 	}
 	{
@@ -329,12 +337,12 @@ static int define_add(struct block *b, sqlite3_stmt *q, const struct header_colu
 		fprintf(b->out, "#define TUNED_%s_TABLE_LEN %ld\n", b->K, b->table_len = n);
 	fprintf(b->out, "#define TUNED_%s_%s %s", b->K, name, value);
 	if (comment) {
-		comment_text(b, "comment", comment, note, sizeof(note));
+		comment_text(b, comment, note, sizeof(note));
 		fprintf(b->out, " /* %s */", escape_c_comment(note, esc, sizeof(esc)));
 	}
 	fputc('\n', b->out);
 	if (table && text && (text_at(q, hc->key) || text_at(q, hc->function)))
-		warn(b, name, "a table of text is no key nor function of the lookup");
+		fault(b, name, NULL, "a table of text is no key nor function of the lookup (they hold numbers)");
 	else if (table)
 		table_lookup(b, q, hc, name);
 	return 0;
@@ -355,7 +363,7 @@ int declared_header(FILE *out, sqlite3 *db, const char *kernel, const char *plat
 		    struct tune_error *err)
 {
 	char view[300];
-	struct block b = { .out = out, .view = view, .table_len = -1 };
+	struct block b = { .out = out, .view = view, .table_len = -1, .platform = platform, .err = err };
 	struct header_columns hc;
 	sqlite3_stmt *q;
 	int rc = 0, step;
@@ -366,12 +374,11 @@ int declared_header(FILE *out, sqlite3 *db, const char *kernel, const char *plat
 	escape_c_identifier(kernel, 0, b.kl, sizeof(b.kl));
 	b.lookup.K = b.K;
 	b.lookup.kl = b.kl;
-	if (!(q = declared_platform_rows(db, view, platform))) {
-		declared_warn("header", view, NULL, store_errmsg(db));
-		return 0;
-	}
+	if (!(q = declared_platform_rows(db, view, platform)))
+		return tune_fail(err, TUNE_ERR_STORE, "export: cannot read the header view '%s': %s", view,
+				 store_errmsg(db));
 	hc = columns_of(q);
-	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+	while (!rc && !b.rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
 		if (!*wrote)
 			fputc('\n', out);
 		*wrote = 1;
@@ -383,7 +390,9 @@ int declared_header(FILE *out, sqlite3 *db, const char *kernel, const char *plat
 			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		}
 	}
-	if (!rc && step != SQLITE_DONE)
+	if (!rc && b.rc)
+		rc = b.rc;
+	else if (!rc && step != SQLITE_DONE)
 		rc = tune_fail(err, TUNE_ERR_STORE, "cannot read the header view '%s': %s", view, store_errmsg(db));
 	sqlite3_finalize(q);
 	comment_flush(&b);
@@ -394,9 +403,6 @@ int declared_header(FILE *out, sqlite3 *db, const char *kernel, const char *plat
 	while (b.ndefined)
 		free(b.defined[--b.ndefined]);
 	free(b.defined);
-	while (b.nsaid)
-		free(b.said[--b.nsaid]);
-	free(b.said);
 	return rc;
 }
 

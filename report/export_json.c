@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/names.h"
 #include "../tuner/base/version.h"
 #include "declared_internal.h"
 #include "escape.h"
@@ -47,29 +48,42 @@ static json_t *kernels_json(sqlite3 *db, const char *platform)
 static int declared_objects(sqlite3 *db, const char *platform, json_t *plat, struct tune_error *err)
 {
 	sqlite3_stmt *k = NULL;
-	int rc;
+	int rc, failed = 0;
 
+	/* Of the kernels with optima: every database has the shipped ones' views. */
 	if (sqlite3_prepare_v2(db, "SELECT k.kernel, k.name FROM kernel_views k JOIN sqlite_master m ON m.name = k.name"
-			       " AND m.type = 'view' WHERE k.name = k.kernel || '_json' ORDER BY k.kernel", -1, &k,
-			       NULL) != SQLITE_OK)
+			       " AND m.type = 'view' WHERE k.name = k.kernel || '_json' AND EXISTS (SELECT 1 FROM optima o"
+			       " WHERE o.kernel = k.kernel) ORDER BY k.kernel", -1, &k, NULL) != SQLITE_OK)
 		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
 	while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
 		const char *view = report_text(k, 1, "");
 		sqlite3_stmt *q = declared_platform_rows(db, view, platform);
 		int value = q ? declared_column(q, "value") : -1;
 		json_t *o = NULL;
+		char v[200], p[120], x[120];
 
-		if (value < 0)
-			declared_warn("JSON", view, NULL, q ? "it needs the columns platform and value" : store_errmsg(db));
-		else if (sqlite3_step(q) == SQLITE_ROW &&
-			 !json_is_object(o = json_loads(report_text(q, value, ""), 0, NULL)))
-			declared_warn("JSON", view, "value", "its value is no JSON object: null is given");
+		names_show(view, 0, v, sizeof(v));
+		names_show(platform, 0, p, sizeof(p));
+		if (value < 0) {
+			failed = tune_fail(err, TUNE_ERR_STORE, "export: the JSON view '%s' %s", v,
+					   q ? "needs the columns platform and value" : store_errmsg(db));
+		} else if (sqlite3_step(q) == SQLITE_ROW &&
+			   !json_is_object(o = json_loads(report_text(q, value, ""), 0, NULL))) {
+			names_show(report_text(q, value, ""), 0, x, sizeof(x));
+			failed = tune_fail(err, TUNE_ERR_CONFIG, "export: the JSON view '%s', platform '%s': its value '%s' is "
+					   "no JSON object (json_object(...) makes one); fix the view in the kernel's views "
+					   "file (its next run remakes it without measuring)", v, p, x);
+		}
 		sqlite3_finalize(q);
-		json_object_set_new(plat, report_text(k, 0, ""), json_is_object(o) ? o : json_null());
-		if (o && !json_is_object(o))
+		if (failed) {
 			json_decref(o);
+			break;
+		}
+		json_object_set_new(plat, report_text(k, 0, ""), o ? o : json_null());
 	}
 	sqlite3_finalize(k);
+	if (failed)
+		return failed;
 	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s",
 						 store_errmsg(db));
 }

@@ -84,19 +84,21 @@ check "hostile kernel: nothing written outside the report's folder" \
 hdb=$TMP/header.db
 cp "$evil" "$hdb"
 code='*/ int system(const char *); int x = system("touch PWNED"); /* "'
-q "$hdb" "DROP VIEW IF EXISTS chase_header;
-	CREATE VIEW chase_header AS SELECT platform, 1 AS _order, NULL AS _block, CAST(x'$(hex "$code")' AS TEXT) AS define,
+forged_header() {
+	q "$hdb" "DROP VIEW IF EXISTS chase_header;
+	CREATE VIEW chase_header AS WITH p AS (SELECT DISTINCT platform FROM chase_results)
+	SELECT platform, 1 AS _order, NULL AS _block, CAST(x'$(hex "$code")' AS TEXT) AS define,
 	CAST(x'$(hex "$code")' AS TEXT) AS value, NULL AS type, CAST(x'$(hex "$code")' AS TEXT) AS comment, NULL AS key,
-	NULL AS function FROM chase_results
+	NULL AS function FROM p
 	UNION ALL SELECT platform, 2, 'b', NULL, NULL, NULL, CAST(x'$(hex "$code")' AS TEXT) || char(10) || '#error', NULL, NULL
-	FROM chase_results
-	UNION ALL SELECT platform, 3, NULL, 'TABLE_K', json_array(1, CAST(x'$(hex "$code")' AS TEXT)), 'table', NULL,
-	CAST(x'$(hex "$code")' AS TEXT), NULL FROM chase_results
-	UNION ALL SELECT platform, 4, NULL, 'TABLE_V', '[1, 2]', 'table', NULL, NULL, CAST(x'$(hex "$code")' AS TEXT)
-	FROM chase_results
-	UNION ALL SELECT platform, 5, NULL, 'TABLE_W', '[3, 4]', 'table', NULL, 'int', NULL FROM chase_results
-	UNION ALL SELECT platform, 6, NULL, 'BAD', 'x', 'ull', NULL, NULL, NULL FROM chase_results;
+	FROM p
+	UNION ALL SELECT platform, 3, NULL, 'TABLE_K', json_array(1, 2), 'table', NULL, CAST(x'$(hex "$code")' AS TEXT), NULL
+	FROM p
+	UNION ALL SELECT platform, 4, NULL, 'TABLE_V', '[1, 2]', 'table', NULL, NULL, CAST(x'$(hex "$code")' AS TEXT) FROM p
+	UNION ALL SELECT platform, 5, NULL, 'TABLE_W', '[3, 4]', 'table', NULL, 'int', NULL FROM p $1;
 	INSERT OR REPLACE INTO kernel_views VALUES ('chase', 'chase_header', 'x')"
+}
+forged_header ""
 "$tune" export header --platform tiny --kernel chase --db "$hdb" -o "$TMP/forged.h" 2> "$TMP/forged.err"
 check "a forged header view: exported ($(tail -1 "$TMP/forged.err"))" test $? = 0
 printf '#include "forged.h"\nint main(void) { return 0; }\n' > "$TMP/forged.c"
@@ -104,7 +106,18 @@ check "a forged header view: it compiles as C" cc -std=c11 -Wall -Werror -I"$TMP
 code_only=$(cc -std=c11 -E -P -I"$TMP" -DTUNED_PLATFORM_TINY "$TMP/forged.c" | sed 's/"\([^"\\]\|\\.\)*"//g')
 check "a forged header view: system is no word of its code, only of its comments and strings" \
 	sh -c '! printf %s "$1" | grep -qw system && grep -q "system" "$2"' _ "$code_only" "$TMP/forged.h"
-check "a forged header view: a value not of its type is said" grep -q "header view .chase_header., column .type." "$TMP/forged.err"
+# One mistake of the view (a value not of its type, a row twice) stops the
+# export, saying where, and leaves no header behind.
+for bad in "UNION ALL SELECT platform, 6, NULL, 'BAD', 'x', 'ull', NULL, NULL, NULL FROM p" \
+	"UNION ALL SELECT platform, 6, NULL, 'TABLE_V', '[1, 2]', 'table', NULL, NULL, NULL FROM p"; do
+	forged_header "$bad"
+	"$tune" export header --platform tiny --kernel chase --db "$hdb" -o "$TMP/bad.h" 2> "$TMP/bad.err"
+	rc=$?
+	check "a forged header view's mistake: exit 3, saying where, no header (rc $rc: $(tail -1 "$TMP/bad.err"))" \
+		sh -c '[ "$1" = 3 ] && grep -q "the header view .chase_header., platform .tiny., define .\(BAD\|TABLE_V\)." "$2" && [ ! -e "$3" ]' _ \
+		"$rc" "$TMP/bad.err" "$TMP/bad.h"
+done
+
 # CSV: a variant holding a comma, a line break and a formula stays one field
 # of one row, and no cell is a formula.
 csvdb=$TMP/csv.db
