@@ -22,6 +22,7 @@
  * mistake of the view (a value not of its type, a define twice) stops the
  * export, saying where. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,15 +162,18 @@ static int value_text(struct block *b, sqlite3_stmt *q, const struct header_colu
 	}
 	if (!type && t == SQLITE_TEXT) {
 		escape_c_string(text_at(q, hc->value), out, len);
+	} else if (!type && t == SQLITE_FLOAT && !isfinite(sqlite3_column_double(q, hc->value))) {
+		fault(b, name, text_at(q, hc->value), "a value is a finite number");
+		return -1;
 	} else if (!type) {
 		header_c_number(sqlite3_column_double(q, hc->value), t == SQLITE_INTEGER, sqlite3_column_int64(q, hc->value),
 				out, len);
-	} else if (!strcmp(type, "int") && t != SQLITE_TEXT) {
+	} else if (!strcmp(type, "int") && t != SQLITE_TEXT && fabs(sqlite3_column_double(q, hc->value)) < 9.2e18) {
 		snprintf(out, len, "%.0f", sqlite3_column_double(q, hc->value));
 	} else if (!strcmp(type, "ull") && t == SQLITE_INTEGER) {
 		snprintf(out, len, "%lluull", (unsigned long long)sqlite3_column_int64(q, hc->value));
 	} else {
-		fault(b, name, text_at(q, hc->value), !strcmp(type, "int") ? "type int takes a number"
+		fault(b, name, text_at(q, hc->value), !strcmp(type, "int") ? "type int takes a number of 64 bits"
 						       : !strcmp(type, "ull") ? "type ull takes an integer (-1: the largest)"
 						       : "its type is none of int, ull and table (or NULL: as the value is)");
 		return -1;
@@ -197,26 +201,16 @@ static const char *own(struct block *b, const char *s, int upper)
 	return b->owned[b->nowned++];
 }
 
-/* name (the database's) as an argument of the lookup into out: a C
- * identifier, "k_" before one that is a keyword, a name the lookup's code
- * uses (header_lookup.c) or starts with a digit. */
+/* name (the database's) as an argument of the lookup into out: "key_" and
+ * a C identifier made of it, so that no keyword, macro or name of the
+ * lookup's own code can be one. */
 static void argument(const char *name, char *out, size_t len)
 {
-	static const char *const taken[] = {
-		"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-		"float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-		"sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "i",
-		"best", "best_d", "d", "v", "bool", "true", "false", "asm", NULL,
-	};
 	char id[120];
 
 	if (identifier(name, 0, id, sizeof(id)) != 0)
-		snprintf(id, sizeof(id), "key");
-	if (tune_name_index(taken, id) >= 0 || (id[0] >= '0' && id[0] <= '9') || id[0] == '_' ||
-	    (id[0] == 't' && id[1] >= '0' && id[1] <= '9'))
-		snprintf(out, len, "k_%s", id);
-	else
-		snprintf(out, len, "%s", id);
+		snprintf(id, sizeof(id), "0");
+	snprintf(out, len, "key_%s", id);
 }
 
 /* A table's part in the lookup: a key, a function, or none. */
@@ -253,7 +247,7 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 		if (l->keys[l->nkeys].table && l->keys[l->nkeys].arg)
 			l->nkeys++;
 	}
-	if (function && !strcmp(function, "row")) {
+	if (function && !strcmp(function_id, "row")) {
 		fault(b, name, function, "function 'row' is the lookup's own: name it otherwise");
 	} else if (function && l->nvalues < HEADER_LOOKUP_MAX) {
 		l->values[l->nvalues].table = own(b, name, 1);
@@ -263,43 +257,72 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 	}
 }
 
-/* A table's value, { a, b }, into out; its length, -1 (the view's mistake, kept for the export) when it is none;
- * *text 1 when it holds a string (no lookup's table then). */
-static long table_text(struct block *b, const char *name, const char *json, char *out, size_t len, int *text)
+/* A table's value, { a, b }, appended to out; its length, -1 (the view's
+ * mistake) when it is none. *text: it holds a string, *real: a real (no
+ * lookup's table then: those are long long). */
+static long table_text(struct block *b, const char *name, const char *json, struct strbuf *out, int *text,
+		       int *real)
 {
 	json_t *a = json ? json_loads(json, 0, NULL) : NULL, *v;
-	size_t i, used = 0;
+	size_t i;
 
-	if (!json_is_array(a)) {
+	if (!json_is_array(a) || !json_array_size(a)) {
 		json_decref(a);
-		fault(b, name, json, "a table's value is a JSON array (json_array(...), json_group_array(...) or "
-		      "'[1, 2]')");
+		fault(b, name, json, "a table's value is a JSON array of one element or more (json_array(...), "
+		      "json_group_array(...) or '[1, 2]')");
 		return -1;
 	}
-	str_appendf(out, len, &used, "{");
+	strbuf_add(out, "{");
 	json_array_foreach (a, i, v) {
 		char one[600];
 
 		*text |= json_is_string(v);
-		if (json_is_string(v))
+		*real |= json_is_real(v);
+		if (json_is_string(v)) {
 			escape_c_string(json_string_value(v), one, sizeof(one));
-		else if (json_is_number(v))
+		} else if (json_is_boolean(v)) {
+			snprintf(one, sizeof(one), "%d", json_is_true(v));
+		} else if (json_is_number(v) && isfinite(json_number_value(v))) {
 			header_c_number(json_number_value(v), json_is_integer(v), (long long)json_integer_value(v), one,
 					sizeof(one));
-		else
-			snprintf(one, sizeof(one), "0");
-		str_appendf(out, len, &used, "%s%s", i ? ", " : " ", one);
+		} else {
+			json_decref(a);
+			fault(b, name, json, "a table's elements are numbers, true, false or strings");
+			return -1;
+		}
+		strbuf_addf(out, "%s%s", i ? ", " : " ", one);
 	}
-	str_appendf(out, len, &used, " }");
+	strbuf_add(out, " }");
 	json_decref(a);
 	return (long)i;
+}
+
+/* Remembers name as written: 0, 1 when it was already (said), -1 out of memory. */
+static int define_once(struct block *b, const char *name)
+{
+	char **grown;
+
+	for (size_t i = 0; i < b->ndefined; i++)
+		if (!strcmp(b->defined[i], name)) {
+			fault(b, name, NULL, "it is defined twice (a row per platform: is a join repeating it?)");
+			return 1;
+		}
+	if (!(grown = realloc(b->defined, (b->ndefined + 1) * sizeof(*grown))))
+		return -1;
+	b->defined = grown;
+	if (!(b->defined[b->ndefined] = strdup(name)))
+		return -1;
+	b->ndefined++;
+	return 0;
 }
 
 static int define_add(struct block *b, sqlite3_stmt *q, const struct header_columns *hc)
 {
 	const char *type = text_at(q, hc->type), *comment = text_at(q, hc->comment);
 	char name[128] = "", value[8192], note[LINE_MAX_LEN], esc[LINE_MAX_LEN];
-	int table = type && !strcmp(type, "table"), text = 0;
+	int table = type && !strcmp(type, "table"), text = 0, real = 0, rc;
+	int lookup = table && (text_at(q, hc->key) || text_at(q, hc->function));
+	struct strbuf list = STRBUF_INIT;
 	long n = 0;
 
 	if (identifier(text_at(q, hc->define), 1, name, sizeof(name)) != 0 || !strcmp(name, "TABLE_LEN")) {
@@ -311,39 +334,29 @@ static int define_add(struct block *b, sqlite3_stmt *q, const struct header_colu
 		fault(b, name, NULL, "the view has no column value");
 		return 0;
 	}
-	if ((table ? (n = table_text(b, name, text_at(q, hc->value), value, sizeof(value), &text)) < 0
-				   : value_text(b, q, hc, name, type, value, sizeof(value)) != 0))
-		return 0;
-	for (size_t i = 0; i < b->ndefined; i++)
-		if (!strcmp(b->defined[i], name)) {
-			fault(b, name, NULL, "it is defined twice (a row per platform: is a join repeating it?)");
-			return 0;
-		}
-	if (table && b->table_len >= 0 && n != b->table_len) {
-		fault(b, name, NULL, "its tables differ in length (each has a row's value per element)");
+	if (table ? (n = table_text(b, name, text_at(q, hc->value), &list, &text, &real)) < 0
+		  : value_text(b, q, hc, name, type, value, sizeof(value)) != 0) {
+		strbuf_release(&list);
 		return 0;
 	}
-	{
-		char **grown = realloc(b->defined, (b->ndefined + 1) * sizeof(*grown));
-
-		if (!grown || !(grown[b->ndefined] = strdup(name))) {
-			b->defined = grown ? grown : b->defined;
-			return -1;
-		}
-		b->defined = grown;
-		b->ndefined++;
+	if (lookup && (text || real))
+		fault(b, name, NULL, "a table of a lookup (a key or a function) holds integers: they are long long");
+	else if (table && b->table_len >= 0 && n != b->table_len)
+		fault(b, name, NULL, "its tables differ in length (each has a row's value per element)");
+	if (b->rc || (rc = define_once(b, name)) != 0 || list.oom) {
+		strbuf_release(&list);
+		return b->rc ? 0 : rc > 0 ? 0 : -1;
 	}
 	if (table && b->table_len < 0)
 		fprintf(b->out, "#define TUNED_%s_TABLE_LEN %ld\n", b->K, b->table_len = n);
-	fprintf(b->out, "#define TUNED_%s_%s %s", b->K, name, value);
+	fprintf(b->out, "#define TUNED_%s_%s %s", b->K, name, table ? strbuf_str(&list) : value);
+	strbuf_release(&list);
 	if (comment) {
 		comment_text(b, comment, note, sizeof(note));
 		fprintf(b->out, " /* %s */", escape_c_comment(note, esc, sizeof(esc)));
 	}
 	fputc('\n', b->out);
-	if (table && text && (text_at(q, hc->key) || text_at(q, hc->function)))
-		fault(b, name, NULL, "a table of text is no key nor function of the lookup (they hold numbers)");
-	else if (table)
+	if (lookup)
 		table_lookup(b, q, hc, name);
 	return 0;
 }

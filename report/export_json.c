@@ -44,48 +44,58 @@ static json_t *kernels_json(sqlite3 *db, const char *platform)
 	return a;
 }
 
-/* Each kernel's declared object of platform under its name in plat. */
+/* Each kernel's declared object of platform under its name in plat: those
+ * of the kernels with optima (every database has the shipped ones' views). */
 static int declared_objects(sqlite3 *db, const char *platform, json_t *plat, struct tune_error *err)
 {
+	static const char *const fields[] = { "name", "arch", "host", "fingerprint", "decided", "kernels", NULL };
 	sqlite3_stmt *k = NULL;
 	int rc, failed = 0;
 
-	/* Of the kernels with optima: every database has the shipped ones' views. */
-	if (sqlite3_prepare_v2(db, "SELECT k.kernel, k.name FROM kernel_views k JOIN sqlite_master m ON m.name = k.name"
-			       " AND m.type = 'view' WHERE k.name = k.kernel || '_json' AND EXISTS (SELECT 1 FROM optima o"
-			       " WHERE o.kernel = k.kernel) ORDER BY k.kernel", -1, &k, NULL) != SQLITE_OK)
-		return tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s", store_errmsg(db));
-	while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
-		const char *view = report_text(k, 1, "");
-		sqlite3_stmt *q = declared_platform_rows(db, view, platform);
-		int value = q ? declared_column(q, "value") : -1;
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT kernel FROM optima ORDER BY kernel", -1, &k, NULL) != SQLITE_OK)
+		return tune_fail(err, TUNE_ERR_STORE, "cannot read the optima: %s", store_errmsg(db));
+	while (!failed && (rc = sqlite3_step(k)) == SQLITE_ROW) {
+		const char *kernel = report_text(k, 0, "");
+		char view[300], v[200], p[120], x[120];
+		sqlite3_stmt *q;
 		json_t *o = NULL;
-		char v[200], p[120], x[120];
+		int value, step;
 
+		if (!declared_view_exists(db, kernel, "_json"))
+			continue;
+		snprintf(view, sizeof(view), "%s_json", kernel);
 		names_show(view, 0, v, sizeof(v));
 		names_show(platform, 0, p, sizeof(p));
+		if (tune_name_index(fields, kernel) >= 0) {
+			failed = tune_fail(err, TUNE_ERR_CONFIG, "export: kernel '%s' is named like a field of a platform in "
+					   "the JSON: its view '%s' cannot be given (rename the kernel)", kernel, v);
+			break;
+		}
+		q = declared_platform_rows(db, view, platform);
+		value = q ? declared_column(q, "value") : -1;
 		if (value < 0) {
-			failed = tune_fail(err, TUNE_ERR_STORE, "export: the JSON view '%s' %s", v,
+			failed = tune_fail(err, TUNE_ERR_CONFIG, "export: the JSON view '%s' %s", v,
 					   q ? "needs the columns platform and value" : store_errmsg(db));
-		} else if (sqlite3_step(q) == SQLITE_ROW &&
+		} else if ((step = sqlite3_step(q)) == SQLITE_ROW &&
 			   !json_is_object(o = json_loads(report_text(q, value, ""), 0, NULL))) {
 			names_show(report_text(q, value, ""), 0, x, sizeof(x));
 			failed = tune_fail(err, TUNE_ERR_CONFIG, "export: the JSON view '%s', platform '%s': its value '%s' is "
 					   "no JSON object (json_object(...) makes one); fix the view in the kernel's views "
 					   "file (its next run remakes it without measuring)", v, p, x);
+		} else if (step != SQLITE_ROW && step != SQLITE_DONE) {
+			failed = tune_fail(err, TUNE_ERR_STORE, "export: cannot read the JSON view '%s': %s", v,
+					   store_errmsg(db));
 		}
 		sqlite3_finalize(q);
-		if (failed) {
+		if (failed)
 			json_decref(o);
-			break;
-		}
-		json_object_set_new(plat, report_text(k, 0, ""), o ? o : json_null());
+		else
+			json_object_set_new(plat, kernel, o ? o : json_null());
 	}
 	sqlite3_finalize(k);
 	if (failed)
 		return failed;
-	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the kernels' views: %s",
-						 store_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : tune_fail(err, TUNE_ERR_STORE, "cannot read the optima: %s", store_errmsg(db));
 }
 
 int report_json(sqlite3 *db, const char *const *platforms, size_t n, FILE *out, struct tune_error *err)

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../tuner/base/strbuf.h"
 #include "escape.h"
@@ -22,13 +23,23 @@ static void signature(const struct header_lookup *l, struct strbuf *params, stru
 	}
 }
 
-/* t0[i] as compared with the first argument: in its unit times scale. */
-static void key_at(FILE *out, const struct header_lookup *l)
+/* Key k's value in row i as compared with its argument: in its unit times
+ * its scale. */
+static void key_at(FILE *out, const struct header_lookup *l, size_t k)
 {
-	if (l->keys[0].scale != 1)
-		fprintf(out, "t0[i] * %lldLL", l->keys[0].scale);
+	if (l->keys[k].scale != 1)
+		fprintf(out, "t%zu[i] * %lldLL", k, l->keys[k].scale);
 	else
-		fprintf(out, "t0[i]");
+		fprintf(out, "t%zu[i]", k);
+}
+
+/* The other keys equal to their arguments, each followed by " && ". */
+static void others_equal(FILE *out, const struct header_lookup *l)
+{
+	for (size_t k = 1; k < l->nkeys; k++) {
+		key_at(out, l, k);
+		fprintf(out, " == %s && ", l->keys[k].arg);
+	}
 }
 
 /* The first key the smallest value at or above its argument, else the
@@ -39,13 +50,11 @@ static void at_or_above(FILE *out, const struct header_lookup *l)
 
 	fprintf(out, "\tunsigned i, best = TUNED_%s_TABLE_LEN;\n\n\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\tif (",
 		K, K);
-	for (size_t i = 1; i < l->nkeys; i++)
-		fprintf(out, "t%zu[i] == %s && ", i, l->keys[i].arg);
-	key_at(out, l);
+	others_equal(out, l);
+	key_at(out, l, 0);
 	fprintf(out, " >= %s && (best == TUNED_%s_TABLE_LEN || t0[i] < t0[best]))\n\t\t\tbest = i;\n", l->keys[0].arg, K);
 	fprintf(out, "\tif (best == TUNED_%s_TABLE_LEN)\n\t\tfor (i = 0; i < TUNED_%s_TABLE_LEN; i++)\n\t\t\tif (", K, K);
-	for (size_t i = 1; i < l->nkeys; i++)
-		fprintf(out, "t%zu[i] == %s && ", i, l->keys[i].arg);
+	others_equal(out, l);
 	fprintf(out, "(best == TUNED_%s_TABLE_LEN || t0[i] > t0[best]))\n\t\t\t\tbest = i;\n", K);
 	fprintf(out, "\treturn best == TUNED_%s_TABLE_LEN ? 0 : best;\n", K);
 }
@@ -58,10 +67,13 @@ static void nearest_ratio(FILE *out, const struct header_lookup *l)
 		     "\t\tdouble d = 0.0;\n\n", l->K);
 	for (size_t k = 0; k < l->nkeys; k++) {
 		const char *a = l->keys[k].arg;
+		long long sc = l->keys[k].scale;
 
-		fprintf(out, "\t\td = d * 1000.0 + (t%zu[i] > %s ? (double)t%zu[i] / (double)(%s > 0 ? %s : 1)\n"
-			     "\t\t\t\t\t\t  : (double)%s / (double)(t%zu[i] > 0 ? t%zu[i] : 1));\n",
-			k, a, k, a, a, a, k, k);
+		/* t: the key in its argument's unit. */
+		fprintf(out, "\t\t{\n\t\t\tdouble t = (double)t%zu[i] * %lld.0;\n\n"
+			     "\t\t\td = d * 1000.0 + (t > (double)%s ? t / (double)(%s > 0 ? %s : 1)\n"
+			     "\t\t\t\t\t\t\t  : (double)%s / (t > 0 ? t : 1.0));\n\t\t}\n",
+			k, sc, a, a, a, a);
 	}
 	fprintf(out, "\t\tif (best_d < 0 || d < best_d) {\n\t\t\tbest = i;\n\t\t\tbest_d = d;\n\t\t}\n\t}\n"
 		     "\treturn best;\n");
@@ -114,6 +126,12 @@ void header_c_number(double d, int integer, long long i, char *out, size_t len)
 			snprintf(out, len, "%.*g", digits, d);
 			if (strtod(out, NULL) == d)
 				break;
+		}
+		/* A real stays one in C: 3.0, never 3 (3 / 2 would be 1). */
+		if (!strpbrk(out, ".eEni")) {
+			size_t used = strlen(out);
+
+			str_appendf(out, len, &used, ".0");
 		}
 	}
 }

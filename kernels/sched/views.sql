@@ -149,16 +149,19 @@ FROM w JOIN "{kernel}_results" r ON r.sweep_id = w.sweep_id AND r.phase = 'searc
 -- apps) of the current fingerprint on the host that decided sched last,
 -- with the policy's index in sched.h's order (CO, AO, Fuse, Random, EFT),
 -- and chosen_policy on the points of the policy chosen at most of them (ties:
--- the earlier in that order).
+-- the earlier in that order); of two optima of one point, the newer.
 CREATE VIEW "{kernel}_exported" AS
 WITH o AS (
     SELECT o.platform, o.speedup, o.apps, o.policy, COALESCE(o.dispatch, '') AS dispatch, o.median, o.ci_low,
            o.ci_high, o.decided, o.class,
            COALESCE((SELECT key FROM json_each('["co","ao","fuse","random","eft"]') WHERE value = o.policy), -1)
                AS policy_no
-    FROM "{kernel}_optima" o JOIN current_fingerprints USING (platform, host, fingerprint)
-    WHERE o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND z.kernel = '{kernel}'
-                    ORDER BY z.decided DESC, z.id DESC LIMIT 1)),
+    FROM (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.platform, o.speedup, o.apps
+                                         ORDER BY o.decided DESC, o.optimum_id DESC) AS nth
+          FROM "{kernel}_optima" o JOIN current_fingerprints USING (platform, host, fingerprint)
+          WHERE o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND z.kernel = '{kernel}'
+                          ORDER BY z.decided DESC, z.id DESC LIMIT 1)) o
+    WHERE o.nth = 1),
 c AS (SELECT platform, policy, policy_no, COUNT(*) AS n FROM o GROUP BY platform, policy)
 SELECT o.*, o.policy = (SELECT c.policy FROM c WHERE c.platform = o.platform ORDER BY c.n DESC, c.policy_no LIMIT 1)
            AS chosen_policy

@@ -8,10 +8,12 @@
 -- The optima the exports give (tune export header|json): per working set,
 -- of the current fingerprint on the host that decided the chase last, with
 -- the indexes of variant and hint in chase.h's order (-1: none) and the
--- verdict against the runner-up as the headline gives it.
+-- verdict against the runner-up as the headline gives it; of two optima of
+-- one working set (one recorded before contexts were), the newer.
 CREATE VIEW "chase_exported" AS
 SELECT x.*,
-       CASE WHEN json_type(x.runner_up, '$.paired') = 'object'
+       CASE WHEN NOT json_valid(x.runner_up) THEN NULL
+            WHEN json_type(x.runner_up, '$.paired') = 'object'
             THEN CASE WHEN json_extract(x.runner_up, '$.paired.ratio') < 1.0 THEN 'knee'
                       WHEN json_extract(x.runner_up, '$.paired.low') <= 1.0 AND
                            1.0 <= json_extract(x.runner_up, '$.paired.high') THEN 'tie' ELSE 'ahead' END
@@ -25,10 +27,12 @@ SELECT x.*,
                     FROM optima y JOIN current_fingerprints USING (platform, host, fingerprint)
                     WHERE y.kernel = 'chase' AND y.platform = x.platform AND y.host = x.host) AS is_default
 FROM (SELECT o.platform, o.host, json_extract(o.params, '$.size_mb') AS size_mb,
+             ROW_NUMBER() OVER (PARTITION BY o.platform, json_extract(o.params, '$.size_mb')
+                                ORDER BY o.decided DESC, o.id DESC) AS nth,
              COALESCE(json_extract(o.params, '$.group_size'), 0) AS g, COALESCE(o.best_point, 0) AS fastest,
              o.trials, json_extract(o.params, '$.hugepages') IN ('on', 1) AS hugepages, o.median, o.ci_low,
              o.ci_high, o.size_class, o.variant, COALESCE(json_extract(o.params, '$.hint'), '') AS hint, o.decided,
-             o.runner_up, s.tune_version,
+             CASE WHEN json_valid(o.runner_up) THEN o.runner_up END AS runner_up, s.tune_version,
              COALESCE((SELECT key FROM json_each('["scalar","scalar-prefetch","interleaved","interleaved-prefetch"]')
                        WHERE value = o.variant), -1) AS variant_no,
              COALESCE((SELECT key FROM json_each('["pldl1keep","pldl2keep","pldl3keep","pldl1strm"]')
@@ -36,7 +40,8 @@ FROM (SELECT o.platform, o.host, json_extract(o.params, '$.size_mb') AS size_mb,
       FROM optima o JOIN current_fingerprints USING (platform, host, fingerprint)
       LEFT JOIN sweeps s ON s.id = o.sweep_id
       WHERE o.kernel = 'chase' AND o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND
-                                                z.kernel = 'chase' ORDER BY z.decided DESC, z.id DESC LIMIT 1)) x;
+                                                z.kernel = 'chase' ORDER BY z.decided DESC, z.id DESC LIMIT 1)) x
+WHERE x.nth = 1;
 
 -- The header's block (report/declared_header.c reads a view so named): the
 -- default, the largest working set out of cache, where latency hiding
@@ -188,16 +193,19 @@ FROM "ipa_exported";
 -- apps) of the current fingerprint on the host that decided sched last,
 -- with the policy's index in sched.h's order (CO, AO, Fuse, Random, EFT),
 -- and chosen_policy on the points of the policy chosen at most of them (ties:
--- the earlier in that order).
+-- the earlier in that order); of two optima of one point, the newer.
 CREATE VIEW "sched_exported" AS
 WITH o AS (
     SELECT o.platform, o.speedup, o.apps, o.policy, COALESCE(o.dispatch, '') AS dispatch, o.median, o.ci_low,
            o.ci_high, o.decided, o.class,
            COALESCE((SELECT key FROM json_each('["co","ao","fuse","random","eft"]') WHERE value = o.policy), -1)
                AS policy_no
-    FROM "sched_optima" o JOIN current_fingerprints USING (platform, host, fingerprint)
-    WHERE o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND z.kernel = 'sched'
-                    ORDER BY z.decided DESC, z.id DESC LIMIT 1)),
+    FROM (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.platform, o.speedup, o.apps
+                                         ORDER BY o.decided DESC, o.optimum_id DESC) AS nth
+          FROM "sched_optima" o JOIN current_fingerprints USING (platform, host, fingerprint)
+          WHERE o.host = (SELECT z.host FROM optima z WHERE z.platform = o.platform AND z.kernel = 'sched'
+                          ORDER BY z.decided DESC, z.id DESC LIMIT 1)) o
+    WHERE o.nth = 1),
 c AS (SELECT platform, policy, policy_no, COUNT(*) AS n FROM o GROUP BY platform, policy)
 SELECT o.*, o.policy = (SELECT c.policy FROM c WHERE c.platform = o.platform ORDER BY c.n DESC, c.policy_no LIMIT 1)
            AS chosen_policy

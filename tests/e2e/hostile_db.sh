@@ -107,16 +107,28 @@ code_only=$(cc -std=c11 -E -P -I"$TMP" -DTUNED_PLATFORM_TINY "$TMP/forged.c" | s
 check "a forged header view: system is no word of its code, only of its comments and strings" \
 	sh -c '! printf %s "$1" | grep -qw system && grep -q "system" "$2"' _ "$code_only" "$TMP/forged.h"
 # One mistake of the view (a value not of its type, a row twice) stops the
-# export, saying where, and leaves no header behind.
+# export, saying where, and leaves the header a build uses as it was.
 for bad in "UNION ALL SELECT platform, 6, NULL, 'BAD', 'x', 'ull', NULL, NULL, NULL FROM p" \
 	"UNION ALL SELECT platform, 6, NULL, 'TABLE_V', '[1, 2]', 'table', NULL, NULL, NULL FROM p"; do
 	forged_header "$bad"
+	cp "$TMP/forged.h" "$TMP/bad.h"
 	"$tune" export header --platform tiny --kernel chase --db "$hdb" -o "$TMP/bad.h" 2> "$TMP/bad.err"
 	rc=$?
-	check "a forged header view's mistake: exit 3, saying where, no header (rc $rc: $(tail -1 "$TMP/bad.err"))" \
-		sh -c '[ "$1" = 3 ] && grep -q "the header view .chase_header., platform .tiny., define .\(BAD\|TABLE_V\)." "$2" && [ ! -e "$3" ]' _ \
-		"$rc" "$TMP/bad.err" "$TMP/bad.h"
+	check "a forged header view's mistake: exit 3, saying where, the old header kept (rc $rc: $(tail -1 "$TMP/bad.err"))" \
+		sh -c '[ "$1" = 3 ] && grep -q "the header view .chase_header., platform .tiny., define .\(BAD\|TABLE_V\)." "$2" &&
+		       cmp -s "$3" "$4" && [ ! -e "$3.partial" ]' _ "$rc" "$TMP/bad.err" "$TMP/bad.h" "$TMP/forged.h"
 done
+
+# A kernel named like a field of a platform's JSON object cannot take it over.
+q "$hdb" "INSERT INTO optima (platform, host, fingerprint, kernel, context, size_class, variant, params, best_point, median, ci_low,
+	ci_high, trials, sweep_id, decided) SELECT platform, host, fingerprint, 'arch', context, size_class, variant, params, best_point,
+	median, ci_low, ci_high, trials, sweep_id, decided FROM optima WHERE kernel = 'chase' LIMIT 1;
+	CREATE VIEW arch_json AS SELECT 'tiny' AS platform, json_object('x', 1) AS value;
+	INSERT INTO kernel_views VALUES ('arch', 'arch_json', 'x')"
+out=$("$tune" export json --platform tiny --db "$hdb" 2>&1 > /dev/null)
+rc=$?
+check "a kernel named arch: its JSON view refused, exit 3 (rc $rc: $out)" \
+	sh -c '[ "$1" = 3 ] && printf %s "$2" | grep -q "kernel .arch. is named like a field of a platform"' _ "$rc" "$out"
 
 # CSV: a variant holding a comma, a line break and a formula stays one field
 # of one row, and no cell is a formula.

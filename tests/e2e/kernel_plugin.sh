@@ -421,9 +421,15 @@ CREATE VIEW "{kernel}_header" AS
 WITH o AS (SELECT platform, CAST(substr(context, 3) AS INTEGER) AS n, json_extract(params, '$.g') AS g FROM optima
            WHERE id IN (SELECT MAX(id) FROM optima WHERE kernel = '{kernel}' GROUP BY platform, context) ORDER BY 2)
 SELECT platform, 1 AS _order, 'contexts' AS define, COUNT(*) AS value, NULL AS type, 'of n' AS comment, NULL AS key,
-       NULL AS function FROM o GROUP BY platform
-UNION ALL SELECT platform, 2, 'TABLE_N', json_group_array(n), 'table', NULL, 'n', NULL FROM o GROUP BY platform
-UNION ALL SELECT platform, 3, 'TABLE_G', json_group_array(g), 'table', NULL, NULL, 'best_g' FROM o GROUP BY platform;
+       NULL AS function, NULL AS scale FROM o GROUP BY platform
+UNION ALL SELECT platform, 2, 'TABLE_N', json_group_array(n), 'table', NULL, 'n', NULL, NULL FROM o GROUP BY platform
+UNION ALL SELECT platform, 3, 'TABLE_G', json_group_array(g), 'table', NULL, NULL, 'best_g', NULL FROM o
+          GROUP BY platform
+UNION ALL SELECT platform, 4, 'TABLE_KN', json_group_array(n / 1000), 'table', NULL, 'n2', NULL, 1000 FROM o
+          GROUP BY platform
+UNION ALL SELECT platform, 5, 'HALF', 1.5 * 2, NULL, NULL, NULL, NULL, NULL FROM o GROUP BY platform
+UNION ALL SELECT platform, 6, 'FLAGS', json_array(json('true'), json('false')), 'table', NULL, NULL, NULL, NULL FROM o
+          GROUP BY platform;
 CREATE VIEW "{kernel}_json" AS
 SELECT platform, json_object('contexts', COUNT(*)) AS value FROM optima WHERE kernel = '{kernel}' GROUP BY platform;
 SQL
@@ -432,9 +438,11 @@ SQL
 check "a declared header block replaces the generic one ($(tail -1 "$TMP/errk"))" \
 	sh -c 'grep -q "^#define TUNED_SUMK_CONTEXTS [0-9]* /\* of n \*/$" "$1" && ! grep -q TUNED_SUMK_G "$1"' _ "$TMP/declared.h"
 n_big=$(q "$db" "SELECT MAX(CAST(substr(context, 3) AS INTEGER)) FROM optima WHERE kernel = 'sumk'")
-printf '#include <stdio.h>\n#include "declared.h"\nint main(void) { printf("%%lld\\n", tuned_sumk_best_g_for(%s)); return 0; }\n' "$n_big" > "$TMP/decl.c"
+printf '#include <stdio.h>\n#include "declared.h"\nint main(void) { printf("%%lld\\n", tuned_sumk_best_g_for(%s, %s)); return 0; }\n' "$n_big" "$n_big" > "$TMP/decl.c"
 check "its lookup compiles" cc -std=c11 -Wall -Wextra -Werror -I"$TMP" -o "$TMP/decl" "$TMP/decl.c"
-check "and gives the g of the context asked for" test "$("$TMP/decl")" = \
+check "a real stays a real, true and false are 1 and 0" \
+	sh -c 'grep -q "^#define TUNED_SUMK_HALF 3.0$" "$1" && grep -q "^#define TUNED_SUMK_FLAGS { 1, 0 }$" "$1"' _ "$TMP/declared.h"
+check "and gives the g of the context asked for, its second key scaled" test "$("$TMP/decl")" = \
 	"$(q "$db" "SELECT json_extract(params, '$.g') FROM optima WHERE kernel = 'sumk' AND context = 'n=$n_big' ORDER BY id DESC LIMIT 1")"
 "$tune" export json --platform tiny --db "$db" > "$TMP/decl.json" 2> /dev/null
 check "its JSON object under its name" python3 -c 'import json, sys

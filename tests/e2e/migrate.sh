@@ -165,6 +165,19 @@ int main(void)
 C
 check "lookups on sparser tables compile" cc -std=c11 -Wall -Wextra -Werror -I"$TMP" -o "$TMP/old" "$TMP/old.c"
 check "and answer as the previous tune's functions ($("$TMP/old"))" "$TMP/old"
+# An optimum recorded before contexts were beside a newer one of the same
+# working set, and a runner-up that is no JSON: the export takes the newer
+# one and leaves the runner-up's comment out, as the previous tune did.
+cp "$db13" "$TMP/twice.db"
+q "$TMP/twice.db" "INSERT INTO optima (platform, host, fingerprint, kernel, context, legacy_key, size_class, variant, params, best_point, median, ci_low, ci_high, trials, sweep_id, decided) SELECT platform, host, fingerprint, kernel, '', '4/0/0', size_class, variant, json_set(params, '$.group_size', 7), 7, median, ci_low, ci_high, trials, sweep_id, '2026-01-01T00:00:00Z' FROM optima WHERE kernel = 'chase';
+UPDATE optima SET runner_up = '{bad' WHERE kernel IN ('chase', 'sched')"
+"$tune" export header --db "$TMP/twice.db" -o "$TMP/twice.h" 2> "$TMP/twice.err"
+check "an old optimum beside a new one of its working set: the newer exported ($(tail -1 "$TMP/twice.err"))" \
+	sh -c '[ "$(grep -c "^#define TUNED_CHASE_VARIANT " "$1")" = 1 ] && grep -q "^#define TUNED_CHASE_TABLE_GROUP_SIZES { 59 }$" "$1" &&
+	       ! grep -q "against the runner-up" "$1"' _ "$TMP/twice.h"
+check "and the JSON too, its runner-up null" sh -c '"$1" export json --db "$2" | python3 -c "import json, sys
+p = json.load(sys.stdin)[\"platforms\"][0]
+assert len(p[\"chase\"][\"table\"]) == 1 and p[\"chase\"][\"table\"][0][\"runner_up\"] is None, p[\"chase\"]"' _ "$tune" "$TMP/twice.db"
 kernel_cols=$(q "$db13" "SELECT group_concat(name, ' ') FROM pragma_table_info('optima') WHERE name IN ('size_mb', 'hint',
 	'group_size', 'best_group_size', 'hugepages', 'threshold_ns', 'speedup', 'apps', 'dispatch')")
 check "no column of optima is a kernel's parameter (${kernel_cols:-none})" [ -z "$kernel_cols" ]

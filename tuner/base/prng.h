@@ -1,7 +1,7 @@
 /* prng: the tuner's seeded generator (splitmix64), for the random strategy,
  * rotations and resampling: the same seed gives the same choices on every
  * host, so a resumed or replayed sweep draws what it drew. It is the
- * kernels' own (kernels/common/rng.h), which test_stats checks stream for
+ * kernels' own (kernels/common/rng.h), which test_twins checks stream for
  * stream: a kernel folder holds its sources whole, the tuner its own. */
 #ifndef TUNER_PRNG_H
 #define TUNER_PRNG_H

@@ -110,6 +110,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 	struct cmd_options o;
 	struct store *st = NULL;
 	FILE *out = stdout;
+	char partial[4096] = "";
 	size_t rows = 0, np;
 	int rc, fmt = -1;
 
@@ -150,9 +151,17 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 			goto out;
 		}
 	}
-	if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
-		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
-		goto out;
+	/* Written beside FILE and renamed over it when whole: a failed export
+	 * leaves the header a build already uses as it was. */
+	if (o.output && strcmp(o.output, "-") != 0) {
+		int too_long = (size_t)snprintf(partial, sizeof(partial), "%s.partial", o.output) >= sizeof(partial);
+
+		if (too_long || !(out = fopen(partial, "w"))) {
+			rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output,
+				       too_long ? "its name is too long" : strerror(errno));
+			partial[0] = '\0';
+			goto out;
+		}
 	}
 	if (fmt == 0)
 		rc = report_csv(store_db(st), np ? platforms[0] : NULL, o.nkernels ? o.kernels[0] : NULL, o.columns, out,
@@ -168,8 +177,10 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 				    "--platform %s' first)", platforms[0], o.db, platforms[0]) :
 			  tune_fail(err, TUNE_ERR_EMPTY, "export: no results in '%s' (run 'tune --platform local' "
 				    "first)", o.db);
-	if (rc && out != stdout && o.output)
-		remove(o.output); /* no half-written header for a build to pick up */
+	if (partial[0] && rc)
+		remove(partial); /* no half-written header for a build to pick up */
+	else if (partial[0] && rename(partial, o.output) != 0)
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
 out:
 	store_close(st);
 	return rc;

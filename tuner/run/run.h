@@ -31,7 +31,7 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
  * most it reads of one. */
 #define RUNSPEC_API 1
 /* The most list values one kernel process takes: the protocol's list limit
- * (FLAGS_LIST_MAX of the kernels' kernels/common/flags.h; test_stats checks
+ * (FLAGS_LIST_MAX of the kernels' kernels/common/flags.h; test_twins checks
  * that they agree). */
 #define RUN_LIST_MAX 64
 #define RUNSPEC_MAX_POINTS RUN_LIST_MAX
