@@ -77,7 +77,8 @@ static int declared_objects(sqlite3 *db, const char *platform, json_t *plat, str
 			failed = tune_fail(err, TUNE_ERR_CONFIG, "export: the JSON view '%s' %s", v,
 					   q ? "needs the columns platform and value" : store_errmsg(db));
 		} else if ((step = sqlite3_step(q)) == SQLITE_ROW &&
-			   !json_is_object(o = json_loads(report_text(q, value, ""), 0, NULL))) {
+			   /* json_is_object() reads its argument twice: load first. */
+			   ((o = json_loads(report_text(q, value, ""), 0, NULL)), !json_is_object(o))) {
 			names_show(report_text(q, value, ""), 0, x, sizeof(x));
 			failed = tune_fail(err, TUNE_ERR_CONFIG, "export: the JSON view '%s', platform '%s': its value '%s' is "
 					   "no JSON object (json_object(...) makes one); fix the view in the kernel's views "
