@@ -28,7 +28,8 @@
 static int conversion_spec(const char *c, char conv, char *spec, size_t len)
 {
 	const char *p = c;
-	int left = 0, width = -1, digits = -1, k;
+	int left = 0, width = -1, digits = -1;
+	size_t used = 0;
 
 	if (*p == '-')
 		left = 1, p++;
@@ -41,12 +42,12 @@ static int conversion_spec(const char *c, char conv, char *spec, size_t len)
 		digits = p[1] - '0', p += 2;
 	if (*p != conv)
 		return -1;
-	k = snprintf(spec, len, "%%%s", left ? "-" : "");
+	str_appendf(spec, len, &used, "%%%s", left ? "-" : "");
 	if (width > 0)
-		k += snprintf(spec + k, len - (size_t)k, "%d", width);
+		str_appendf(spec, len, &used, "%d", width);
 	if (digits >= 0)
-		k += snprintf(spec + k, len - (size_t)k, ".%d", digits);
-	snprintf(spec + k, len - (size_t)k, "%s", conv == 'd' ? "lld" : conv == 'u' ? "llu" : conv == 's' ? "s" : "f");
+		str_appendf(spec, len, &used, ".%d", digits);
+	str_appendf(spec, len, &used, "%s", conv == 'd' ? "lld" : conv == 'u' ? "llu" : conv == 's' ? "s" : "f");
 	return (int)(p - c);
 }
 

@@ -128,7 +128,7 @@ static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, c
 		functions[c] = identifier(k->names[c], 0);
 		oom |= !tables[c] || !functions[c];
 		if (tables[c])
-			sprintf(tables[c], "TABLE_%s", P);
+			snprintf(tables[c], strlen(P) + 7, "TABLE_%s", P);
 		free(P);
 		if (k->context[c]) {
 			snprintf(args[c], sizeof(args[c]), "c%zu", l.nkeys);
