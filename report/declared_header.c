@@ -190,12 +190,12 @@ static int identifier(const char *name, int upper, char *out, size_t len)
 	return 0;
 }
 
-static const char *own(struct block *b, const char *s, int upper)
+/* A copy of id (a C identifier already) that the block frees. */
+static const char *own(struct block *b, const char *id)
 {
-	char id[128], *copy;
+	char *copy;
 
-	if (b->nowned >= sizeof(b->owned) / sizeof(b->owned[0]) || identifier(s, upper, id, sizeof(id)) != 0 ||
-	    !(copy = strdup(id)))
+	if (b->nowned >= sizeof(b->owned) / sizeof(b->owned[0]) || !(copy = strdup(id)))
 		return NULL;
 	b->owned[b->nowned] = copy;
 	return b->owned[b->nowned++];
@@ -240,8 +240,8 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 			l->nearest = lookup && !strcmp(lookup, "nearest");
 		if (lookup && strcmp(lookup, "nearest") != 0 && strcmp(lookup, "at_or_above") != 0)
 			fault(b, name, lookup, "its lookup is neither at_or_above (the default) nor nearest");
-		l->keys[l->nkeys].table = own(b, name, 1);
-		l->keys[l->nkeys].arg = own(b, key_id, 0);
+		l->keys[l->nkeys].table = own(b, name);
+		l->keys[l->nkeys].arg = own(b, key_id);
 		l->keys[l->nkeys].note = NULL;
 		l->keys[l->nkeys].scale = scale > 0 ? scale : 1;
 		if (l->keys[l->nkeys].table && l->keys[l->nkeys].arg)
@@ -250,8 +250,8 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 	if (function && !strcmp(function_id, "row")) {
 		fault(b, name, function, "function 'row' is the lookup's own: name it otherwise");
 	} else if (function && l->nvalues < HEADER_LOOKUP_MAX) {
-		l->values[l->nvalues].table = own(b, name, 1);
-		l->values[l->nvalues].function = own(b, function, 0);
+		l->values[l->nvalues].table = own(b, name);
+		l->values[l->nvalues].function = own(b, function_id);
 		if (l->values[l->nvalues].table && l->values[l->nvalues].function)
 			l->nvalues++;
 	}
