@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/timing.h"
+#include "tune_protocol.h"
 #include "lookup.h"
 #include "tuned_config.h"
 
@@ -57,10 +57,10 @@ int main(int argc, char **argv)
 
 		for (int k = 0; k < 2; k++) {
 			int tuned = (k + r) % 2 == 0;
-			uint64_t t0 = timing_now_ns();
+			uint64_t t0 = tk_now_ns();
 
 			sums[tuned] = tuned ? by_hint[hint](&g, &q, variant, group, slots) : chase_run_scalar(&g, &q);
-			(tuned ? tuned_ns : scalar_ns)[r] = (double)(timing_now_ns() - t0) / (double)q.count;
+			(tuned ? tuned_ns : scalar_ns)[r] = (double)(tk_now_ns() - t0) / (double)q.count;
 		}
 		/* The same queries give the same checksum, whatever the variant. */
 		same &= sums[0] == sums[1];

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-#include "../common/rng.h"
+#include "tune_protocol.h"
 
 #define CHASE_HINT_PLDL1KEEP 0 /* prefetcht0,  prfm pldl1keep */
 #define CHASE_HINT_PLDL2KEEP 1 /* prefetcht1,  prfm pldl2keep */
@@ -137,13 +137,13 @@ static inline void chase_graph_free(struct chase_graph *g)
 /* Links every node into one random cycle (Sattolo's algorithm). */
 static inline void chase_graph_link(struct chase_graph *g, uint64_t seed)
 {
-	struct rng r = { seed };
+	struct tk_rng r = { seed };
 	struct chase_node *n = g->nodes;
 
 	for (size_t i = 0; i < g->count; i++)
 		n[i].next = &n[i];
 	for (size_t i = g->count - 1; i > 0; i--) {
-		size_t j = (size_t)rng_below(&r, i);
+		size_t j = (size_t)tk_rng_below(&r, i);
 		struct chase_node *t = n[i].next;
 
 		n[i].next = n[j].next;
@@ -153,9 +153,9 @@ static inline void chase_graph_link(struct chase_graph *g, uint64_t seed)
 
 /* Start nodes come from their own stream so that every variant, whatever its
  * order of completion, issues the same lookups. */
-static inline struct rng chase_query_rng(const struct chase_queries *q)
+static inline struct tk_rng chase_query_rng(const struct chase_queries *q)
 {
-	struct rng r = { q->seed ^ 0x5175657279ull };
+	struct tk_rng r = { q->seed ^ 0x5175657279ull };
 
 	return r;
 }
@@ -166,12 +166,12 @@ static inline struct rng chase_query_rng(const struct chase_queries *q)
 static inline __attribute__((always_inline)) uint64_t
 chase_scalar_loop(const struct chase_graph *g, const struct chase_queries *q, const int prefetch)
 {
-	struct rng r = chase_query_rng(q);
+	struct tk_rng r = chase_query_rng(q);
 	const struct chase_node *base = g->nodes;
 	uint64_t sum = 0;
 
 	for (uint64_t k = 0; k < q->count; k++) {
-		const struct chase_node *p = base + rng_below(&r, g->count);
+		const struct chase_node *p = base + tk_rng_below(&r, g->count);
 
 		if (prefetch)
 			chase_prefetch(p);
@@ -202,18 +202,18 @@ static inline __attribute__((always_inline)) uint64_t
 chase_ring(const struct chase_graph *g, const struct chase_queries *q, unsigned group,
 	   struct chase_slot *slots, const int prefetch)
 {
-	struct rng r = chase_query_rng(q);
+	struct tk_rng r = chase_query_rng(q);
 	const struct chase_node *base = g->nodes;
 	uint64_t issued = 0, sum = 0;
 	unsigned n = 0, i = 0;
 
 	if (q->depth == 0) {
 		for (uint64_t k = 0; k < q->count; k++)
-			sum += rng_below(&r, g->count);
+			sum += tk_rng_below(&r, g->count);
 		return sum;
 	}
 	while (n < group && issued < q->count) {
-		slots[n].p = base + rng_below(&r, g->count);
+		slots[n].p = base + tk_rng_below(&r, g->count);
 		slots[n].left = q->depth;
 		if (prefetch)
 			chase_prefetch(slots[n].p);
@@ -227,7 +227,7 @@ chase_ring(const struct chase_graph *g, const struct chase_queries *q, unsigned 
 		if (--s->left == 0) {
 			sum += (uint64_t)(next - base);
 			if (issued < q->count) {
-				next = base + rng_below(&r, g->count);
+				next = base + tk_rng_below(&r, g->count);
 				s->left = q->depth;
 				issued++;
 			} else {

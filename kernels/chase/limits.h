@@ -29,8 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../common/rng.h"
-#include "../common/timing.h"
+#include "tune_protocol.h"
 #include "chase.h"
 
 #define CHASE_LIMITS_BLOCK 8
@@ -72,7 +71,7 @@ static inline double chase_limits_median(double *v, size_t n)
 static inline double chase_limits_stream(const struct chase_graph *g, const uint32_t *order, size_t n, unsigned ahead,
 					 uint64_t *sink)
 {
-	uint64_t sum = 0, t0 = timing_now_ns();
+	uint64_t sum = 0, t0 = tk_now_ns();
 
 	for (size_t i = 0; i < n; i++) {
 		if (i + ahead < n)
@@ -80,21 +79,21 @@ static inline double chase_limits_stream(const struct chase_graph *g, const uint
 		sum += (uint64_t)(uintptr_t)g->nodes[order[i]].next;
 	}
 	*sink += sum;
-	return (double)(timing_now_ns() - t0) / (double)n;
+	return (double)(tk_now_ns() - t0) / (double)n;
 }
 
 /* Shuffles order[0..n) (the lines used), links them in that order into one
  * cycle and returns the median ns of a dependent hop along it, over
  * CHASE_LIMITS_REPEATS walks of hops each. Each walk goes on from where
  * the last stopped: a line seen again would be in the cache. */
-static inline double chase_limits_walk(struct chase_graph *g, uint32_t *order, size_t n, size_t hops, struct rng *r,
+static inline double chase_limits_walk(struct chase_graph *g, uint32_t *order, size_t n, size_t hops, struct tk_rng *r,
 				       uint64_t *sink)
 {
 	double hop[CHASE_LIMITS_REPEATS];
 	const struct chase_node *p;
 
 	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)rng_below(r, i + 1);
+		size_t j = (size_t)tk_rng_below(r, i + 1);
 		uint32_t t = order[i];
 
 		order[i] = order[j];
@@ -104,11 +103,11 @@ static inline double chase_limits_walk(struct chase_graph *g, uint32_t *order, s
 		g->nodes[order[i]].next = &g->nodes[order[(i + 1) % n]];
 	p = &g->nodes[order[0]];
 	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
-		uint64_t t0 = timing_now_ns();
+		uint64_t t0 = tk_now_ns();
 
 		for (size_t i = 0; i < hops; i++)
 			p = p->next;
-		hop[k] = (double)(timing_now_ns() - t0) / (double)hops;
+		hop[k] = (double)(tk_now_ns() - t0) / (double)hops;
 	}
 	*sink += (uint64_t)(uintptr_t)p;
 	return chase_limits_median(hop, CHASE_LIMITS_REPEATS);
@@ -116,7 +115,7 @@ static inline double chase_limits_walk(struct chase_graph *g, uint32_t *order, s
 
 /* The median ns of a dependent hop over a random cycle of every line of
  * g's first `lines` (order: room for them). */
-static inline double chase_limits_hop_over(struct chase_graph *g, size_t lines, uint32_t *order, struct rng *r,
+static inline double chase_limits_hop_over(struct chase_graph *g, size_t lines, uint32_t *order, struct tk_rng *r,
 					   uint64_t *sink)
 {
 	size_t hops = lines / CHASE_LIMITS_REPEATS < CHASE_LIMITS_CURVE_HOPS ? lines / CHASE_LIMITS_REPEATS + 1
@@ -166,10 +165,10 @@ static inline double chase_limits_step_ns(struct chase_graph *g, unsigned depth,
 	chase_graph_link(&small, seed);
 	*sink += chase_run_interleaved_prefetch(&small, &q, CHASE_LIMITS_STEP_GROUP, slots); /* warm */
 	for (int k = 0; k < CHASE_LIMITS_REPEATS; k++) {
-		uint64_t t0 = timing_now_ns();
+		uint64_t t0 = tk_now_ns();
 
 		*sink += chase_run_interleaved_prefetch(&small, &q, CHASE_LIMITS_STEP_GROUP, slots);
-		step[k] = (double)(timing_now_ns() - t0) / ((double)q.count * q.depth);
+		step[k] = (double)(tk_now_ns() - t0) / ((double)q.count * q.depth);
 	}
 	free(slots);
 	/* Unlinked again: the probe's own cycle is one line per block. */
@@ -188,7 +187,7 @@ static inline int chase_limits_measure(struct chase_graph *g, unsigned depth, ui
 	size_t hops = n / CHASE_LIMITS_REPEATS < CHASE_LIMITS_HOPS ? n / CHASE_LIMITS_REPEATS + 1 : CHASE_LIMITS_HOPS;
 	uint32_t *order = malloc(n * sizeof(*order));
 	double line[CHASE_LIMITS_AHEADS][CHASE_LIMITS_REPEATS];
-	struct rng r = { seed ^ 0x6c696d697473ull };
+	struct tk_rng r = { seed ^ 0x6c696d697473ull };
 
 	double curve[16] = { 0 };
 	size_t ncurve = 0;
@@ -208,7 +207,7 @@ static inline int chase_limits_measure(struct chase_graph *g, unsigned depth, ui
 	}
 	/* One line of each block, the blocks in a random order, one cycle. */
 	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)(i * CHASE_LIMITS_BLOCK + (n > 1 ? rng_below(&r, CHASE_LIMITS_BLOCK) : 0));
+		order[i] = (uint32_t)(i * CHASE_LIMITS_BLOCK + (n > 1 ? tk_rng_below(&r, CHASE_LIMITS_BLOCK) : 0));
 	out->hop_ns = chase_limits_walk(g, order, n, hops, &r, sink);
 	out->llc_mb = chase_limits_llc_mb(curve, ncurve, out->hop_ns);
 	/* The leads interleaved, rotated, as the chase measures its g. */

@@ -22,8 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/rng.h"
-#include "../common/timing.h"
+#include "tune_protocol.h"
 
 enum ipa_mode { IPA_POLL, IPA_INTERRUPT, IPA_IPA, IPA_HYBRID };
 enum ipa_dist { IPA_FIXED, IPA_UNIFORM, IPA_LOGUNIFORM, IPA_BIMODAL };
@@ -67,7 +66,7 @@ static inline long ipa_futex(_Atomic uint32_t *word, int op, uint32_t val)
 static inline void ipa_device_run(struct ipa_device *d)
 {
 	while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
-		uint64_t now = timing_now_ns();
+		uint64_t now = tk_now_ns();
 
 		for (unsigned i = 0; i < d->nslots; i++) {
 			struct ipa_slot *s = &d->slots[i];
@@ -90,7 +89,7 @@ static inline void ipa_device_run(struct ipa_device *d)
 /* Submits call seq (seq != the slot's done) to finish latency_ns from now. */
 static inline void ipa_submit(struct ipa_slot *s, uint32_t seq, uint64_t latency_ns)
 {
-	atomic_store_explicit(&s->deadline_ns, timing_now_ns() + latency_ns, memory_order_relaxed);
+	atomic_store_explicit(&s->deadline_ns, tk_now_ns() + latency_ns, memory_order_relaxed);
 	atomic_store_explicit(&s->submitted, seq, memory_order_release);
 }
 
@@ -148,9 +147,9 @@ static inline int ipa_wait(struct ipa_slot *s, uint32_t seq, int mode, uint64_t 
 
 /* A latency from the distribution: fixed at a; uniform in [a, b]; log-uniform
  * in [a, b]; bimodal: a or b with probability 1/2. */
-static inline uint64_t ipa_latency(struct rng *r, int dist, uint64_t a, uint64_t b)
+static inline uint64_t ipa_latency(struct tk_rng *r, int dist, uint64_t a, uint64_t b)
 {
-	double u = (double)(rng_next(r) >> 11) / 9007199254740992.0;
+	double u = (double)(tk_rng_next(r) >> 11) / 9007199254740992.0;
 
 	switch (dist) {
 	case IPA_UNIFORM:

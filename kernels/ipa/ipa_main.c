@@ -7,27 +7,21 @@
  *
  * Exit codes: 0 measured, 1 cannot pin or start threads, 2 bad flags,
  * 3 a completion was lost or delivered twice. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+#include "tune_kernel.h"
+
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "../common/flags.h"
-#include "../common/pin.h"
 #include "ipa.h"
 
 #define IPA_MAX_APPS 64
 
 struct ipa_options {
-	uint64_t apps, calls, threshold_ns, lat_a, lat_b, work_ns, hybrid_pct, runs, warmup, seed, device_cpu,
+	uint64_t apps, calls, threshold_ns, lat_a, lat_b, work_ns, hybrid_pct, seed, device_cpu,
 		wakeups;
 	int mode, dist;
-	struct flag_list app_cpus;
-	struct flag_list thresholds; /* measured interleaved: run r of every T, then run r+1 */
+	struct tk_list app_cpus;
+	struct tk_list thresholds; /* measured interleaved: run r of every T, then run r+1 */
 };
 
 struct app {
@@ -48,7 +42,7 @@ static void *device_main(void *p)
 {
 	struct device_arg *a = p;
 
-	if (pin_to_cpu(a->cpu) != 0)
+	if (tk_pin(a->cpu) != 0)
 		fprintf(stderr, "ipa: cannot pin the device to CPU %d\n", a->cpu);
 	ipa_device_run(a->dev);
 	return NULL;
@@ -66,12 +60,12 @@ static void *app_main(void *p)
 {
 	struct app *a = p;
 	const struct ipa_options *o = a->o;
-	struct rng r = { o->seed * 1000003u + (uint64_t)a->index };
+	struct tk_rng r = { o->seed * 1000003u + (uint64_t)a->index };
 	uint32_t seq = atomic_load(&a->slot->done);
 
-	pin_to_cpu(a->cpu);
+	tk_pin(a->cpu);
 	pthread_barrier_wait(a->start);
-	a->start_ns = timing_now_ns();
+	a->start_ns = tk_now_ns();
 	for (uint64_t c = 0; c < o->calls; c++) {
 		uint64_t lat = ipa_latency(&r, o->dist, o->lat_a, o->lat_b);
 
@@ -83,17 +77,17 @@ static void *app_main(void *p)
 			a->polled++;
 		else
 			a->blocked++;
-		a->notice_ns += timing_now_ns() - atomic_load(&a->slot->completed_ns);
+		a->notice_ns += tk_now_ns() - atomic_load(&a->slot->completed_ns);
 		if (atomic_load(&a->slot->done) != seq)
 			a->bad_seq++;
 	}
 	a->cpu_ns = thread_cpu_ns();
-	a->end_ns = timing_now_ns();
+	a->end_ns = tk_now_ns();
 	return NULL;
 }
 
 /* One run; returns 0, 1 (threads), or 3 (a completion lost or doubled). */
-static int run_once(const struct ipa_options *o, uint64_t run, int warm)
+static int run_once(const struct ipa_options *o, struct tk_run *run)
 {
 	struct ipa_slot *slots = aligned_alloc(64, sizeof(struct ipa_slot) * o->apps);
 	struct app apps[IPA_MAX_APPS];
@@ -148,15 +142,22 @@ static int run_once(const struct ipa_options *o, uint64_t run, int warm)
 	}
 	if (bad)
 		rc = 3;
-	printf("{\"kernel\":\"ipa\",\"mode\":\"%s\",\"threshold_ns\":%" PRIu64 ",\"dist\":\"%s\",\"lat_a_ns\":%" PRIu64
-	       ",\"lat_b_ns\":%" PRIu64 ",\"work_ns\":%" PRIu64 ",\"apps\":%" PRIu64 ",\"calls\":%" PRIu64
-	       ",\"run\":%" PRIu64 ",\"warmup\":%s,\"wall_ns\":%" PRIu64 ",\"cpu_ns\":%" PRIu64 ",\"polled\":%" PRIu64
-	       ",\"blocked\":%" PRIu64 ",\"completions\":%" PRIu64 ",\"mean_notice_ns\":%.1f,\"checksum\":%" PRIu64
-	       ",\"device_cpu\":%" PRIu64 "}\n",
-	       ipa_mode_names[o->mode], o->threshold_ns, ipa_dist_names[o->dist], o->lat_a, o->lat_b, o->work_ns,
-	       o->apps, o->calls, run, warm ? "true" : "false", wall, cpu, polled, blocked, done,
-	       (double)notice / (double)(o->apps * o->calls), sum, o->device_cpu);
-	fflush(stdout);
+	run->metric = (double)wall;
+	run->checksum = sum;
+	tk_put_str(&run->fields, "kernel", "ipa");
+	tk_put_str(&run->fields, "mode", ipa_mode_names[o->mode]);
+	tk_put_str(&run->fields, "dist", ipa_dist_names[o->dist]);
+	tk_put_u64(&run->fields, "lat_a_ns", o->lat_a);
+	tk_put_u64(&run->fields, "lat_b_ns", o->lat_b);
+	tk_put_u64(&run->fields, "work_ns", o->work_ns);
+	tk_put_u64(&run->fields, "apps", o->apps);
+	tk_put_u64(&run->fields, "calls", o->calls);
+	tk_put_u64(&run->fields, "cpu_ns", cpu);
+	tk_put_u64(&run->fields, "polled", polled);
+	tk_put_u64(&run->fields, "blocked", blocked);
+	tk_put_u64(&run->fields, "completions", done);
+	tk_put_real(&run->fields, "mean_notice_ns", (double)notice / (double)(o->apps * o->calls), 1);
+	tk_put_u64(&run->fields, "device_cpu", o->device_cpu);
 	if (rc == 3)
 		fprintf(stderr, "ipa: %" PRIu64 " completions for %" PRIu64 " calls, %" PRIu64 " out of order: a "
 			"completion was lost or delivered twice\n", done, o->apps * o->calls, bad);
@@ -178,13 +179,13 @@ static void *sleeper(void *p)
 {
 	struct pingpong *pp = p;
 
-	pin_to_cpu(pp->cpu_b);
+	tk_pin(pp->cpu_b);
 	for (uint64_t i = 1; i <= pp->n; i++) {
 		uint32_t v;
 
 		while ((v = atomic_load(&pp->ping)) != (uint32_t)i)
 			ipa_futex(&pp->ping, FUTEX_WAIT_PRIVATE, v);
-		pp->lat[i - 1] = timing_now_ns() - atomic_load(&pp->stamp);
+		pp->lat[i - 1] = tk_now_ns() - atomic_load(&pp->stamp);
 		atomic_store(&pp->pong, (uint32_t)i);
 		ipa_futex(&pp->pong, FUTEX_WAKE_PRIVATE, 1);
 	}
@@ -207,13 +208,13 @@ static double wakeup_ns(uint64_t n, int cpu_a, int cpu_b)
 	pp.lat = calloc(n, sizeof(*pp.lat));
 	if (!pp.lat || pthread_create(&t, NULL, sleeper, &pp) != 0)
 		return -1;
-	pin_to_cpu(cpu_a);
+	tk_pin(cpu_a);
 	for (uint64_t i = 1; i <= n; i++) {
 		uint32_t v;
 		struct timespec nap = { 0, 20000 }; /* let the sleeper block first */
 
 		nanosleep(&nap, NULL);
-		atomic_store(&pp.stamp, timing_now_ns());
+		atomic_store(&pp.stamp, tk_now_ns());
 		atomic_store(&pp.ping, (uint32_t)i);
 		ipa_futex(&pp.ping, FUTEX_WAKE_PRIVATE, 1);
 		while ((v = atomic_load(&pp.pong)) != (uint32_t)i)
@@ -230,85 +231,72 @@ static double wakeup_ns(uint64_t n, int cpu_a, int cpu_b)
 	return med;
 }
 
-int main(int argc, char **argv)
-{
-	struct ipa_options o;
-	struct flag_spec specs[] = {
-		{ "mode", FLAG_CHOICE, &o.mode, 0, 0, "how callers wait", ipa_mode_names },
-		{ "threshold-ns", FLAG_U64_LIST, &o.thresholds, 0, UINT64_MAX, "ipa: poll below this predicted time; a list is measured interleaved", NULL },
-		{ "apps", FLAG_U64, &o.apps, 1, IPA_MAX_APPS, "app threads", NULL },
-		{ "calls", FLAG_U64, &o.calls, 1, 100000000, "accelerator calls per app", NULL },
-		{ "dist", FLAG_CHOICE, &o.dist, 0, 0, "latency distribution", ipa_dist_names },
-		{ "lat-a-ns", FLAG_U64, &o.lat_a, 0, 10000000000ull, "latency (fixed), or its low end", NULL },
-		{ "lat-b-ns", FLAG_U64, &o.lat_b, 0, 10000000000ull, "latency's high end (uniform, log-uniform, bimodal)", NULL },
-		{ "work-ns", FLAG_U64, &o.work_ns, 0, 10000000000ull, "CPU work between calls", NULL },
-		{ "hybrid-pct", FLAG_U64, &o.hybrid_pct, 0, 100, "hybrid: sleep this % of the predicted time", NULL },
-		{ "app-cpus", FLAG_U64_LIST, &o.app_cpus, 0, CPU_SETSIZE - 1, "CPUs the apps share", NULL },
-		{ "device-cpu", FLAG_U64, &o.device_cpu, 0, CPU_SETSIZE - 1, "the device thread's CPU", NULL },
-		{ "runs", FLAG_U64, &o.runs, 1, 100000, "measured runs", NULL },
-		{ "warmup", FLAG_U64, &o.warmup, 0, 1000, "warm-up runs (reported, flagged)", NULL },
-		{ "seed", FLAG_U64, &o.seed, 0, UINT64_MAX, "seed of the latencies", NULL },
-		{ "measure-wakeup", FLAG_U64, &o.wakeups, 0, 10000000, "measure the wake-up cost over N round trips instead", NULL },
-		{ NULL, FLAG_U64, NULL, 0, 0, NULL, NULL },
-	};
-	char err[512];
-	int rc = 0;
+static struct ipa_options o = {
+	.mode = IPA_IPA, .thresholds = TK_LIST(30000), .apps = 2, .calls = 2000, .dist = IPA_LOGUNIFORM,
+	.lat_a = 1000, .lat_b = 200000, .work_ns = 20000, .hybrid_pct = 50, .device_cpu = 1, .app_cpus = TK_LIST(0),
+};
 
-	memset(&o, 0, sizeof(o));
-	o.mode = IPA_IPA;
-	o.thresholds.v[0] = 30000;
-	o.thresholds.n = 1;
-	o.apps = 2;
-	o.calls = 2000;
-	o.dist = IPA_LOGUNIFORM;
-	o.lat_a = 1000;
-	o.lat_b = 200000;
-	o.work_ns = 20000;
-	o.hybrid_pct = 50;
-	o.device_cpu = 1;
-	o.app_cpus.v[0] = 0;
-	o.app_cpus.n = 1;
-	o.runs = 5;
-	o.warmup = 1;
-	o.seed = 42;
-	switch (flags_parse(specs, argc, argv, err, sizeof(err))) {
-	case FLAGS_HELP:
-		flags_usage(stdout, "ipa", specs);
-		return 0;
-	case FLAGS_ERROR:
-		fprintf(stderr, "ipa: %s\n", err);
-		return 2;
-	}
-	if (o.dist != IPA_FIXED && o.lat_b < o.lat_a) {
-		fprintf(stderr, "ipa: option '--lat-b-ns': %" PRIu64 " is below --lat-a-ns %" PRIu64 " (give the high end)\n",
-			o.lat_b, o.lat_a);
-		return 2;
-	}
+/* Checks what the flags cannot alone, pins, or measures the wake-up cost. */
+static int setup(void *data, const struct tk_options *opt, char *err, size_t len)
+{
+	(void)data;
+	o.seed = opt->seed;
+	if (o.dist != IPA_FIXED && o.lat_b < o.lat_a)
+		return snprintf(err, len, "option '--lat-b-ns': %" PRIu64 " is below --lat-a-ns %" PRIu64 " (give the "
+				"high end)", o.lat_b, o.lat_a), TK_EXIT_USAGE;
 	for (size_t i = 0; i < o.app_cpus.n; i++)
-		if (o.app_cpus.v[i] == o.device_cpu) {
-			fprintf(stderr, "ipa: option '--app-cpus': CPU %" PRIu64 " is the device's (give the device a CPU "
-				"of its own)\n", o.device_cpu);
-			return 2;
-		}
-	if (pin_to_cpu((int)o.app_cpus.v[0]) != 0 || pin_to_cpu((int)o.device_cpu) != 0) {
-		fprintf(stderr, "ipa: cannot pin to CPUs %" PRIu64 " and %" PRIu64 " (pick CPUs this host has)\n",
-			o.app_cpus.v[0], o.device_cpu);
-		return 1;
-	}
+		if (o.app_cpus.v[i] == o.device_cpu)
+			return snprintf(err, len, "option '--app-cpus': CPU %" PRIu64 " is the device's (give the device "
+					"a CPU of its own)", o.device_cpu), TK_EXIT_USAGE;
+	if (tk_pin((int)o.app_cpus.v[0]) != 0 || tk_pin((int)o.device_cpu) != 0)
+		return snprintf(err, len, "cannot pin to CPUs %" PRIu64 " and %" PRIu64 " (pick CPUs this host has)",
+				o.app_cpus.v[0], o.device_cpu), TK_EXIT_CANNOT;
 	if (o.wakeups) {
 		double cross = wakeup_ns(o.wakeups, (int)o.app_cpus.v[0], (int)o.device_cpu);
 		double same = wakeup_ns(o.wakeups, (int)o.app_cpus.v[0], (int)o.app_cpus.v[0]);
+		struct tk_line line = { .used = 0 };
+		uint64_t cpus[2] = { o.app_cpus.v[0], o.device_cpu };
 
-		printf("{\"kernel\":\"ipa\",\"measure\":\"wakeup\",\"round_trips\":%" PRIu64 ",\"cross_cpu_ns\":%.0f,"
-		       "\"same_cpu_ns\":%.0f,\"cpus\":[%" PRIu64 ",%" PRIu64 "]}\n",
-		       o.wakeups, cross, same, o.app_cpus.v[0], o.device_cpu);
-		return cross < 0 || same < 0;
+		if (cross < 0 || same < 0)
+			return snprintf(err, len, "cannot start the wake-up measurement's thread"), TK_EXIT_CANNOT;
+		tk_put_str(&line, "kernel", "ipa");
+		tk_put_str(&line, "measure", "wakeup");
+		tk_put_u64(&line, "round_trips", o.wakeups);
+		tk_put_real(&line, "cross_cpu_ns", cross, 0);
+		tk_put_real(&line, "same_cpu_ns", same, 0);
+		tk_put_u64_array(&line, "cpus", cpus, 2);
+		return tk_line_print(&line, "ipa") ? TK_EXIT_CANNOT : TK_DONE;
 	}
-	/* Thresholds interleaved (T1 T2 .. T1 T2 ..) so that drift hits all alike. */
-	for (uint64_t r = 0; r < o.warmup + o.runs && !rc; r++)
-		for (size_t t = 0; t < o.thresholds.n && !rc; t++) {
-			o.threshold_ns = o.thresholds.v[t];
-			rc = run_once(&o, r < o.warmup ? r : r - o.warmup, r < o.warmup);
-		}
-	return rc;
+	return 0;
+}
+
+static int run(void *data, struct tk_run *r)
+{
+	(void)data;
+	o.threshold_ns = r->value;
+	return run_once(&o, r);
+}
+
+int main(int argc, char **argv)
+{
+	struct tk_flag flags[] = {
+		TK_CHOICE_FLAG("mode", &o.mode, ipa_mode_names, "how callers wait"),
+		TK_LIST_FLAG("threshold-ns", &o.thresholds, 0, UINT64_MAX,
+			     "ipa: poll below this predicted time; a list is measured interleaved"),
+		TK_U64_FLAG("apps", &o.apps, 1, IPA_MAX_APPS, "app threads"),
+		TK_U64_FLAG("calls", &o.calls, 1, 100000000, "accelerator calls per app"),
+		TK_CHOICE_FLAG("dist", &o.dist, ipa_dist_names, "latency distribution"),
+		TK_U64_FLAG("lat-a-ns", &o.lat_a, 0, 10000000000ull, "latency (fixed), or its low end"),
+		TK_U64_FLAG("lat-b-ns", &o.lat_b, 0, 10000000000ull, "latency's high end (uniform, log-uniform, bimodal)"),
+		TK_U64_FLAG("work-ns", &o.work_ns, 0, 10000000000ull, "CPU work between calls"),
+		TK_U64_FLAG("hybrid-pct", &o.hybrid_pct, 0, 100, "hybrid: sleep this % of the predicted time"),
+		TK_LIST_FLAG("app-cpus", &o.app_cpus, 0, CPU_SETSIZE - 1, "CPUs the apps share"),
+		TK_U64_FLAG("device-cpu", &o.device_cpu, 0, CPU_SETSIZE - 1, "the device thread's CPU"),
+		TK_U64_FLAG("measure-wakeup", &o.wakeups, 0, 10000000, "measure the wake-up cost over N round trips instead"),
+		TK_END_FLAG,
+	};
+	struct tk_kernel k = { .name = "ipa", .flags = flags, .list = "threshold-ns", .metric = "wall_ns",
+			       .setup = setup, .run = run };
+
+	return tk_main(&k, argc, argv);
 }

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/pin.h"
+#include "tune_kernel.h"
 #include "../ipa/ipa.h"
 
 #define SCHED_MAX_APPS 64
@@ -77,14 +77,14 @@ static inline double sched_finish(const struct sched_resource *r, uint64_t cost_
  * its CPU; Random any of them; EFT the earliest predicted finish over its CPU
  * and every accelerator. Under the scheduler lock; does not change s. */
 static inline unsigned sched_pick(const struct sched_system *s, int policy, unsigned own, uint64_t cost_ns,
-				  uint64_t now_ns, struct rng *rng)
+				  uint64_t now_ns, struct tk_rng *rng)
 {
 	unsigned first = s->ncpus, best = own;
 
 	if (policy == SCHED_CO || !s->naccels)
 		return own;
 	if (policy == SCHED_RANDOM) {
-		uint64_t k = rng_below(rng, s->naccels + 1u);
+		uint64_t k = tk_rng_below(rng, s->naccels + 1u);
 
 		return k == s->naccels ? own : first + (unsigned)k;
 	}
@@ -130,7 +130,7 @@ static inline void sched_execute(struct sched_system *s, unsigned r, uint64_t co
 	predicted = sched_predict(x, cost_ns);
 	pthread_mutex_unlock(&s->lock);
 	pthread_mutex_lock(&x->lock);
-	t0 = timing_now_ns();
+	t0 = tk_now_ns();
 	if (!x->accel) {
 		ipa_work(cost_ns);
 	} else {
@@ -142,7 +142,7 @@ static inline void sched_execute(struct sched_system *s, unsigned r, uint64_t co
 		/* The history is the device's time; noticing it is the completion's cost. */
 		took = atomic_load(&slot->completed_ns) - t0;
 	}
-	t1 = timing_now_ns();
+	t1 = tk_now_ns();
 	pthread_mutex_unlock(&x->lock);
 	pthread_mutex_lock(&s->lock);
 	{
@@ -254,14 +254,14 @@ struct sched_run {
 	pthread_barrier_t start;
 	struct sched_queue submit;                /* worker dispatch: to the scheduler thread */
 	struct sched_queue queues[SCHED_MAX_RES]; /* worker dispatch: to each resource's worker */
-	struct rng sched_rng;                     /* the scheduler thread's, for Random */
+	struct tk_rng sched_rng;                     /* the scheduler thread's, for Random */
 	struct sched_app apps[SCHED_MAX_APPS];
 	struct sched_worker workers[SCHED_MAX_RES];
 };
 
 static inline void sched_done(struct sched_request *q)
 {
-	q->end_ns = timing_now_ns();
+	q->end_ns = tk_now_ns();
 	q->completions++;
 	atomic_store(&q->done, 1);
 	ipa_futex(&q->done, FUTEX_WAKE_PRIVATE, 1);
@@ -271,7 +271,7 @@ static inline void *sched_device_main(void *p)
 {
 	struct sched_run *run = p;
 
-	pin_to_cpu(run->c->device_cpu);
+	tk_pin(run->c->device_cpu);
 	ipa_device_run(&run->dev);
 	return NULL;
 }
@@ -282,15 +282,15 @@ static inline void *sched_scheduler_main(void *p)
 	struct sched_run *run = p;
 	struct sched_request *q;
 
-	pin_to_cpu(run->c->cpus[0]);
+	tk_pin(run->c->cpus[0]);
 	while ((q = sched_queue_pop(&run->submit)) != NULL) {
-		uint64_t now = timing_now_ns();
+		uint64_t now = tk_now_ns();
 
 		pthread_mutex_lock(&run->sys.lock);
 		q->res = sched_pick(&run->sys, run->c->policy, q->own, q->cost_ns, now, &run->sched_rng);
 		sched_book(&run->sys, q->res, q->cost_ns, now);
 		pthread_mutex_unlock(&run->sys.lock);
-		q->decided_ns = timing_now_ns();
+		q->decided_ns = tk_now_ns();
 		sched_queue_push(&run->queues[q->res], q);
 	}
 	return NULL;
@@ -302,7 +302,7 @@ static inline void *sched_worker_main(void *p)
 	struct sched_worker *w = p;
 	struct sched_request *q;
 
-	pin_to_cpu(w->cpu);
+	tk_pin(w->cpu);
 	while ((q = sched_queue_pop(&w->run->queues[w->res])) != NULL) {
 		sched_execute(&w->run->sys, w->res, q->cost_ns);
 		sched_done(q);
@@ -314,12 +314,12 @@ static inline void *sched_app_main(void *p)
 {
 	struct sched_app *a = p;
 	const struct sched_config *c = a->run->c;
-	struct rng costs = { c->seed * 1000003u + a->index }, choice = { c->seed * 7919u + a->index + 1u };
+	struct tk_rng costs = { c->seed * 1000003u + a->index }, choice = { c->seed * 7919u + a->index + 1u };
 	struct sched_request *q = &a->req;
 
-	pin_to_cpu(c->cpus[a->own]);
+	tk_pin(c->cpus[a->own]);
 	pthread_barrier_wait(&a->run->start);
-	a->start_ns = timing_now_ns();
+	a->start_ns = tk_now_ns();
 	for (uint64_t t = 0; t < c->tasks; t++) {
 		uint64_t cost = ipa_latency(&costs, (int)c->cost_dist, c->cost_a_ns, c->cost_b_ns);
 		uint32_t before = q->completions;
@@ -329,13 +329,13 @@ static inline void *sched_app_main(void *p)
 		q->cost_ns = cost;
 		q->own = a->own;
 		atomic_store(&q->done, 0);
-		q->issue_ns = timing_now_ns();
+		q->issue_ns = tk_now_ns();
 		if (c->dispatch == SCHED_INLINE) {
 			pthread_mutex_lock(&a->run->sys.lock);
 			q->res = sched_pick(&a->run->sys, c->policy, a->own, cost, q->issue_ns, &choice);
 			sched_book(&a->run->sys, q->res, cost, q->issue_ns);
 			pthread_mutex_unlock(&a->run->sys.lock);
-			q->decided_ns = timing_now_ns();
+			q->decided_ns = tk_now_ns();
 			sched_execute(&a->run->sys, q->res, cost);
 			sched_done(q);
 		} else {
@@ -344,11 +344,11 @@ static inline void *sched_app_main(void *p)
 				ipa_futex(&q->done, FUTEX_WAIT_PRIVATE, 0);
 		}
 		/* Not execution: deciding, queueing to the decision, and waking after. */
-		a->overhead_ns += (q->decided_ns - q->issue_ns) + (timing_now_ns() - q->end_ns);
+		a->overhead_ns += (q->decided_ns - q->issue_ns) + (tk_now_ns() - q->end_ns);
 		a->decide_ns += q->decided_ns - q->issue_ns;
 		a->bad += q->completions != before + 1u;
 	}
-	a->end_ns = timing_now_ns();
+	a->end_ns = tk_now_ns();
 	return NULL;
 }
 

@@ -126,7 +126,7 @@ done
 cp "$TMP/tuned_config.h" "$TMP/lookup_config.h"
 mkdir -p "$TMP/example" && cp examples/lookup/*.c examples/lookup/*.h examples/lookup/Makefile "$TMP/example/"
 cp "$TMP/tuned_config.h" "$TMP/example/tuned_config.h"
-check "example builds" make -s -C "$TMP/example" CFLAGS="-O2 -I$src/kernels"
+check "example builds" make -s -C "$TMP/example" CFLAGS="-O2 -I$src/kernels -I$src/kernels/sdk"
 "$TMP/example/lookup" 4 > "$TMP/lookup.out"
 check "example times the tuned lookups against scalar, side by side ($(cat "$TMP/lookup.out"))" \
 	grep -Eq "^platform tiny: 4 MiB, [a-z-]+ g=[0-9]+ hint [a-z0-9]+: [0-9.]+ ns/lookup, scalar [0-9.]+ ns/lookup: [0-9.]+x \(median of 7 rounds, side by side\); checksum ok$" "$TMP/lookup.out"

@@ -11,7 +11,6 @@ before=$(git -C "$src" status --porcelain 2> /dev/null)
 kd=$TMP/kernels
 mkdir -p "$kd"
 cp -r "$src/kernels/chase" "$kd/chase2"
-cp -r "$src/kernels/common" "$kd/common"
 # Its name and its paths.
 sed -i 's/^name: chase$/name: chase2/; s#chase/#chase2/#g' "$kd/chase2/kernel.yaml"
 sed 's/^kernel: chase$/kernel: chase2/; s/^name: tiny$/name: tiny2/' "$src/tests/data/sweeps/tiny.yaml" > "$TMP/tiny2.yaml"

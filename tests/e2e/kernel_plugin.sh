@@ -189,7 +189,7 @@ check "a kernels_dirs entry that is no folder is named" grep -q "kplat.yaml: key
 
 # The shipped manifests name only flags their binaries take.
 for k in chase ipa sched; do
-	cc -std=c11 -O0 -D_GNU_SOURCE -Ikernels -o "$TMP/$k" "kernels/$k/${k}_main.c" -pthread -lm 2> /dev/null
+	cc -std=c11 -O0 -D_GNU_SOURCE -Ikernels -Ikernels/sdk -o "$TMP/$k" "kernels/$k/${k}_main.c" -pthread -lm 2> /dev/null
 	"$TMP/$k" --help > "$TMP/$k.help" 2>&1
 	missing=""
 	for f in $(sed -n "/^$k  /,/^  exports:/p" "$TMP/kernels" | grep -oE 'flag --[a-z0-9-]+' | cut -d' ' -f2); do

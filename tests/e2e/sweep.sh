@@ -107,8 +107,8 @@ check "build failure stored" test "$(q "$TMP/cc.db" "SELECT count(*) FROM trials
 rm -rf "$TMP/kernels"; mkdir -p "$TMP/kernels"
 cp -r kernels/* "$TMP/kernels/"
 # scalar-prefetch (variant 1) dies of SIGSEGV; the ring's checksum is off by one per lookup.
-sed -i 's|^\tchase_options_init(&o, specs);|\tchase_options_init(\&o, specs);\n\tif (CHASE_VARIANT == 1) raise(SIGSEGV);|' "$TMP/kernels/chase/chase_main.c"
-sed -i 's|#include <string.h>|#include <string.h>\n#include <signal.h>|' "$TMP/kernels/chase/chase_main.c"
+sed -i 's|^\treturn tk_main(&k, argc, argv);|\tif (CHASE_VARIANT == 1) raise(SIGSEGV);\n\treturn tk_main(\&k, argc, argv);|' "$TMP/kernels/chase/chase_main.c"
+sed -i 's|^#include "tune_kernel.h"|#include "tune_kernel.h"\n#include <signal.h>|' "$TMP/kernels/chase/chase_main.c"
 sed -i 's|sum += (uint64_t)(next - base);|sum += (uint64_t)(next - base) + 1;|' "$TMP/kernels/chase/chase.h"
 TUNE_KERNELS_DIR=$TMP/kernels "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$TMP/bad.db" > /dev/null 2> "$TMP/err8"
 check "bad kernels exit 1" test $? = 1

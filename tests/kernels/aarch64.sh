@@ -14,7 +14,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
 for hint in 0 1 2 3; do
-	"$cc" -std=c11 -O2 -Wall -Wextra -Werror -static -DCHASE_HINT=$hint -o "$TMP/test_chase_$hint" \
+	"$cc" -std=c11 -O2 -Wall -Wextra -Werror -static -I"$src/kernels/sdk" -DCHASE_HINT=$hint -o "$TMP/test_chase_$hint" \
 		"$src/tests/kernels/test_chase.c" -lm || { fail=$((fail + 1)); continue; }
 	# The prefetch instruction is the one the hint names.
 	want=$(sed -n "$((hint + 1))p" <<< $'pldl1keep\npldl2keep\npldl3keep\npldl1strm')
@@ -23,7 +23,7 @@ for hint in 0 1 2 3; do
 	if "$qemu" "$TMP/test_chase_$hint"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 for v in 0 1 2 3; do
-	"$cc" -std=c11 -O2 -static -DCHASE_VARIANT=$v -o "$TMP/chase_$v" "$src/kernels/chase/chase_main.c" -lm || {
+	"$cc" -std=c11 -O2 -static -I"$src/kernels/sdk" -DCHASE_VARIANT=$v -o "$TMP/chase_$v" "$src/kernels/chase/chase_main.c" -lm || {
 		fail=$((fail + 1)); continue; }
 	args="--size-mb 2 --runs 1 --warmup 0 --queries 3000 --group-size 5"
 	# shellcheck disable=SC2086

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "../../kernels/common/pin.h"
+#include "../../kernels/sdk/tune_kernel.h"
 #include "../../kernels/ipa/ipa.h"
 #include "../check.h"
 
@@ -24,10 +24,10 @@ struct caller {
 static void *caller_main(void *p)
 {
 	struct caller *c = p;
-	struct rng r = { 99 + (uint64_t)c->index };
+	struct tk_rng r = { 99 + (uint64_t)c->index };
 	uint32_t seq = 0;
 
-	pin_to_cpu(0);
+	tk_pin(0);
 	for (int i = 0; i < CALLS; i++) {
 		uint64_t lat = ipa_latency(&r, IPA_LOGUNIFORM, 100, 20000);
 
@@ -43,7 +43,7 @@ static void *caller_main(void *p)
 
 static void *device_main(void *p)
 {
-	pin_to_cpu(1);
+	tk_pin(1);
 	ipa_device_run(p);
 	return NULL;
 }

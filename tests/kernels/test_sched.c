@@ -30,7 +30,7 @@ static void learn(struct sched_resource *r, double ns_per_unit)
 static void choices(void)
 {
 	struct sched_system s;
-	struct rng rng = { 1 };
+	struct tk_rng rng = { 1 };
 	const uint64_t now = 1000000, cost = 10000;
 
 	system_of(&s);

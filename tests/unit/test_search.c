@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../../kernels/chase/chase.h"
-#include "../../tuner/base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../../tuner/search/search.h"
 #include "../check.h"
 
@@ -380,7 +380,7 @@ int main(void)
 		struct replay_record rec = { 0 };
 		struct replay_options ro = { 20, 0.10, 0, 0 };
 		struct replay_result res;
-		struct prng r = { 7 };
+		struct tk_rng r = { 7 };
 
 		setup(&p, &s, STRATEGY_ADAPTIVE, 1);
 		CHECK(plan_build(&p, &s, &pl, &err) == 0, "plan: %s", err.msg);
@@ -394,7 +394,7 @@ int main(void)
 			x->v = malloc(x->n * sizeof(double));
 			for (size_t k = 0; k < x->n; k++)
 				x->v[k] = curve(pl.trials[i].list_value, 48, pl.trials[i].variant ? 1 : 8) *
-					  (1 + 0.01 * ((double)prng_below(&r, 2001) / 1000.0 - 1.0));
+					  (1 + 0.01 * ((double)tk_rng_below(&r, 2001) / 1000.0 - 1.0));
 			stats_compute(x->v, x->n, &st, NULL);
 			x->median = st.median;
 		}

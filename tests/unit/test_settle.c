@@ -7,26 +7,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../tuner/base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../../tuner/base/stats.h"
 #include "../../tuner/measure/measure.h"
 #include "../check.h"
 
 enum { MAXR = 64 };
 
-static double uniform(struct prng *r)
+static double uniform(struct tk_rng *r)
 {
-	return ((double)(prng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+	return ((double)(tk_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static double normal(struct prng *r)
+static double normal(struct tk_rng *r)
 {
 	return sqrt(-2 * log(uniform(r))) * cos(2 * M_PI * uniform(r));
 }
 
 /* runs of two trials measured together: the machine's speed drifts from run
  * to run (both see it), each run has its own noise of sd noise. */
-static void pair(struct prng *r, double ratio, double drift, double noise, size_t runs, double *best, double *other)
+static void pair(struct tk_rng *r, double ratio, double drift, double noise, size_t runs, double *best, double *other)
 {
 	for (size_t k = 0; k < runs; k++) {
 		double d = exp(drift * normal(r));
@@ -45,7 +45,7 @@ static int settled2(const double *a, const double *b, size_t runs, int higher, d
 
 int main(void)
 {
-	struct prng r = { 515 };
+	struct tk_rng r = { 515 };
 	double a[MAXR], b[MAXR];
 	struct stats st;
 

@@ -4,17 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../tuner/base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../../tuner/base/stats.h"
 #include "../check.h"
 
-static double uniform(struct prng *r)
+static double uniform(struct tk_rng *r)
 {
-	return ((double)(prng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+	return ((double)(tk_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 /* A timing: a log-normal body (median 100) with a 10% tail of slow runs. */
-static double timing(struct prng *r)
+static double timing(struct tk_rng *r)
 {
 	double u1 = uniform(r), u2 = uniform(r);
 	double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
@@ -28,7 +28,7 @@ static double true_median(void)
 {
 	enum { N = 200001 };
 	double *v = malloc(N * sizeof(*v));
-	struct prng r = { 99 };
+	struct tk_rng r = { 99 };
 	struct stats s;
 
 	for (size_t i = 0; i < N; i++)
@@ -41,7 +41,7 @@ static double true_median(void)
 int main(void)
 {
 	double cov, m = true_median();
-	struct prng r = { 2026 };
+	struct tk_rng r = { 2026 };
 
 	/* The ranks and coverages are exact binomial sums. */
 	CHECK(stats_median_rank(0, &cov) == 0 && cov == 0, "n=0");

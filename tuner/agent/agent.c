@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../base/clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../base/names.h"
 #include "../build/build.h"
 #include "../config/config.h"
@@ -77,7 +77,7 @@ static void conn_serving(struct agent *a, struct conn *k, int serving)
 		return;
 	pthread_mutex_lock(&a->conns_lock);
 	k->serving = serving;
-	k->since = clock_now_s();
+	k->since = tk_now_s();
 	pthread_mutex_unlock(&a->conns_lock);
 }
 
@@ -133,7 +133,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 			return;
 		/* Close-on-exec: the kernels this agent starts must not hold it. */
 		k->fd = i ? fcntl(i->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
-		k->since = k->opened = clock_now_s();
+		k->since = k->opened = tk_now_s();
 		if (from && from->client_addr && from->client_addr->sa_family == AF_INET)
 			k->addr = ((const struct sockaddr_in *)(const void *)from->client_addr)->sin_addr.s_addr;
 		pthread_mutex_lock(&a->conns_lock);
@@ -164,7 +164,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
  * to arrive, however slowly it trickles in. */
 static void cut_late(struct agent *a)
 {
-	double now = clock_now_s();
+	double now = tk_now_s();
 
 	pthread_mutex_lock(&a->conns_lock);
 	for (struct conn *k = a->conns; k; k = k->next)

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "runner.h"
 
 #define RUNNER_MAX_OUT (64u << 20) /* a kernel printing more is broken */
@@ -181,7 +181,7 @@ static void reap(pid_t pid, double deadline, volatile sig_atomic_t *stop, struct
 			break;
 		if (info.si_pid == pid)
 			break;
-		if ((stop && *stop) || clock_now_s() > deadline) {
+		if ((stop && *stop) || tk_now_s() > deadline) {
 			if (stop && *stop)
 				res->interrupted = 1;
 			else
@@ -201,7 +201,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, statp[2] = { -1, -1 };
 	struct buf out = { .max = RUNNER_MAX_OUT }, eb = { .max = RUNNER_MAX_ERR };
-	double deadline = clock_now_s() + timeout_s;
+	double deadline = tk_now_s() + timeout_s;
 	struct child_failure failure = { 0, 0 };
 	int open_fds = 2, wstatus = 0;
 	pid_t pid;
@@ -246,7 +246,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 		struct pollfd fds[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
 
 		while (open_fds > 0) {
-			double left = deadline - clock_now_s();
+			double left = deadline - tk_now_s();
 			int n;
 
 			if (stop && *stop) {

@@ -37,10 +37,31 @@ static int hash_file(uint64_t *h, const char *path)
 	return 0;
 }
 
+/* The kernel SDK (kernels/sdk/ beside tune), on every kernel's include
+ * path: a kernel built on it is built again when it changes. */
+static const char *const sdk_files[] = { "tune_kernel.h", "tune_protocol.h" };
+
+static void sdk_dir(char *out, size_t len)
+{
+	snprintf(out, len, "%s/kernels/sdk", paths_home());
+}
+
 /* Everything the kernel's main file includes, as its manifest lists it,
- * goes into the hash. */
+ * and the SDK go into the hash. */
 static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint64_t *h, struct tune_error *err)
 {
+	char sdk[4096];
+
+	sdk_dir(sdk, sizeof(sdk));
+	for (size_t i = 0; i < sizeof(sdk_files) / sizeof(sdk_files[0]); i++) {
+		char path[4200];
+
+		snprintf(path, sizeof(path), "%s/%s", sdk, sdk_files[i]);
+		*h = fnv_str(*h, sdk_files[i]);
+		if (hash_file(h, path) != 0)
+			return tune_fail(err, TUNE_ERR_BUILD, "cannot read the kernel SDK's '%s': %s (set TUNE_HOME to "
+					 "tune's source tree)", path, paths_strerror(errno));
+	}
 	for (size_t i = 0; i < m->sources.n; i++) {
 		char path[4200];
 
@@ -164,7 +185,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 		      struct tune_error *err)
 {
 	static pthread_once_t cleaned = PTHREAD_ONCE_INIT;
-	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600];
+	char kdir[2048], cache[2048], dir[2400], tmp[2600], src[2600], inc[2600], sdk[4096], sdk_inc[4200];
 	char **argv = NULL;
 	size_t argc = 0, flags_len = 0;
 	uint64_t h = HASH_INIT;
@@ -213,9 +234,10 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	}
 	snprintf(src, sizeof(src), "%s/%s", kdir, m->main);
 	snprintf(inc, sizeof(inc), "-I%s", kdir);
+	sdk_dir(sdk, sizeof(sdk));
+	snprintf(sdk_inc, sizeof(sdk_inc), "-I%s", sdk);
 
-
-	/* compiler, -std, the flags, the defines, -I, -o tmp, src, link flags, NULL */
+	/* compiler, -std, the flags, the defines, -I twice, -o tmp, src, link flags, NULL */
 	if (!(argv = calloc(spec->cflags->n + m->link_flags.n + sizeof(out->defines) / 4 + 10, sizeof(*argv))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	argv[argc++] = (char *)spec->compiler;
@@ -227,6 +249,7 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	for (char *d = strtok_r(defs, " ", &save); d; d = strtok_r(NULL, " ", &save))
 		argv[argc++] = d;
 	argv[argc++] = inc;
+	argv[argc++] = sdk_inc;
 	argv[argc++] = "-o";
 	argv[argc++] = tmp;
 	argv[argc++] = src;

@@ -58,6 +58,8 @@ struct cmd_exit_code {
 	const char *meaning;
 };
 extern const struct cmd_exit_code tune_exit_codes[];
+/* protocol_help.c: the kernel protocol in prose, a line each, NULL last. */
+extern const char *const tune_protocol_help[];
 
 /* The subcommands, sorted by name, and `tune --platform P` itself (named
  * "tune"); commands.c. */

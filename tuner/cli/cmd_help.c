@@ -1,4 +1,4 @@
-/* tune help [COMMAND|platform|sweep|kernel|exit-codes] */
+/* tune help [COMMAND|platform|sweep|kernel|protocol|exit-codes] */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +37,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		       "       tune <command> [options]\n\ncommands:\n", tune_main_command.summary);
 		for (const struct cmd_entry *c = tune_commands; c->name; c++)
 			printf("  %-11s %s\n", c->name, c->summary);
-		printf("\nhelp topics: platform, sweep, kernel, exit-codes; tune <command> --help for its options\n"
+		printf("\nhelp topics: platform, sweep, kernel, protocol, exit-codes; tune <command> --help for its options\n"
 		       "database: --db F, else $TUNE_DB, else ./tune.db\n");
 		return 0;
 	}
@@ -57,6 +57,11 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		conf_help(stdout, manifest_keys, 2);
 		return 0;
 	}
+	if (!strcmp(topic, "protocol")) {
+		for (const char *const *line = tune_protocol_help; *line; line++)
+			puts(*line);
+		return 0;
+	}
 	if (!strcmp(topic, "exit-codes")) {
 		exit_codes();
 		return 0;
@@ -65,6 +70,7 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 		cmd_print_help(stdout, cmd_find(topic));
 		return 0;
 	}
-	return tune_fail(err, TUNE_ERR_USAGE, "help: no help on '%s' (topics: platform, sweep, kernel, exit-codes, or a "
+	return tune_fail(err, TUNE_ERR_USAGE, "help: no help on '%s' (topics: platform, sweep, kernel, protocol, exit-codes, "
+			 "or a "
 			 "command)", topic);
 }

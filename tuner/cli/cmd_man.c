@@ -84,7 +84,12 @@ int cmd_man(int argc, char **argv, struct tune_error *err)
 	command(&tune_main_command);
 	for (const struct cmd_entry *c = tune_commands; c->name; c++)
 		command(c);
-	fputs(".SH \"EXIT STATUS\"\n", stdout);
+	fputs(".SH \"KERNEL PROTOCOL\"\n.nf\n", stdout);
+	for (const char *const *line = tune_protocol_help; *line; line++) {
+		roff(*line);
+		putchar('\n');
+	}
+	fputs(".fi\n.SH \"EXIT STATUS\"\n", stdout);
 	for (const struct cmd_exit_code *e = tune_exit_codes; e->meaning; e++) {
 		printf(".TP\n.B %d\n", e->code);
 		roff(e->meaning);
@@ -93,6 +98,6 @@ int cmd_man(int argc, char **argv, struct tune_error *err)
 	fputs(".SH ENVIRONMENT\n.TP\n.B TUNE_DB\nthe database when no \\-\\-db is given\n"
 	      ".TP\n.B TUNE_CACHE_DIR\nwhere kernel builds are kept\n"
 	      ".SH \"SEE ALSO\"\n\\fBtune help platform\\fR, \\fBtune help sweep\\fR, \\fBtune help kernel\\fR: the keys of "
-	      "the YAML files.\n", stdout);
+	      "the YAML files; \\fBtune help protocol\\fR: the kernel protocol.\n", stdout);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../base/duration.h"
 #include "../base/signals.h"
 #include "../measure/measure.h"
@@ -106,7 +106,7 @@ static void run_estimate(const struct host_run *h, const double *last, size_t i)
 		}
 		left += last[k];
 	}
-	progress_run_end(clock_now_s() + left);
+	progress_run_end(tk_now_s() + left);
 	duration_format(left, when, sizeof(when));
 	fprintf(stderr, "tune: sweep %zu of %zu (%s): about %s left in the run (its sweeps' time in kernels the last "
 		"time they ran)\n", i + 1, h->nsweeps, h->sweeps[i], when);

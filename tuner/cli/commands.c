@@ -85,7 +85,7 @@ const struct cmd_entry tune_commands[] = {
 	  "tune export header --platform local -o tuned_config.h" },
 	{ "facts", cmd_facts, "", facts_options, "print this host's facts as JSON (what a Slurm node reports)",
 	  "tune facts --probes" },
-	{ "help", cmd_help, "[COMMAND|platform|sweep|kernel|exit-codes]", no_options, "show help",
+	{ "help", cmd_help, "[COMMAND|platform|sweep|kernel|protocol|exit-codes]", no_options, "show help",
 	  "tune help sweep" },
 	{ "hosts", cmd_hosts, "", hosts_options, "list the platforms' hosts, whether they answer, and their facts",
 	  "tune hosts --platform local" },

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../../store/store.h"
 #include "../base/names.h"
 #include "../base/strbuf.h"
@@ -99,7 +100,7 @@ const struct conf_key manifest_keys[] = {
 #undef M
 
 /* The flags every kernel takes from the tuner itself. */
-static const char *const reserved_flags[] = { "--runs", "--warmup", "--seed", NULL };
+static const char *const reserved_flags[] = { TK_FLAG_RUNS, TK_FLAG_WARMUP, TK_FLAG_SEED, NULL };
 
 static int listed(const struct conf_strs *l, const char *v)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
 #include "../run/run.h"
@@ -89,7 +89,7 @@ static const char *parse_output(struct measure_session *r, char *out, struct tri
 		json_t *o = json_loads(line, 0, &jerr);
 		struct manifest_line v;
 		char bad[256] = "";
-		json_t *warm = o ? json_object_get(o, "warmup") : NULL;
+		json_t *warm = o ? json_object_get(o, TK_FIELD_WARMUP) : NULL;
 		struct store_sample *s;
 		const struct trial *t = NULL;
 
@@ -201,13 +201,13 @@ static const char *run_kernel(struct measure_session *r, struct built *bin, stru
 	struct exec_job job = { .todo = todo, .n = n, .runs = runs, .warmup = warmup, .timeout_s = r->sweep->timeout_s,
 				.label = r->sweep->name, .kernel_hash = r->kernel_hash };
 
-	t0 = clock_now_ns();
+	t0 = tk_now_ns();
 	*rc = exec_execute(&r->builds, bin, &job, &res, &reason, err);
 	if (*rc != 0)
 		return *rc == TUNE_ERR_INTERRUPTED ? "interrupted" : "cannot run";
 	if (reason)
 		return reason;
-	r->measure_ns += (long long)(clock_now_ns() - t0);
+	r->measure_ns += (long long)(tk_now_ns() - t0);
 	if (res.interrupted) {
 		*rc = TUNE_ERR_INTERRUPTED;
 		run_result_free(&res);

@@ -32,7 +32,7 @@ struct progress {
 };
 
 void progress_init(struct progress *p, const char *title, size_t total, double cost_total);
-/* When the whole run (several sweeps) is expected to end, on clock_now_s()'s
+/* When the whole run (several sweeps) is expected to end, on tk_now_s()'s
  * clock, for the line's "run ~1m05s"; 0: unknown. */
 void progress_run_end(double when);
 /* Log lines even on a terminal: several sweeps share it. */

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../base/clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../base/duration.h"
 #include "measure.h"
 
@@ -55,7 +55,7 @@ static size_t terminal_width(void)
  * it never wraps (a wrapped line leaves fragments behind each redraw). */
 static void draw(const struct progress *p)
 {
-	double now = clock_now_s(), frac = p->cost_total > 0 ? p->cost_done / p->cost_total : 0;
+	double now = tk_now_s(), frac = p->cost_total > 0 ? p->cost_done / p->cost_total : 0;
 	char line[512], bar[12], el[16], e[16], run[40] = "";
 	size_t width = terminal_width(), filled = (size_t)(frac * 10 + 0.5);
 
@@ -102,7 +102,7 @@ void progress_init(struct progress *p, const char *title, size_t total, double c
 	p->title = title;
 	p->total = total;
 	p->cost_total = cost_total;
-	p->t0 = p->t_end = clock_now_s();
+	p->t0 = p->t_end = tk_now_s();
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->wake, NULL);
 }
@@ -144,7 +144,7 @@ void progress_end(struct progress *p, size_t trials, double cost, const char *la
 	pthread_mutex_lock(&p->lock);
 	p->done += trials;
 	p->cost_done += cost;
-	p->t_end = clock_now_s();
+	p->t_end = tk_now_s();
 	if (p->tty) {
 		/* What went wrong stays on the screen, above the line. */
 		if (note && *note && strcmp(note, "ok") != 0)
@@ -178,7 +178,7 @@ void progress_finish(struct progress *p)
 
 	stop_ticker(p);
 	if (p->done) {
-		duration_format(clock_now_s() - p->t0, d, sizeof(d));
+		duration_format(tk_now_s() - p->t0, d, sizeof(d));
 		fprintf(stderr, "%s%s: %zu trial%s in %s\n", stamp(p, at, sizeof(at)), p->title, p->done,
 			p->done == 1 ? "" : "s", d);
 	}

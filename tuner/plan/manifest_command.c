@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../kernels/sdk/tune_protocol.h"
 #include "plan.h"
 
 void manifest_build_label(const struct trial *t, char *out, size_t len)
@@ -121,9 +122,9 @@ int manifest_args(const char *binary, struct trial *const *todo, size_t n, long 
 
 	memset(a, 0, sizeof(*a));
 	a->argv[a->argc++] = (char *)binary;
-	rc |= add(a, "--runs", arg_text(a, "%lld", runs));
-	rc |= add(a, "--warmup", arg_text(a, "%lld", warmup));
-	rc |= add(a, "--seed", arg_text(a, "%lld", t->seed));
+	rc |= add(a, TK_FLAG_RUNS, arg_text(a, "%lld", runs));
+	rc |= add(a, TK_FLAG_WARMUP, arg_text(a, "%lld", warmup));
+	rc |= add(a, TK_FLAG_SEED, arg_text(a, "%lld", t->seed));
 	if (m->variant_flag && !m->variant_field)
 		rc |= add(a, m->variant_flag, arg_text(a, "%s", m->variants.v[t->variant]));
 	if (m->variant_field)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/sdk/tune_protocol.h"
 #include "plan.h"
 
 /* The planner's walk over the values: one index per parameter. */
@@ -411,7 +412,7 @@ int manifest_sample(const struct kernel_manifest *m, const struct trial *t, json
 		}
 		out->check = (unsigned long long)json_integer_value(c);
 	}
-	if (number(o, "cpu", &out->cpu))
+	if (number(o, TK_FIELD_CPU, &out->cpu))
 		out->cpu = -1;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../../store/store.h"
 #include "../base/errors.h"
 #include "../base/runner.h"
@@ -30,10 +31,8 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
 /* The version of the run spec an agent takes (manifest_spec.c), and the
  * most it reads of one. */
 #define RUNSPEC_API 1
-/* The most list values one kernel process takes: the protocol's list limit
- * (FLAGS_LIST_MAX of the kernels' kernels/common/flags.h; test_twins checks
- * that they agree). */
-#define RUN_LIST_MAX 64
+/* The most list values one kernel process takes: the protocol's. */
+#define RUN_LIST_MAX TK_LIST_MAX
 #define RUNSPEC_MAX_POINTS RUN_LIST_MAX
 #define RUNSPEC_MAX_JSON 65536 /* bytes of one encoded spec: the agent refuses more */
 

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../base/clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../base/names.h"
 #include "../base/strbuf.h"
 #include "../config/config.h"
@@ -240,7 +240,7 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 	json_t *job, *a = NULL;
 	char *body;
 	long long id;
-	double t0 = clock_now_s(), wait = 0.05;
+	double t0 = tk_now_s(), wait = 0.05;
 	int rc, exit_code = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -283,7 +283,7 @@ int slurm_client_run(struct slurm_client *c, char *const argv[], const char *bin
 		struct timespec ts = { 0, (long)(wait * 1e9) };
 		json_t *j;
 
-		if ((stop && *stop) || clock_now_s() - t0 > timeout_s + 60.0) {
+		if ((stop && *stop) || tk_now_s() - t0 > timeout_s + 60.0) {
 			if (stop && *stop)
 				res->interrupted = 1;
 			else

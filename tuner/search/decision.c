@@ -5,7 +5,7 @@
  * with the outcome are the caller's (struct search_decider). */
 #include <stdlib.h>
 
-#include "../base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "search.h"
 
 /* The point of the process of t (the knee, or any finalist) that behaves as
@@ -53,7 +53,7 @@ static size_t final_of(const struct kernel_manifest *m, const struct search_deci
 	*nb = nf - n0;
 	/* A random order, kept together by context so each is one process. */
 	for (size_t k = nf; d->shuffle && k > 1; k--) {
-		size_t j = (size_t)prng_below(d->shuffle, k);
+		size_t j = (size_t)tk_rng_below(d->shuffle, k);
 		struct trial *t = fin[k - 1];
 
 		fin[k - 1] = fin[j];

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../measure/measure.h"
 #include "search.h"
 
@@ -24,7 +24,7 @@
 struct replay {
 	struct plan *plan;
 	struct replay_recorded *rec;   /* per plan trial */
-	struct prng rng;
+	struct tk_rng rng;
 	double sigma, log_drift;
 	long long ids;          /* trial ids as a store would number them */
 	double time_ns;         /* measuring time so far */
@@ -32,12 +32,12 @@ struct replay {
 	size_t unrecorded;      /* measurements asked of points never recorded */
 };
 
-static double uniform01(struct prng *r)
+static double uniform01(struct tk_rng *r)
 {
-	return ((double)(prng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+	return ((double)(tk_rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
 }
 
-static double normal(struct prng *r)
+static double normal(struct tk_rng *r)
 {
 	return sqrt(-2.0 * log(uniform01(r))) * cos(6.283185307179586 * uniform01(r));
 }
@@ -77,7 +77,7 @@ static void measure_process(struct replay *p, struct trial **ts, size_t n)
 			continue;
 		}
 		for (size_t k = 0; k < runs; k++) {
-			v[k] = r->v[prng_below(&p->rng, r->n)] * drift;
+			v[k] = r->v[tk_rng_below(&p->rng, r->n)] * drift;
 			p->time_ns += v[k] * (double)manifest_metric_units(ts[i]);
 		}
 		/* Warm-ups take their time too. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "search.h"
 
 static const char *const phase_names[] = { "probe", "refine", "knee", "done", "dropped", NULL };
@@ -320,7 +320,7 @@ size_t search_next(struct search *s, struct trial **out, size_t max)
 		break;
 	case STRATEGY_RANDOM: {
 		/* A seeded permutation: the same sample on every resume. */
-		struct prng r = { (uint64_t)s->sweep->seed ^ 0x72616e64ull };
+		struct tk_rng r = { (uint64_t)s->sweep->seed ^ 0x72616e64ull };
 		size_t *perm = malloc((pl->ntrials ? pl->ntrials : 1) * sizeof(*perm));
 		size_t want = budget > 0 && (size_t)budget < pl->ntrials ? (size_t)budget : pl->ntrials;
 
@@ -329,7 +329,7 @@ size_t search_next(struct search *s, struct trial **out, size_t max)
 		for (size_t i = 0; i < pl->ntrials; i++)
 			perm[i] = i;
 		for (size_t i = pl->ntrials; i > 1; i--) {
-			size_t j = (size_t)prng_below(&r, i), t = perm[i - 1];
+			size_t j = (size_t)tk_rng_below(&r, i), t = perm[i - 1];
 
 			perm[i - 1] = perm[j];
 			perm[j] = t;

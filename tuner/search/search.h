@@ -171,7 +171,7 @@ int search_replay_serve(const struct sweep *sw, struct plan *plan, const struct 
 
 /* What is the caller's in a decision (decision.c), the sweep's or the
  * replay's: how a final is measured, and what becomes of the outcome. */
-struct prng;
+struct tk_rng;
 struct search_decider {
 	/* Measures fin[0..nf), the final of the decision that first opens,
 	 * side by side; non-zero stops. */
@@ -183,7 +183,7 @@ struct search_decider {
 		       long long weighed, struct tune_error *err);
 	void *arg;
 	int beside;          /* measure the baseline beside each process of the final: the gain, run by run */
-	struct prng *shuffle; /* the final in a random order (by process still), or NULL: as chosen */
+	struct tk_rng *shuffle; /* the final in a random order (by process still), or NULL: as chosen */
 };
 /* Each decision of the plan, by the one loop the sweep and the replay share:
  * rank, knee, finalists (drift widening the tolerance), the final measured

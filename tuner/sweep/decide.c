@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/prng.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../config/config.h"
 #include "../measure/measure.h"
 #include "../plan/plan.h"
@@ -158,7 +158,7 @@ static int record_decision(void *arg, struct trial *knee, struct trial **cand, s
  * of the best context). */
 int sweep_decide(struct sweep_run *r, double drift, struct tune_error *err)
 {
-	struct prng rng = { (uint64_t)r->sweep.seed ^ 0x66696e616cull };
+	struct tk_rng rng = { (uint64_t)r->sweep.seed ^ 0x66696e616cull };
 	struct search_decider d = { measure_final, record_decision, r, 1, &rng };
 
 	return search_decide_each(&r->plan, &r->sweep, drift, &d, err);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/clock.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../base/hash.h"
 #include "../base/strbuf.h"
 #include "../base/version.h"
@@ -342,7 +342,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	r->ms.sweep = &r->sweep;
 	r->ms.kernel_hash = r->kernel_hash;
 	r->ms.builds = (struct exec_builds){ .ctx = ctx, .stop = o->stop };
-	r->t0 = clock_now_s();
+	r->t0 = tk_now_s();
 	r->ms.load_max = -1;
 	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
 		goto out;
@@ -429,7 +429,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 			if (rc)
 				break;
 		}
-		if (r->sweep.time_limit_s > 0 && clock_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
+		if (r->sweep.time_limit_s > 0 && tk_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
 			sweep_warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
 			     r->sweep.time_limit_s, rounds);
 			break;
