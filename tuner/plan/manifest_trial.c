@@ -122,29 +122,39 @@ static int describe(struct trial *t)
 	return used + 1 >= sizeof(t->key) || cused + 1 >= sizeof(t->context);
 }
 
+int manifest_trial(const struct kernel_manifest *m, int variant, const long long *values, long long seed,
+		   long long runs, long long warmup, struct trial *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->manifest = m;
+	t->variant = variant;
+	t->seed = seed;
+	t->runs = runs;
+	t->warmup = warmup;
+	for (size_t i = 0; i < m->parameters.n; i++) {
+		const struct kernel_param *p = param_at(m, i);
+
+		if (!manifest_param_applies(m, p, (size_t)variant) || p->role == ROLE_PROBE)
+			t->values[i] = PLAN_NA;
+		else
+			t->values[i] = values[i];
+	}
+	return describe(t);
+}
+
 /* The trial of variant v at the walk's indices, list value l. */
 static int make_trial(struct walk *w, size_t v, size_t l, struct trial *t, struct tune_error *err)
 {
 	const struct sweep *s = w->s;
 	const struct kernel_manifest *m = s->manifest;
+	long long values[PLAN_MAX_PARAMS];
 	int rc;
 
-	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < m->parameters.n; i++)
+		values[i] = s->values[i].n ? s->values[i].v[param_at(m, i)->role == ROLE_LIST ? l : w->idx[i]] : PLAN_NA;
+	rc = manifest_trial(m, (int)s->kvariants.v[v], values, s->seed, s->runs, s->warmup, t);
 	t->kernel = s->kernel;
-	t->manifest = m;
-	t->variant = (int)s->kvariants.v[v];
-	t->seed = s->seed;
-	t->runs = s->runs;
-	t->warmup = s->warmup;
-	for (size_t i = 0; i < m->parameters.n; i++) {
-		const struct kernel_param *p = param_at(m, i);
-
-		if (!manifest_param_applies(m, p, (size_t)t->variant) || p->role == ROLE_PROBE)
-			t->values[i] = PLAN_NA;
-		else
-			t->values[i] = s->values[i].v[p->role == ROLE_LIST ? l : w->idx[i]];
-	}
-	if ((rc = describe(t)) < 0)
+	if (rc < 0)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if (rc)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s': the parameters of a trial of kernel '%s' are "

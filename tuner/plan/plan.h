@@ -107,6 +107,12 @@ int plan_same_process(const struct trial *a, const struct trial *b);
  * message on stderr. */
 int manifest_plan(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err);
 
+/* The trial of kernel m's variant at values (one per parameter, in the
+ * manifest's order; those that do not apply to the variant become PLAN_NA),
+ * with its key, parameters and context. Returns 0, -1 out of memory, 1 when
+ * its parameters are too long to store. */
+int manifest_trial(const struct kernel_manifest *m, int variant, const long long *values, long long seed,
+		   long long runs, long long warmup, struct trial *t);
 /* Measured in one kernel process: same variant and every value but the list's. */
 int manifest_same_process(const struct trial *a, const struct trial *b);
 /* Decided together: the same context. */
