@@ -196,4 +196,8 @@ struct search_decider {
 int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, const struct search_decider *d,
 		       struct tune_error *err);
 
+/* space.h: recorded search spaces (Kernel Tuner's cache files) and the
+ * strategies that search one, replayed by the same drift. */
+#include "space.h"
+
 #endif
