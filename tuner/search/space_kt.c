@@ -357,12 +357,12 @@ static int gunzip(const char *path, struct run_result *res, struct tune_error *e
 	if (rc)
 		return rc;
 	if (!runner_succeeded(res)) {
-		char why[160];
+		char why[160], *said = res->errout + strspn(res->errout, " \n");
 
 		runner_describe(res, 300, why, sizeof(why));
-		res->errout[strcspn(res->errout, "\n")] = '\0';
+		said[strcspn(said, "\n")] = '\0'; /* its first line said */
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: not a gzip file: gzip -dc: %s%s%s (give the cache file, "
-				 "compressed by gzip or not)", path, why, res->errout[0] ? ": " : "", res->errout);
+				 "compressed by gzip or not)", path, why, said[0] ? ": " : "", said);
 	}
 	if (res->out_len >= RUNNER_MAX_OUT)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: decompresses to more than %u MiB (the most a replay reads)",
