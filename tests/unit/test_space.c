@@ -53,6 +53,24 @@ static void test_parse(void)
 	search_space_free(&sp);
 }
 
+/* Reals, booleans and strings as Kernel Tuner's keys write them. */
+static void test_values(void)
+{
+	static const char text[] =
+		"{\"tune_params_keys\": [\"f\", \"b\", \"s\"], \"tune_params\": {\"f\": [0.5, 1.0], \"b\": [true, false], "
+		"\"s\": [\"x\", \"y\"]}, \"cache\": {\"1.0,False,y\": {\"f\": 1.0, \"b\": false, \"s\": \"y\", \"time\": 1, "
+		"\"times\": [1], \"compile_time\": 0, \"benchmark_time\": 1}}}";
+	struct search_space sp;
+	struct tune_error err = { "" };
+	int rc = search_space_parse_kt(text, sizeof(text) - 1, "values.json", &sp, &err);
+
+	CHECK(rc == 0 && sp.config_of[7] == 0, "rc %d (%s): 1.0,False,y is the last point", rc, err.msg);
+	CHECK(rc == 0 && !strcmp(sp.params[0].values[0], "0.5") && !strcmp(sp.params[0].values[1], "1.0") &&
+	      !strcmp(sp.params[1].values[0], "True") && !strcmp(sp.params[2].values[1], "y"),
+	      "values as keys write them");
+	search_space_free(&sp);
+}
+
 /* Each malformed text: TUNE_ERR_CONFIG, a message naming what. */
 static void test_malformed(void)
 {
@@ -226,6 +244,7 @@ static void test_replay(void)
 int main(void)
 {
 	test_parse();
+	test_values();
 	test_malformed();
 	test_strategies();
 	test_replay();

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../base/runner.h"
+#include "../base/strbuf.h"
 #include "search.h"
 
 /* Text from the file, shown in a message: cut, and a byte that is not
@@ -47,8 +48,11 @@ static char *value_text(const json_t *v)
 			if (strtod(buf, NULL) == json_real_value(v))
 				break;
 		}
-		if (!strpbrk(buf, ".eni"))
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ".0");
+		if (!strpbrk(buf, ".eni")) {
+			size_t used = strlen(buf);
+
+			str_appendf(buf, sizeof(buf), &used, ".0");
+		}
 		break;
 	case JSON_STRING:
 		return strdup(json_string_value(v));
