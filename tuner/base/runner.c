@@ -18,7 +18,6 @@
 #include "../../kernels/sdk/tune_protocol.h"
 #include "runner.h"
 
-#define RUNNER_MAX_OUT (64u << 20) /* a kernel printing more is broken */
 #define RUNNER_MAX_ERR (64u << 10)
 
 struct buf {

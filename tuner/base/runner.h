@@ -12,6 +12,10 @@
 /* One past the highest CPU number a platform can name (cpus: 0..4095). */
 #define RUNNER_MAX_CPU 4096
 
+/* The most of a child's stdout kept (a kernel printing more is broken): out
+ * holds at most this many bytes, the rest is read and dropped. */
+#define RUNNER_MAX_OUT (64u << 20)
+
 struct run_result {
 	char *out;       /* stdout, NUL-terminated; free() it */
 	size_t out_len;

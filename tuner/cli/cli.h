@@ -137,6 +137,8 @@ struct cmd_options {
 	const char *listen, *token_file, *tls_cert, *tls_key, *name, *max_timeout;
 	/* tune replay's */
 	const char *from, *bridge, *seeds, *drift, *strategies, *start;
+	const char *kernel_tuner, *budgets; /* --kernel-tuner FILE, --budgets LIST */
+	int format_given;
 	int serve;
 	int probes; /* tune facts --probes */
 	char **args; /* what is left: positional arguments */

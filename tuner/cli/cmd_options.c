@@ -201,6 +201,8 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 'x': o->drift = optarg; break;
 		case 'S': o->strategies = optarg; break;
 		case 'G': o->start = optarg; break;
+		case 'J': o->kernel_tuner = optarg; break;
+		case 'U': o->budgets = optarg; break;
 		case 'p':
 			if (o->nplatforms == ((op->flags & CMD_OPT_REPEAT) ? CMD_MAX_PLATFORMS : 1))
 				return tune_fail(err, TUNE_ERR_USAGE, "%sat most %d --platform option%s", prefix,
@@ -226,6 +228,7 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 			if (o->format < 0)
 				return tune_fail(err, TUNE_ERR_USAGE, "%sunknown format '%s' (one of: table, md, csv, "
 						 "json)", prefix, optarg);
+			o->format_given = 1;
 			break;
 		default:
 			return bad_option(c, prefix, argv[optind - 1], 0, err);

@@ -34,8 +34,13 @@ static const struct cmd_option hosts_options[] = {
 };
 static const struct cmd_option kernels_options[] = { CMD_OPT_KERNELS_DIR, CMD_OPT_END };
 static const struct cmd_option replay_options[] = {
-	{ "from", 'r', "SWEEP", CMD_OPT_REQUIRED, "the recorded sweep whose runs are replayed: its name in the database "
-	  "(a grid over the points the search may ask for, several runs each)" },
+	{ "from", 'r', "SWEEP", 0, "the recorded sweep whose runs are replayed: its name in the database (a grid over "
+	  "the points the search may ask for, several runs each); needed with SWEEP" },
+	{ "kernel-tuner", 'J', "FILE", 0, "instead of a sweep: replay a search space Kernel Tuner recorded, its cache "
+	  "file (.json or .json.gz): each measurement a recorded run of the configuration under the drift, costing its "
+	  "compile and benchmark time; failed or absent configurations are constraint violations" },
+	{ "budgets", 'U', "LIST", 0, "with --kernel-tuner: the measuring budgets, comma-separated percentages of the "
+	  "space's total time (every valid configuration measured once; default 0.2,0.5,1,2,5)" },
 	{ "bridge", 'B', "SWEEP", 0, "a recorded sweep that measured points of each of --from's kernel processes in one "
 	  "process: each of those is scaled to it, so that the record reads as measured side by side" },
 	{ "seeds", 's', "N", 0, "replays per strategy, 1..100000 (default 100)" },
@@ -43,7 +48,10 @@ static const struct cmd_option replay_options[] = {
 	{ "start", 'G', "LO,HI", 0, "also replay the adaptive search started in [LO, HI] of the list parameter, as a "
 	  "kernel's probe starts it (chase's Little's law bounds on g: the probe fields g_low and g_high)" },
 	{ "strategies", 'S', "LIST", 0, "comma-separated, of grid, random, adaptive (default all three; random gets "
-	  "the adaptive search's number of trials unless the sweep sets max_trials)" },
+	  "the adaptive search's number of trials unless the sweep sets max_trials; with --kernel-tuner: grid, "
+	  "random)" },
+	{ "format", 'F', "FORMAT", 0, "with --kernel-tuner: table or json (an object per strategy and budget; "
+	  "default table)" },
 	{ "serve", 'V', NULL, 0, "be the replay's objective for another optimizer instead: answer 'seed N', "
 	  "'measure G' and 'judge G' lines on standard input (bench/replay_tpe.py)" },
 	CMD_OPT_PLATFORM(0, "the platform the sweep is planned for (default local)"), CMD_OPT_KERNELS_DIR, CMD_OPT_DB,
@@ -98,9 +106,10 @@ const struct cmd_entry tune_commands[] = {
 	  "bring a database of an older schema to this tune's, in place (reading commands leave it and read a "
 	  "migrated copy)",
 	  "tune migrate --db old.db" },
-	{ "replay", cmd_replay, "SWEEP", replay_options,
+	{ "replay", cmd_replay, "[SWEEP]", replay_options,
 	  "prove a search on recorded runs: each strategy of SWEEP replayed over many seeds against a recorded grid, "
-	  "with drift; how often it lands in the plateau, at what cost",
+	  "with drift; how often it lands in the plateau, at what cost. With --kernel-tuner FILE, the strategies "
+	  "searching a space Kernel Tuner recorded, per budget: their best over the best recorded",
 	  "tune replay sweeps/chase-tune.yaml --from bench-grid --seeds 200" },
 	{ "report", cmd_report, "", report_options,
 	  "charts (PNG, SVG) and a self-contained HTML report in a folder",

@@ -55,6 +55,12 @@ static const struct replay_recorded *record_of(const struct replay *p, const str
 	return NULL;
 }
 
+double search_drift_step(struct tk_rng *r, double *log_drift, double sigma)
+{
+	*log_drift = DRIFT_KEEP * *log_drift + sigma * normal(r);
+	return exp(*log_drift);
+}
+
 /* One kernel process measuring ts[0..n): a drift step, then each trial's
  * runs drawn from its record, scaled by the drift. */
 static void measure_process(struct replay *p, struct trial **ts, size_t n)
@@ -63,8 +69,7 @@ static void measure_process(struct replay *p, struct trial **ts, size_t n)
 	long long batch = p->ids + 1;
 
 	p->processes++;
-	p->log_drift = DRIFT_KEEP * p->log_drift + p->sigma * normal(&p->rng);
-	drift = exp(p->log_drift);
+	drift = search_drift_step(&p->rng, &p->log_drift, p->sigma);
 	for (size_t i = 0; i < n; i++) {
 		const struct replay_recorded *r = record_of(p, ts[i]);
 		size_t runs = ts[i]->runs > 0 && ts[i]->runs < 256 ? (size_t)ts[i]->runs : 1;

@@ -11,6 +11,7 @@
 
 #include "../../store/store.h"
 #include "../base/errors.h"
+#include "../../kernels/sdk/tune_protocol.h"
 #include "../base/stats.h"
 #include "../config/config.h"
 #include "../plan/plan.h"
@@ -161,6 +162,10 @@ int search_replay_load(struct store *st, const struct sweep *sw, struct plan *pl
 void search_replay_free(struct replay_record *r);
 int search_replay(const struct sweep *sw, struct plan *plan, const struct replay_record *record,
 		  const struct replay_options *o, struct replay_result *out, struct tune_error *err);
+/* The drift's walk from one kernel process to the next: a log-normal
+ * AR(1) step of sd sigma from *log_drift (0 at the start); the factor the
+ * new process's measurements are scaled by. */
+double search_drift_step(struct tk_rng *r, double *log_drift, double sigma);
 /* The replay as an objective for another optimizer (bench/replay_tpe.py):
  * answers a line per request on in: "seed N" (ok: a new drift walk),
  * "measure G" (a median of the sweep's runs drawn at list value G, as one
@@ -190,5 +195,9 @@ struct search_decider {
  * by d, the knee again from that measurement alone, d told the outcome. */
 int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, const struct search_decider *d,
 		       struct tune_error *err);
+
+/* space.h: recorded search spaces (Kernel Tuner's cache files) and the
+ * strategies that search one, replayed by the same drift. */
+#include "space.h"
 
 #endif

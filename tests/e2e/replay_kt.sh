@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# tune replay --kernel-tuner: a hand-written Kernel Tuner cache whose answers
+# are known (grid's order and ratios, random finding the best with the whole
+# budget), the same by seed, the JSON's keys, the same from gzip; the shared
+# convolution_A100 space: a row per strategy and budget, no ratio below 1;
+# and each malformed file refused with its key, exit 3.
+tune=$1
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+kt=${TUNE_KT_DATA:-$src/tests/data/kernel-tuner}
+
+# a in 1..3, b in 1..2: "2,1" the best (1 ms), "2,2" fails to launch, "3,2"
+# is not recorded; each valid one costs 100 ms, so the space 400 ms. Grid
+# asks 1,1 1,2 3,1 2,2 2,1: its best at 25, 50, 75 and 100% is 2, 1.5, 1.5, 1.
+cat > "$TMP/small.json" << 'JSON'
+{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2, 3], "b": [1, 2]}, "objective": "time",
+ "kernel_name": "small", "cache": {
+  "1,1": {"a": 1, "b": 1, "time": 2.0, "times": [2.0, 2.0], "compile_time": 90, "benchmark_time": 10},
+  "1,2": {"a": 1, "b": 2, "time": 1.5, "times": [1.5, 1.5], "compile_time": 90, "benchmark_time": 10},
+  "2,1": {"a": 2, "b": 1, "time": 1.0, "times": [1.0, 1.0], "compile_time": 90, "benchmark_time": 10},
+  "2,2": {"a": 2, "b": 2, "time": "RuntimeFailedConfig", "compile_time": 50, "benchmark_time": 0},
+  "3,1": {"a": 3, "b": 1, "time": 3.0, "times": [3.0, 3.0], "compile_time": 90, "benchmark_time": 10}}}
+JSON
+small() { "$tune" replay --kernel-tuner "$TMP/small.json" --drift 0 --budgets 25,50,75,100 "$@"; }
+small --seeds 40 > "$TMP/out" 2> "$TMP/err"
+rc=$?
+check "the small space: exit 0 (rc $rc: $(cat "$TMP/err"))" test $rc = 0
+check "it says what it replays" grep -q "^6 configurations of 2 parameters, 5 recorded, 4 valid; the best 1 ms (2,1); every valid one measured once: 0.4 s" "$TMP/out"
+# strategy budget measured failed excluded median p90 within
+ratios() { awk -v s="$1" '$1 == s { printf "%s %s %s %s|", $2, $6, $7, $8 }' "$TMP/out"; }
+check "grid: 2, 1.5, 1.5 and 1 at 25..100% ($(ratios grid))" test "$(ratios grid)" = \
+	"25% 2.000 2.000 0%|50% 1.500 1.500 0%|75% 1.500 1.500 0%|100% 1.000 1.000 100%|"
+check "grid at 100%: four measured, the failing one asked once, the absent one not yet" \
+	test "$(awk '$1 == "grid" && $2 == "100%" { print $3, $4, $5 }' "$TMP/out")" = "4.0 1.0 0.0"
+check "random: the best in every seed with the whole budget ($(ratios random))" \
+	test "$(awk '$1 == "random" && $2 == "100%" { print $6, $7, $8 }' "$TMP/out")" = "1.000 1.000 100%"
+check "random: a quarter measures one, the best in some seeds only" \
+	awk '$1 == "random" && $2 == "25%" { w = $8 + 0; found = 1; exit !($3 == "1.0" && w > 5 && w < 60) } END { exit !found }' "$TMP/out"
+small --seeds 40 > "$TMP/out2" 2>&1
+check "the same seeds, the same table" cmp -s "$TMP/out" "$TMP/out2"
+small --seeds 41 > "$TMP/out3" 2>&1
+check "a seed more, random's quarter may change but grid's rows do not" \
+	test "$(grep '^grid' "$TMP/out")" = "$(grep '^grid' "$TMP/out3")"
+gzip -c "$TMP/small.json" > "$TMP/small.json.gz"
+"$tune" replay --kernel-tuner "$TMP/small.json.gz" --drift 0 --budgets 25,50,75,100 --seeds 40 > "$TMP/outgz" 2>&1
+check "gzip'd, the same rows" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outgz")"
+cp "$TMP/small.json.gz" "$TMP/small.cache"
+"$tune" replay --kernel-tuner "$TMP/small.cache" --drift 0 --budgets 25,50,75,100 --seeds 40 > "$TMP/outmagic" 2>&1
+check "gzip known by its first bytes too" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outmagic")"
+
+small --seeds 40 --format json > "$TMP/json" 2> "$TMP/err"
+check "--format json: exit 0 ($(cat "$TMP/err"))" test $? = 0
+check "--format json: an object per strategy and budget, exactly its keys, grid's ratios" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
+assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [(s, b) for s in ("grid", "random") for b in (0.25, 0.5, 0.75, 1.0)], rows
+assert all(set(r) == keys and r["seeds"] == 40 and r["drift_pct"] == 0 for r in rows), rows
+assert [r["median_ratio"] for r in rows[:4]] == [2.0, 1.5, 1.5, 1.0], rows
+assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0, rows
+' "$TMP/json"
+
+# The shared space, a few seeds: every strategy at every default budget.
+if [ -r "$kt/convolution_A100.json.gz" ]; then
+	"$tune" replay --kernel-tuner "$kt/convolution_A100.json.gz" --seeds 10 > "$TMP/conv" 2> "$TMP/err"
+	rc=$?
+	check "convolution_A100: exit 0 (rc $rc: $(cat "$TMP/err"))" test $rc = 0
+	check "convolution_A100: 10240 configurations, 4201 valid" grep -q "^10240 configurations of 10 parameters, 4362 recorded, 4201 valid" "$TMP/conv"
+	rows=$(awk '$1 == "grid" || $1 == "random" { print $1, $2 }' "$TMP/conv" | tr '\n' ' ')
+	check "convolution_A100: a row per strategy and budget ($rows)" test "$rows" = \
+		"grid 0.2% grid 0.5% grid 1% grid 2% grid 5% random 0.2% random 0.5% random 1% random 2% random 5% "
+	check "convolution_A100: no ratio below 1, none infinite" awk '$1 == "grid" || $1 == "random" {
+		n++; if (!($6 >= 1 && $7 >= $6 && $7 < 100)) bad = 1 } END { exit !(n == 10 && !bad) }' "$TMP/conv"
+	check "convolution_A100: grid measures more with more budget" awk '$1 == "grid" {
+		if ($3 + 0 <= last) bad = 1; last = $3 + 0 } END { exit bad }' "$TMP/conv"
+else
+	echo "FAIL: no $kt/convolution_A100.json.gz (set TUNE_KT_DATA to its folder)"
+	fail=$((fail + 1))
+fi
+
+# Malformed files: each names the file and what is wrong, exit 3.
+bad() { # NAME TEXT EXPECTED: the file NAME holding TEXT is refused saying EXPECTED
+	printf '%s' "$2" > "$TMP/$1"
+	out=$("$tune" replay --kernel-tuner "$TMP/$1" --seeds 2 2>&1)
+	rc=$?
+	check "$1: exit 3 (rc $rc)" test $rc = 3
+	check "$1: says '$3' ($out)" grep -qF "tune: $TMP/$1$3" <<< "$out"
+}
+head=$'{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]},\n'
+ok='"compile_time": 1, "benchmark_time": 1'
+bad syntax.json "$head\"cache\": {\"1\": {\"a\": 1,, }}}" ":2:"
+bad syntax.json "$head\"cache\": {\"1\": {\"a\": 1,, }}}" ":2:24: not a Kernel Tuner cache file:"
+bad notgzip.json.gz "$head}" ": not a gzip file: gzip -dc: exit status 1: gzip: "
+bad nocache.json "$head\"objective\": \"time\"}" ": key 'cache': missing (the recorded configurations)"
+bad times.json "$head\"cache\": {\"1\": {\"a\": 1, \"time\": 1.0, \"times\": \"fast\", $ok}}}" \
+	": cache key '1': 'times' is not an array of numbers"
+bad times2.json "$head\"cache\": {\"1\": {\"a\": 1, \"time\": 1.0, \"times\": [1, null], $ok}}}" \
+	": cache key '1': 'times' is not an array of numbers (item 1)"
+bad disagree.json "$head\"cache\": {\"2\": {\"a\": 1, \"time\": 1.0, \"times\": [1], $ok}}}" \
+	": cache key '2': its 'a' disagrees with the key's value '2'"
+bad empty.json "$head\"cache\": {}}" ": key 'cache': no valid configuration (0 recorded)"
+bad allfail.json "$head\"cache\": {\"1\": {\"a\": 1, \"time\": \"CompilationFailedConfig\"}}}" \
+	": key 'cache': no valid configuration (1 recorded, each a failure)"
+bad notobject.json "[1, 2]" ": not a Kernel Tuner cache file: not a JSON object"
+out=$("$tune" replay --kernel-tuner "$TMP/no-such.json" 2>&1)
+rc=$?
+check "a missing file: exit 3 (rc $rc)" test $rc = 3
+check "a missing file: says so ($out)" grep -qF "tune: cannot read '$TMP/no-such.json': No such file" <<< "$out"
+
+# Options that do not go together, or bad values: exit 2.
+usage() { # WHAT EXPECTED ARGS...: exit 2, saying EXPECTED
+	local what=$1 says=$2
+	shift 2
+	out=$("$tune" replay "$@" 2>&1)
+	rc=$?
+	check "$what: exit 2 (rc $rc)" test $rc = 2
+	check "$what: says '$says' ($out)" grep -qF -- "$says" <<< "$out"
+}
+usage "a sweep too" "--kernel-tuner replays a recorded space, no sweep: 'sweeps/chase-tune.yaml'" \
+	sweeps/chase-tune.yaml --kernel-tuner "$TMP/small.json"
+usage "--from too" "--kernel-tuner replays a recorded space, without --from" --kernel-tuner "$TMP/small.json" --from x
+usage "a budget of 0" "option '--budgets': '0,1' is not a list" --kernel-tuner "$TMP/small.json" --budgets 0,1
+usage "a budget not a number" "option '--budgets': 'lots' is not a list" --kernel-tuner "$TMP/small.json" --budgets lots
+usage "--format md" "option '--format': 'md' is not one of table, json" --kernel-tuner "$TMP/small.json" --format md
+usage "adaptive" "'adaptive' is not a strategy of a recorded space" --kernel-tuner "$TMP/small.json" --strategies adaptive
+usage "--budgets without a space" "option '--budgets' is for a recorded space" sweeps/chase-tune.yaml --from x --budgets 1
+check "--help names --kernel-tuner and --budgets" sh -c "'$tune' replay --help | grep -q -- '--kernel-tuner FILE' && '$tune' replay --help | grep -q -- '--budgets LIST'"
+e2e_done replay_kt

@@ -1,0 +1,252 @@
+/* Recorded spaces (tuner/search/space.h): Kernel Tuner's cache text parsed
+ * (what is recorded, failing or absent; the best and the total cost), each
+ * malformed file refused with its key; grid and random each propose every
+ * point once, grid's prefixes spread over every parameter's values, random
+ * repeats by seed; and the replay on a space whose answers are known. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../tuner/base/strbuf.h"
+#include "../../tuner/search/search.h"
+#include "../check.h"
+
+/* a in 1..3, b in 1..2: "2,1" the best, "2,2" failing, "3,2" absent; each
+ * valid one costs 100 ms, the failing one 50. */
+static const char small[] =
+	"{\"tune_params_keys\": [\"a\", \"b\"], \"tune_params\": {\"a\": [1, 2, 3], \"b\": [1, 2]},\n"
+	" \"objective\": \"time\", \"kernel_name\": \"k\", \"cache\": {\n"
+	"  \"1,1\": {\"a\": 1, \"b\": 1, \"time\": 2.0, \"times\": [2.0, 2.0], \"compile_time\": 90, \"benchmark_time\": 10},\n"
+	"  \"1,2\": {\"a\": 1, \"b\": 2, \"time\": 1.5, \"times\": [1.5], \"compile_time\": 90, \"benchmark_time\": 10},\n"
+	"  \"2,1\": {\"a\": 2, \"b\": 1, \"time\": 1.0, \"times\": [0.9, 1.1], \"compile_time\": 90, \"benchmark_time\": 10},\n"
+	"  \"2,2\": {\"a\": 2, \"b\": 2, \"time\": \"RuntimeFailedConfig\", \"compile_time\": 50},\n"
+	"  \"3,1\": {\"a\": 3, \"b\": 1, \"time\": 3.0, \"times\": [3.0], \"compile_time\": 90, \"benchmark_time\": 10}}}\n";
+
+static void test_parse(void)
+{
+	struct search_space sp;
+	struct tune_error err = { "" };
+	size_t coord[2] = { 1, 0 };
+	int rc = search_space_parse_kt(small, sizeof(small) - 1, "small.json", &sp, &err);
+
+	CHECK(rc == 0, "rc %d: %s", rc, err.msg);
+	CHECK(sp.nparams == 2 && sp.npoints == 6, "%zu parameters, %zu points", sp.nparams, sp.npoints);
+	CHECK(sp.nconfigs == 5 && sp.nvalid == 4, "%zu configurations, %zu valid", sp.nconfigs, sp.nvalid);
+	CHECK(sp.best != SPACE_NONE && !strcmp(sp.configs[sp.best].key, "2,1"), "best %s",
+	      sp.best != SPACE_NONE ? sp.configs[sp.best].key : "none");
+	CHECK(fabs(sp.total_ms - 400) < 1e-9, "total %g ms", sp.total_ms);
+	CHECK(search_space_point(&sp, coord) == 2, "point of (1, 0): %zu", search_space_point(&sp, coord));
+	search_space_coords(&sp, 5, coord);
+	CHECK(coord[0] == 2 && coord[1] == 1, "coords of 5: %zu %zu", coord[0], coord[1]);
+	CHECK(sp.config_of[5] == -1, "3,2 is absent: %d", (int)sp.config_of[5]);
+	CHECK(sp.config_of[3] >= 0 && !sp.configs[sp.config_of[3]].valid &&
+	      fabs(sp.configs[sp.config_of[3]].cost_ms - 50) < 1e-9, "2,2 fails, at its compile time");
+	CHECK(!strcmp(sp.params[0].values[2], "3") && !strcmp(sp.kernel, "k"), "values as keys write them");
+	{
+		struct space_measurer m = { &sp, { 7 }, 0, 0 };
+		double v = search_space_measure(&m, 2);
+
+		CHECK(v == 0.9 || v == 1.1, "a measurement of 2,1 is one of its runs: %g", v);
+		CHECK(isnan(search_space_measure(&m, 3)) && isnan(search_space_measure(&m, 5)),
+		      "failing and absent points measure NAN");
+	}
+	search_space_free(&sp);
+}
+
+/* Reals, booleans and strings as Kernel Tuner's keys write them. */
+static void test_values(void)
+{
+	static const char text[] =
+		"{\"tune_params_keys\": [\"f\", \"b\", \"s\"], \"tune_params\": {\"f\": [0.5, 1.0], \"b\": [true, false], "
+		"\"s\": [\"x\", \"y\"]}, \"cache\": {\"1.0,False,y\": {\"f\": 1.0, \"b\": false, \"s\": \"y\", \"time\": 1, "
+		"\"times\": [1], \"compile_time\": 0, \"benchmark_time\": 1}}}";
+	struct search_space sp;
+	struct tune_error err = { "" };
+	int rc = search_space_parse_kt(text, sizeof(text) - 1, "values.json", &sp, &err);
+
+	CHECK(rc == 0 && sp.config_of[7] == 0, "rc %d (%s): 1.0,False,y is the last point", rc, err.msg);
+	CHECK(rc == 0 && !strcmp(sp.params[0].values[0], "0.5") && !strcmp(sp.params[0].values[1], "1.0") &&
+	      !strcmp(sp.params[1].values[0], "True") && !strcmp(sp.params[2].values[1], "y"),
+	      "values as keys write them");
+	search_space_free(&sp);
+}
+
+/* Each malformed text: TUNE_ERR_CONFIG, a message naming what. */
+static void test_malformed(void)
+{
+	static const struct {
+		const char *text, *says;
+	} cases[] = {
+		{ "{\"cache\": {}\n,,}", "bad.json:2:" },
+		{ "[1, 2]", "not a JSON object" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}}", "key 'cache': missing" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"cache\": []}", "key 'cache': not an object" },
+		{ "{\"tune_params\": {\"a\": [1]}, \"cache\": {}}", "key 'tune_params_keys'" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"b\": [1]}, \"cache\": {}}", "key 'tune_params': 'a' is missing" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [[1]]}, \"cache\": {}}", "'a' item 0 is not a number" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"objective\": \"GFLOP/s\", \"cache\": {}}",
+		  "key 'objective': 'GFLOP/s'" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"cache\": {}}", "no valid configuration (0 recorded)" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"cache\": {\"1\": {\"a\": 1, \"time\": "
+		  "\"CompilationFailedConfig\"}}}", "no valid configuration (1 recorded, each a failure)" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"cache\": {\"1\": {\"a\": 1, \"time\": 1.0, "
+		  "\"times\": [1.0, \"x\"], \"compile_time\": 1, \"benchmark_time\": 1}}}",
+		  "cache key '1': 'times' is not an array of numbers (item 1)" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"cache\": {\"1\": {\"a\": 1, \"time\": 1.0, "
+		  "\"times\": 1.0, \"compile_time\": 1, \"benchmark_time\": 1}}}", "cache key '1': 'times' is not an array" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"1\": {\"a\": 2, \"time\": 1.0, "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}}}",
+		  "cache key '1': its 'a' disagrees with the key's value '1'" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"3\": {\"a\": 3, \"time\": 1.0, "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}}}", "cache key '3': 'a' 3 is none of its values" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"1,2\": {\"a\": 1, \"time\": 1.0, "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}}}", "cache key '1,2': not 1 values joined" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"1\": {\"time\": 1.0, "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}}}", "cache key '1': no 'a'" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"1\": {\"a\": 1, \"time\": \"fast\", "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}}}", "cache key '1': 'time' is neither" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"1\": {\"a\": 1, \"time\": 1.0, "
+		  "\"times\": [1.0], \"benchmark_time\": 1}}}", "cache key '1': 'compile_time' is missing" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1, 2]}, \"cache\": {\"1\": {\"a\": 1, \"time\": 1.0, "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}, \"1.0\": {\"a\": 1.0, \"time\": 1.0, "
+		  "\"times\": [1.0], \"compile_time\": 1, \"benchmark_time\": 1}}}", "cache keys '1' and '1.0' are the same" },
+		{ "{\"tune_params_keys\": [\"a\"], \"tune_params\": {\"a\": [1]}, \"cache\": {\"\\u001b[2J\": 5}}",
+		  "cache key '?[2J': not an object" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct search_space sp;
+		struct tune_error err = { "" };
+		int rc = search_space_parse_kt(cases[i].text, strlen(cases[i].text), "bad.json", &sp, &err);
+
+		CHECK(rc == TUNE_ERR_CONFIG, "case %zu: rc %d (%s)", i, rc, err.msg);
+		CHECK(strstr(err.msg, cases[i].says) && !strncmp(err.msg, "bad.json", 8), "case %zu: '%s' not in '%s'", i,
+		      cases[i].says, err.msg);
+		search_space_free(&sp);
+	}
+}
+
+/* The points a strategy proposes, up to max, into out; how many. */
+static size_t proposals(const struct space_strategy_ops *st, const struct search_space *sp, uint64_t seed,
+			size_t *out, size_t max)
+{
+	struct tune_error err;
+	void *state = NULL;
+	size_t n = 0;
+
+	if (st->start(&state, sp, seed, 1e9, &err) != 0)
+		return 0;
+	while (n < max && st->propose(state, &out[n], &err) == 0) {
+		st->tell(state, out[n], 1.0 + (double)out[n], 1);
+		n++;
+	}
+	st->stop(state);
+	return n;
+}
+
+/* A space of 4 x 5 x 2 x 3 points, every one valid, its text built. */
+static int wide_space(struct search_space *sp)
+{
+	char *text = malloc(1 << 16);
+	size_t used = 0;
+	struct tune_error err;
+	int rc;
+
+	str_appendf(text, 1 << 16, &used, "{\"tune_params_keys\": [\"p\", \"q\", \"r\", \"s\"], \"tune_params\": "
+		    "{\"p\": [0, 1, 2, 3], \"q\": [0, 1, 2, 3, 4], \"r\": [0, 1], \"s\": [0, 1, 2]}, \"cache\": {");
+	for (int i = 0; i < 120; i++)
+		str_appendf(text, 1 << 16, &used, "%s\"%d,%d,%d,%d\": {\"p\": %d, \"q\": %d, \"r\": %d, \"s\": %d, "
+			    "\"time\": %d, \"times\": [%d], \"compile_time\": 1, \"benchmark_time\": 1}", i ? "," : "",
+			    i / 30, i / 6 % 5, i / 3 % 2, i % 3, i / 30, i / 6 % 5, i / 3 % 2, i % 3, 1 + i, 1 + i);
+	str_appendf(text, 1 << 16, &used, "}}");
+	rc = search_space_parse_kt(text, used, "wide.json", sp, &err);
+	free(text);
+	return rc;
+}
+
+static void test_strategies(void)
+{
+	const struct space_strategy_ops *grid = search_space_strategy("grid"), *rnd = search_space_strategy("random");
+	struct search_space sp;
+	size_t a[130], b[130], n;
+	unsigned char seen[120];
+
+	CHECK(grid && rnd && !search_space_strategy("tpe"), "grid and random are there, tpe is not yet");
+	if (!grid || !rnd || wide_space(&sp) != 0) {
+		CHECK(0, "the wide space parses");
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct space_strategy_ops *st = k ? rnd : grid;
+
+		n = proposals(st, &sp, 3, a, 130);
+		memset(seen, 0, sizeof(seen));
+		for (size_t i = 0; i < n; i++)
+			seen[a[i] < 120 ? a[i] : 0]++;
+		CHECK(n == 120 && memchr(seen, 0, 120) == NULL && memchr(seen, 2, 120) == NULL,
+		      "%s: every point once (%zu proposals)", st->name, n);
+	}
+	/* grid: its first 10 points take every value of each parameter. */
+	n = proposals(grid, &sp, 3, a, 10);
+	for (size_t p = 0; p < sp.nparams; p++) {
+		unsigned mask = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t c[4];
+
+			search_space_coords(&sp, a[i], c);
+			mask |= 1u << c[p];
+		}
+		CHECK(mask == (1u << sp.params[p].nvalues) - 1, "grid's first 10 points: parameter %s takes values %#x",
+		      sp.params[p].name, mask);
+	}
+	CHECK(proposals(grid, &sp, 4, b, 10) == 10 && !memcmp(a, b, sizeof(a[0]) * 10), "grid is one order, any seed");
+	n = proposals(rnd, &sp, 3, a, 20);
+	CHECK(proposals(rnd, &sp, 3, b, 20) == n && !memcmp(a, b, sizeof(a[0]) * n), "random: the same seed, the same");
+	CHECK(proposals(rnd, &sp, 4, b, 20) == n && memcmp(a, b, sizeof(a[0]) * n), "random: another seed, another");
+	search_space_free(&sp);
+}
+
+/* The small space at drift 0: grid's order is 1,1 1,2 3,1 2,2 2,1, so its
+ * best at a quarter, half, three quarters and all of 400 ms is 2, 1.5,
+ * 1.5, 1; random finds the best in every seed with all of it. */
+static void test_replay(void)
+{
+	static const double budgets[] = { 0.25, 0.5, 0.75, 1.0 }, grid_ratio[] = { 2.0, 1.5, 1.5, 1.0 };
+	struct space_replay_options o = { 50, 0, budgets, 4 };
+	struct space_replay_row rows[4];
+	struct search_space sp;
+	struct tune_error err = { "" };
+	int rc;
+
+	if (search_space_parse_kt(small, sizeof(small) - 1, "small.json", &sp, &err) != 0) {
+		CHECK(0, "the small space parses: %s", err.msg);
+		return;
+	}
+	rc = search_space_replay(&sp, search_space_strategy("grid"), &o, rows, &err);
+	CHECK(rc == 0, "grid: %s", err.msg);
+	for (size_t b = 0; !rc && b < 4; b++)
+		CHECK(fabs(rows[b].median_ratio - grid_ratio[b]) < 1e-9 && fabs(rows[b].p90_ratio - grid_ratio[b]) < 1e-9,
+		      "grid at %g: median %g p90 %g, not %g", budgets[b], rows[b].median_ratio, rows[b].p90_ratio,
+		      grid_ratio[b]);
+	CHECK(!rc && rows[3].within_5pct == 1.0 && rows[2].within_5pct == 0.0 && rows[3].measured == 4 &&
+	      rows[3].failed == 1, "grid: within %g, measured %g, failed %g", rows[3].within_5pct, rows[3].measured,
+	      rows[3].failed);
+	rc = search_space_replay(&sp, search_space_strategy("random"), &o, rows, &err);
+	CHECK(rc == 0 && rows[3].median_ratio == 1.0 && rows[3].within_5pct == 1.0, "random with all of it: %g, %g",
+	      rows[3].median_ratio, rows[3].within_5pct);
+	CHECK(rc == 0 && rows[0].within_5pct > 0.05 && rows[0].within_5pct < 0.6 && rows[0].p90_ratio == 3.0,
+	      "random with a quarter: one configuration, the best in some seeds (%g), the worst in the tenth (%g)",
+	      rows[0].within_5pct, rows[0].p90_ratio);
+	search_space_free(&sp);
+}
+
+int main(void)
+{
+	test_parse();
+	test_values();
+	test_malformed();
+	test_strategies();
+	test_replay();
+	return check_done("test_space");
+}

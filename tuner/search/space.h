@@ -1,0 +1,135 @@
+/* space.h (of search.h): a recorded search space, and the strategies that
+ * search one. A space is every configuration of a set of parameters (the
+ * product of their values), each recorded once by a brute force: its runs'
+ * times, what measuring it cost, or that it failed; one absent from the
+ * record is one the record's constraints excluded. Kernel Tuner's cache
+ * files are such records (space_kt.c reads them). A strategy searches a
+ * space by asking for one configuration at a time and being told what its
+ * measurement gave; the replay (space_replay.c) measures for it from the
+ * record, under a drift, until a budget of measuring time is spent, and
+ * judges the configuration it names best by its recorded time. */
+#ifndef TUNER_SEARCH_SPACE_H
+#define TUNER_SEARCH_SPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/errors.h"
+#include "../../kernels/sdk/tune_protocol.h"
+
+/* No configuration: a strategy with nothing (valid) measured. */
+#define SPACE_NONE ((size_t)-1)
+/* The most configurations a space's product may hold. */
+#define SPACE_MAX_POINTS ((size_t)1 << 22)
+
+struct space_param {
+	char *name;
+	char **values; /* each value as a cache key writes it ("16", "0.5", "True") */
+	size_t nvalues;
+};
+
+/* A configuration of the record. */
+struct space_config {
+	char *key;       /* the record's name of it: its values joined by commas */
+	int valid;       /* 0: recorded as failing (an invalid configuration) */
+	double time;     /* valid: the recorded objective, the mean of its runs (ms) */
+	double *times;   /* valid: each recorded run (ms) */
+	size_t ntimes;
+	double cost_ms;  /* what measuring it took: compile plus benchmark time as recorded */
+};
+
+struct search_space {
+	char *path;                /* the file, as given */
+	char *kernel, *device;     /* as the file names them, or "" */
+	struct space_param *params; /* the order of the keys' values */
+	size_t nparams;
+	/* Points: the product of the parameters' values, numbered as Kernel
+	 * Tuner enumerates them (the first parameter slowest). */
+	size_t npoints;
+	int32_t *config_of;        /* per point: its configuration, -1 when the record has none */
+	struct space_config *configs;
+	size_t nconfigs, nvalid;
+	size_t best;               /* the valid configuration of the best recorded time */
+	double total_ms;           /* every valid configuration measured once: the sum of their costs */
+};
+
+/* Kernel Tuner's cache file (JSON, or JSON compressed by gzip: by its name's
+ * .gz or its first bytes, decompressed by running gzip -dc) into sp. A file
+ * that cannot be read or is malformed is TUNE_ERR_CONFIG naming the file and
+ * the key (a JSON syntax error its line:column). sp is freed by
+ * search_space_free(), also after an error. */
+int search_space_load_kt(const char *path, struct search_space *sp, struct tune_error *err);
+/* The same from the file's text, len bytes (pure: it reads nothing); name
+ * is what the messages call it. */
+int search_space_parse_kt(const char *text, size_t len, const char *name, struct search_space *sp,
+			  struct tune_error *err);
+void search_space_free(struct search_space *sp);
+/* A point's value index of each parameter into coord[0..nparams), and back. */
+void search_space_coords(const struct search_space *sp, size_t point, size_t *coord);
+size_t search_space_point(const struct search_space *sp, const size_t *coord);
+
+/* A strategy: one search of a space at a time, each in its own state. It
+ * proposes a point, is told what its measurement gave, proposes again, and
+ * names its best when the budget is spent. The one loop that drives them
+ * (the replay's, or one measuring a machine) never asks which it has.
+ * grid and random are here (space_strategies.c); a joint search plugs in
+ * as another, and so does an optimizer of another program (Optuna's TPE:
+ * start runs it, propose and tell are its ask and tell over a pipe). */
+struct space_strategy_ops {
+	const char *name;
+	/* A new search of sp into *state: seed for what it draws, budget_ms
+	 * the measuring time it will be given (for a strategy that plans by
+	 * it). Returns 0, or a negative tune_err with the message. */
+	int (*start)(void **state, const struct search_space *sp, uint64_t seed, double budget_ms,
+		     struct tune_error *err);
+	/* The next point to measure into *point (again, for a measurement
+	 * side by side with a new one, is allowed): 0, 1 when it has none
+	 * left, or a negative tune_err. */
+	int (*propose)(void *state, size_t *point, struct tune_error *err);
+	/* What came of the point last proposed: its measured value (ms; lower
+	 * is better), or NAN when it is invalid (a constraint violation), and
+	 * what measuring it cost (0 for a point the record excludes). */
+	void (*tell)(void *state, size_t point, double value, double cost_ms);
+	/* The point it names best, or SPACE_NONE when it measured none. */
+	size_t (*best)(void *state);
+	void (*stop)(void *state);
+};
+/* The strategies, NULL-ended, and the one of a name (or NULL). */
+extern const struct space_strategy_ops *const search_space_strategies[];
+const struct space_strategy_ops *search_space_strategy(const char *name);
+
+/* A measurement from the record: a recorded run of the configuration,
+ * drawn at random, times the drift of a new kernel process (each
+ * measurement is one: compiled, run and timed on its own). */
+struct space_measurer {
+	const struct search_space *sp;
+	struct tk_rng rng;
+	double sigma, log_drift; /* the drift's step (log sd) and where it is */
+};
+/* The measured value of point, NAN when it is invalid or not recorded. */
+double search_space_measure(struct space_measurer *m, size_t point);
+
+struct space_replay_options {
+	size_t seeds;
+	double drift;          /* the drift's step from one measurement to the next (log sd) */
+	const double *budgets; /* fractions of the space's total_ms */
+	size_t nbudgets;
+};
+/* One strategy at one budget, over the seeds: its choice's recorded time
+ * over the best recorded time (INFINITY for a seed where it named none). */
+struct space_replay_row {
+	const char *strategy;
+	double budget_fraction;
+	size_t seeds;
+	double median_ratio, p90_ratio;
+	double within_5pct; /* the share of seeds whose ratio is <= 1.05 (0..1) */
+	double measured;    /* valid configurations measured per seed, mean */
+	double failed;      /* configurations recorded as failing asked for per seed, mean */
+	double excluded;    /* points the record has not asked for per seed, mean */
+};
+/* Replays strategy st on sp at each budget over o->seeds seeds into
+ * rows[0..o->nbudgets). The same options give the same rows. */
+int search_space_replay(const struct search_space *sp, const struct space_strategy_ops *st,
+			const struct space_replay_options *o, struct space_replay_row *rows, struct tune_error *err);
+
+#endif

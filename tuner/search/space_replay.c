@@ -1,0 +1,136 @@
+/* The replay of a recorded space (space.h): a strategy searches it as it
+ * would a machine, each measurement a recorded run of the configuration
+ * drawn at random, times a drift that walks from one measurement (one
+ * kernel process) to the next as the sweep replay's does (replay.c); each
+ * costs the configuration's recorded compile plus benchmark time, until
+ * the budget is spent. Its choice is judged by its recorded time over the
+ * best recorded, for many seeds. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+
+double search_space_measure(struct space_measurer *m, size_t point)
+{
+	const struct space_config *c;
+	double drift;
+
+	if (point >= m->sp->npoints || m->sp->config_of[point] < 0)
+		return NAN;
+	c = &m->sp->configs[m->sp->config_of[point]];
+	if (!c->valid)
+		return NAN;
+	drift = search_drift_step(&m->rng, &m->log_drift, m->sigma);
+	return c->times[tk_rng_below(&m->rng, c->ntimes)] * drift;
+}
+
+/* A generator's state for seed and what it draws (the measurements' runs
+ * and drift, or the strategy's choices): splitmix64 of both. */
+static uint64_t seed_of(size_t seed, uint64_t what)
+{
+	struct tk_rng r = { (uint64_t)seed * 0x9e3779b97f4a7c15ull + what };
+
+	return tk_rng_next(&r);
+}
+
+/* One search at one budget: its choice's ratio into *ratio. */
+static int search_once(const struct search_space *sp, const struct space_strategy_ops *st, size_t seed, double sigma,
+		       double budget_ms, double *ratio, struct space_replay_row *row, struct tune_error *err)
+{
+	struct space_measurer m = { sp, { seed_of(seed, 1) }, sigma, 0 };
+	size_t point, best, free_asks = 0;
+	double spent = 0;
+	void *state = NULL;
+	int rc;
+
+	if ((rc = st->start(&state, sp, seed_of(seed, 2), budget_ms, err)) != 0)
+		return rc;
+	/* Until the budget is spent: the measurement that crosses it is
+	 * made and counts (a tuner checks its clock between measurements). */
+	while (spent < budget_ms && (rc = st->propose(state, &point, err)) == 0) {
+		int32_t c = point < sp->npoints ? sp->config_of[point] : -1;
+		double cost = c >= 0 ? sp->configs[c].cost_ms : 0, v;
+
+		/* Points that cost nothing (excluded by the record) end a
+		 * search that asks for nothing else, past 4 times the space. */
+		if (cost <= 0 && ++free_asks > 4 * sp->npoints)
+			break;
+		v = search_space_measure(&m, point);
+		spent += cost;
+		if (c < 0)
+			row->excluded++;
+		else if (isnan(v))
+			row->failed++;
+		else
+			row->measured++;
+		st->tell(state, point, v, cost);
+	}
+	if (rc >= 0) {
+		int32_t c;
+
+		rc = 0;
+		best = st->best(state);
+		c = best < sp->npoints ? sp->config_of[best] : -1;
+		*ratio = c >= 0 && sp->configs[c].valid ? sp->configs[c].time / sp->configs[sp->best].time : INFINITY;
+	}
+	st->stop(state);
+	return rc;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of v[0..n) sorted, interpolated between order statistics
+ * (the default of numpy and R); INFINITY where it reaches one. */
+static double quantile(const double *v, size_t n, double q)
+{
+	double h = (double)(n - 1) * q, f = h - floor(h);
+	size_t lo = (size_t)h;
+
+	if (!n)
+		return NAN;
+	if (lo + 1 >= n || f == 0)
+		return v[lo];
+	if (isinf(v[lo + 1]))
+		return INFINITY;
+	return v[lo] + f * (v[lo + 1] - v[lo]);
+}
+
+int search_space_replay(const struct search_space *sp, const struct space_strategy_ops *st,
+			const struct space_replay_options *o, struct space_replay_row *rows, struct tune_error *err)
+{
+	double *ratio = calloc(o->seeds ? o->seeds : 1, sizeof(*ratio));
+	int rc = 0;
+
+	if (!ratio)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	for (size_t b = 0; !rc && b < o->nbudgets; b++) {
+		struct space_replay_row *row = &rows[b];
+		size_t within = 0;
+
+		memset(row, 0, sizeof(*row));
+		row->strategy = st->name;
+		row->budget_fraction = o->budgets[b];
+		row->seeds = o->seeds;
+		for (size_t s = 0; !rc && s < o->seeds; s++) {
+			rc = search_once(sp, st, s, o->drift, o->budgets[b] * sp->total_ms, &ratio[s], row, err);
+			within += !rc && ratio[s] <= 1.05;
+		}
+		if (rc || !o->seeds)
+			break;
+		qsort(ratio, o->seeds, sizeof(*ratio), by_value);
+		row->median_ratio = quantile(ratio, o->seeds, 0.5);
+		row->p90_ratio = quantile(ratio, o->seeds, 0.9);
+		row->within_5pct = (double)within / (double)o->seeds;
+		row->measured /= (double)o->seeds;
+		row->failed /= (double)o->seeds;
+		row->excluded /= (double)o->seeds;
+	}
+	free(ratio);
+	return rc;
+}
