@@ -48,7 +48,8 @@ line='printf("{\"g\":%ld,\"run\":%ld,\"warmup\":%s,\"ns\":%.1f}\n", g, r, w ? "t
 db=$TMP/c.db
 kernel good "$line"
 "$tune" run "$TMP/good.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err"
-check "a good kernel first ($(tail -1 "$TMP/err"))" test $? = 0
+rc=$?
+check "a good kernel first ($(tail -1 "$TMP/err"))" test $rc = 0
 before=$(q "$db" "SELECT count(*) FROM samples")
 
 # A FIFO as a source: refused at once, naming it.
@@ -75,7 +76,8 @@ check "held stdout: within its time, not the child's 60 s ($((t1 - t0)) s)" test
 # The kernel waits until its grandchild is in a session of its own.
 kernel escape "$line if (r == 0 && b == 0) { pid_t c = fork(); if (c == 0) { setsid(); if (fork() == 0) { int i; for (i = 0; i < 3; i++) close(i); FILE *f = fopen(\"$TMP/escaped.pid\", \"w\"); fprintf(f, \"%d\", (int)getpid()); fclose(f); sleep(60); } _exit(0); } waitpid(c, NULL, 0); }"
 "$tune" run "$TMP/escape.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/escape.err"
-check "setsid child: the sweep runs ($(tail -1 "$TMP/escape.err"))" test $? = 0
+rc=$?
+check "setsid child: the sweep runs ($(tail -1 "$TMP/escape.err"))" test $rc = 0
 for _ in $(seq 20); do [ -s "$TMP/escaped.pid" ] && break; sleep 0.1; done
 pid=$(cat "$TMP/escaped.pid" 2> /dev/null)
 check "setsid child: it started ($pid)" test -n "$pid"

@@ -37,7 +37,8 @@ check "results show the optima" sh -c "'$tune' results --platform tiny --db '$db
 printf 'name: beside\nkernel: chase\nstrategy: adaptive\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [4]\n  hint: [pldl1keep]\n  depth: 8\n  queries: 4000\ng_min: 1\ng_max: 64\nruns: 3\nwarmup: 1\nmax_runs: 6\nfinal_top: 2\nseed: 5\ntimeout_s: 60\n' > "$TMP/beside.yaml"
 bdb=$TMP/beside.db
 "$tune" run "$TMP/beside.yaml" --platform $plat --db "$bdb" > /dev/null 2> "$TMP/beside.err"
-check "beside: the sweep exits 0 ($(tail -1 "$TMP/beside.err"))" test $? = 0
+rc=$?
+check "beside: the sweep exits 0 ($(tail -1 "$TMP/beside.err"))" test $rc = 0
 knee="trials k JOIN optima o ON k.sweep_id = o.sweep_id AND k.phase = 'final' AND json_extract(k.params, '\$.group_size') = json_extract(o.params, '\$.group_size') AND k.status = 'done'"
 check "beside: g = 0 ran in the optimum's process, in the final" test "$(q "$bdb" "SELECT count(*) FROM $knee JOIN trials b ON b.batch = k.batch AND json_extract(b.params, '\$.group_size') = 0 AND b.phase = 'final' AND b.status = 'done'")" = 1
 # chase_best_per_size reads g = 0 as scalar, as the tables do: this sweep

@@ -62,7 +62,8 @@ C
 printf 'name: flip\nkernel: flip\nparams:\n  variant: [plain, fast]\n  mode: [a, b]\n  g: [1, 2]\nruns: 5\nmax_runs: 5\nwarmup: 0\nfinal_top: 4\n' > "$TMP/flip.yaml"
 db=$TMP/f.db
 "$tune" run "$TMP/flip.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err"
-check "the sweep runs ($(tail -1 "$TMP/err"))" test $? = 0
+rc=$?
+check "the sweep runs ($(tail -1 "$TMP/err"))" test $rc = 0
 check "the search took three processes, the final came after" test "$(q "$db" "SELECT count(DISTINCT batch) FROM trials WHERE phase = 'search'")" = 3
 check "the final chose b" test "$(q "$db" "SELECT json_extract(params, '\$.mode') FROM optima WHERE kernel = 'flip'")" = b
 check "the baseline point stood beside b in the final" \

@@ -11,9 +11,11 @@ write_sumk "$kd"
 printf 'name: sumk-tune\nkernel: sumk\nparams:\n  variant: [plain]\n  n: [1000]\n  g: [1, 2, 4]\nruns: 3\nwarmup: 1\n' > "$TMP/sumk.yaml"
 db=$TMP/base.db
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err"
-check "a user's kernel's sweep for the base database ($(tail -1 "$TMP/err"))" test $? = 0
+rc=$?
+check "a user's kernel's sweep for the base database ($(tail -1 "$TMP/err"))" test $rc = 0
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err"
-check "and the chase's ($(tail -1 "$TMP/err"))" test $? = 0
+rc=$?
+check "and the chase's ($(tail -1 "$TMP/err"))" test $rc = 0
 # hex TEXT: TEXT as an SQL blob literal's digits, for names no quoting may cut.
 hex() { printf %s "$1" | od -An -tx1 | tr -d ' \n'; }
 # reads DB: every reading command on DB, each within 10 s; their outputs in
@@ -100,7 +102,8 @@ forged_header() {
 }
 forged_header ""
 "$tune" export header --platform tiny --kernel chase --db "$hdb" -o "$TMP/forged.h" 2> "$TMP/forged.err"
-check "a forged header view: exported ($(tail -1 "$TMP/forged.err"))" test $? = 0
+rc=$?
+check "a forged header view: exported ($(tail -1 "$TMP/forged.err"))" test $rc = 0
 printf '#include "forged.h"\nint main(void) { return 0; }\n' > "$TMP/forged.c"
 check "a forged header view: it compiles as C" cc -std=c11 -Wall -Werror -I"$TMP" -c -o "$TMP/forged.o" "$TMP/forged.c"
 code_only=$(cc -std=c11 -E -P -I"$TMP" -DTUNED_PLATFORM_TINY "$TMP/forged.c" | sed 's/"\([^"\\]\|\\.\)*"//g')
@@ -138,7 +141,8 @@ q "$csvdb" "UPDATE trials SET variant = CAST(x'$(hex $'x,y\n=1+1')' AS TEXT) WHE
 	UPDATE trials SET params = json_set(params, '$.hint', '@SUM(A1)') WHERE kernel = 'chase' AND
 	json_extract(params, '$.hint') = 'pldl1keep'"
 "$tune" export csv --platform tiny --db "$csvdb" > "$TMP/evil.csv" 2> "$TMP/csv.err"
-check "CSV: exits 0 ($(tail -1 "$TMP/csv.err"))" test $? = 0
+rc=$?
+check "CSV: exits 0 ($(tail -1 "$TMP/csv.err"))" test $rc = 0
 rows=$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(len(r)-1, sum(1 for x in r for c in x if c[:1] in "=+@" or (c[:1] == "-" and c != "-" and not c[1:].replace(".","",1).isdigit())), len(set(len(x) for x in r)))' "$TMP/evil.csv")
 check "CSV: parses back to one row per sample, no formula, every row the same width ($rows)" \
 	test "$rows" = "$(q "$csvdb" "SELECT count(*) FROM chase_latest r JOIN current_fingerprints USING (platform, host, fingerprint) JOIN samples s ON s.trial_id = r.trial_id AND s.warmup = 0 WHERE r.platform = 'tiny' AND r.kernel = 'chase'") 0 1"

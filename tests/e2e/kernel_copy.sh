@@ -16,9 +16,11 @@ sed -i 's/^name: chase$/name: chase2/; s#chase/#chase2/#g' "$kd/chase2/kernel.ya
 sed 's/^kernel: chase$/kernel: chase2/; s/^name: tiny$/name: tiny2/' "$src/tests/data/sweeps/tiny.yaml" > "$TMP/tiny2.yaml"
 db=$TMP/copy.db
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err1"
-check "the chase's sweep ($(tail -1 "$TMP/err1"))" test $? = 0
+rc=$?
+check "the chase's sweep ($(tail -1 "$TMP/err1"))" test $rc = 0
 "$tune" run "$TMP/tiny2.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err2"
-check "the copy's sweep ($(tail -1 "$TMP/err2"))" test $? = 0
+rc=$?
+check "the copy's sweep ($(tail -1 "$TMP/err2"))" test $rc = 0
 
 check "the copy's views, as many as the chase's, under its name" \
 	test "$(q "$db" "SELECT COUNT(*) FROM kernel_views WHERE kernel = 'chase2'")" = \
@@ -71,7 +73,8 @@ done
 # Its header block: the chase's macros under its own name, its lookups, and
 # its object in the JSON.
 "$tune" export header --platform tiny --db "$db" -o "$TMP/both.h" 2> "$TMP/errh"
-check "export header ($(tail -1 "$TMP/errh"))" test $? = 0
+rc=$?
+check "export header ($(tail -1 "$TMP/errh"))" test $rc = 0
 macros() { sed -n "s/^#define TUNED_$1_\([A-Z_]*\) .*/\1/p" "$TMP/both.h"; }
 check "the copy's block: the chase's $(macros CHASE | grep -c .) macros, as TUNED_CHASE2_*" \
 	test "$(macros CHASE | grep -c .)" -ge 10 -a "$(macros CHASE)" = "$(macros CHASE2)"

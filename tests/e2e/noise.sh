@@ -14,7 +14,8 @@ db=$TMP/n.db
 
 spin
 "$tune" run tests/data/sweeps/tiny.yaml --platform $plat --db "$db" > /dev/null 2> "$TMP/err1"
-check "a busy host: the sweep runs ($(tail -1 "$TMP/err1"))" test $? = 0
+rc=$?
+check "a busy host: the sweep runs ($(tail -1 "$TMP/err1"))" test $rc = 0
 unspin
 check "a busy host: warned on stderr" grep -q "warning: sweep 'tiny': another process is running on pinned CPU" "$TMP/err1"
 before=$(q "$db" "SELECT warnings FROM sweeps")

@@ -11,7 +11,8 @@ source "$(dirname "$0")/lib.sh"
 { tiny_platform twosweeps; printf 'sweeps: [%s, %s]\n' "$src/tests/data/sweeps/tiny.yaml" "$TMP/decide.yaml"; } > "$TMP/two.yaml"
 sed -e 's/^name: tiny/name: decide/' -e 's/^final_top: 0.*/final_top: 2/' tests/data/sweeps/tiny.yaml > "$TMP/decide.yaml"
 "$tune" --platform "$TMP/two.yaml" --db "$TMP/p.db" > /dev/null 2> "$TMP/pipe.err"
-check "a pipe: the run exits 0 ($(tail -1 "$TMP/pipe.err"))" test $? = 0
+rc=$?
+check "a pipe: the run exits 0 ($(tail -1 "$TMP/pipe.err"))" test $rc = 0
 stamp='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z'
 check "a pipe: each batch's line has its time, sweep, place in the run, count and ETA" \
 	grep -Eq "^$stamp tiny \(1/2\) \[[0-9]+/24, ETA [^]]+\] chase scalar size_mb=1 " "$TMP/pipe.err"

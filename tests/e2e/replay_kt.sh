@@ -49,7 +49,8 @@ cp "$TMP/small.json.gz" "$TMP/small.cache"
 check "gzip known by its first bytes too" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outmagic")"
 
 small --seeds 40 --format json > "$TMP/json" 2> "$TMP/err"
-check "--format json: exit 0 ($(cat "$TMP/err"))" test $? = 0
+rc=$?
+check "--format json: exit 0 ($(cat "$TMP/err"))" test $rc = 0
 check "--format json: an object per strategy and budget, exactly its keys, grid's ratios" python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))

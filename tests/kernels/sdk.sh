@@ -25,7 +25,8 @@ L = [json.loads(x) for x in open(sys.argv[1])]
 sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"; }
 
 "$k" --runs 2 --warmup 1 --work 100 --shape 'round,square,odd "one"' --extra 1,2 > "$TMP/out" 2> "$TMP/err"
-check "three runs of three shapes exit 0 ($(cat "$TMP/err"))" test $? = 0
+rc=$?
+check "three runs of three shapes exit 0 ($(cat "$TMP/err"))" test $rc = 0
 check "nine lines, each a JSON object" lines "$TMP/out" 'len(L) == 9'
 check "the list's names in the list's field, rotated run by run" lines "$TMP/out" \
 	'[x["shape"] for x in L] == ["round", "square", "odd \"one\"", "square", "odd \"one\"", "round", "odd \"one\"", "round", "square"]'
