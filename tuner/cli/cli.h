@@ -77,6 +77,7 @@ int cmd_export(int argc, char **argv, struct tune_error *err);
 int cmd_facts(int argc, char **argv, struct tune_error *err);
 int cmd_help(int argc, char **argv, struct tune_error *err);
 int cmd_hosts(int argc, char **argv, struct tune_error *err);
+int cmd_kernel(int argc, char **argv, struct tune_error *err);
 int cmd_kernels(int argc, char **argv, struct tune_error *err);
 int cmd_man(int argc, char **argv, struct tune_error *err);
 int cmd_migrate(int argc, char **argv, struct tune_error *err);
@@ -99,6 +100,17 @@ int cmd_run_sweeps(const char *platform, char *const *sweeps, size_t nsweeps, co
 extern const char *const cmd_default_platform;
 int cmd_confirm_plan(const char *prefix, const char *call, char *const *sweeps, size_t nsweeps,
 		     const struct cmd_options *o, struct tune_error *err);
+
+struct kernel_manifest;
+struct platform;
+/* kernel_check.c: kernel m built with p's compiler and run on tiny
+ * parameters as tune runs it, its output held to the protocol; each problem
+ * on stderr, then TUNE_ERR_TRIALS. A run past timeout_s is one. */
+int kernel_check(const struct kernel_manifest *m, const struct platform *p, double timeout_s,
+		 struct tune_error *err);
+/* kernel_new.c: a new kernel folder dir/name (manifest, a main on the SDK,
+ * a sweep) that tune runs at once; never over an existing one. */
+int kernel_new(const char *name, const char *dir, struct tune_error *err);
 
 struct store;
 /* Opens a database that must exist already, read-only (for reading results;
@@ -141,6 +153,7 @@ struct cmd_options {
 	int format_given;
 	int serve;
 	int probes; /* tune facts --probes */
+	const char *dir, *timeout; /* tune kernel's */
 	char **args; /* what is left: positional arguments */
 	int nargs;
 };

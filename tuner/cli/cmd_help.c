@@ -7,7 +7,7 @@
 
 const struct cmd_exit_code tune_exit_codes[] = {
 	{ 0, "success" },
-	{ 1, "the sweep finished but some trials failed (reasons are shown and stored)" },
+	{ 1, "the sweep finished but some trials failed (reasons are shown and stored); kernel check: the kernel breaks the protocol (each problem shown)" },
 	{ 2, "usage error: unknown command or option, missing argument" },
 	{ 3, "invalid platform, sweep or kernel file (manifest, views), or a platform this host cannot run" },
 	{ 4, "database error: cannot open, read or write the database, or its schema is newer" },

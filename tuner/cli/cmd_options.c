@@ -197,6 +197,8 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 		case 'B': o->bridge = optarg; break;
 		case 'V': o->serve = 1; break;
 		case 'P': o->probes = 1; break;
+		case 'D': o->dir = optarg; break;
+		case 'W': o->timeout = optarg; break;
 		case 's': o->seeds = optarg; break;
 		case 'x': o->drift = optarg; break;
 		case 'S': o->strategies = optarg; break;

@@ -32,6 +32,14 @@ static const struct cmd_option facts_options[] = {
 static const struct cmd_option hosts_options[] = {
 	CMD_OPT_PLATFORMS(0), CMD_OPT_REQUIRE_TLS, CMD_OPT_END,
 };
+static const struct cmd_option kernel_options[] = {
+	{ "dir", 'D', "DIR", 0, "new: the folder to write the kernel's folder in (default: the current one)" },
+	CMD_OPT_KERNELS_DIR,
+	CMD_OPT_PLATFORM(0, "check: the platform whose compiler, flags and CPUs it builds and runs with (default local)"),
+	{ "timeout", 'W', "SECONDS", 0, "check: the longest a kernel process may take on tiny parameters, 1..86400 "
+	  "(default 60)" },
+	CMD_OPT_END,
+};
 static const struct cmd_option kernels_options[] = { CMD_OPT_KERNELS_DIR, CMD_OPT_END };
 static const struct cmd_option replay_options[] = {
 	{ "from", 'r', "SWEEP", 0, "the recorded sweep whose runs are replayed: its name in the database (a grid over "
@@ -97,6 +105,10 @@ const struct cmd_entry tune_commands[] = {
 	  "tune help sweep" },
 	{ "hosts", cmd_hosts, "", hosts_options, "list the platforms' hosts, whether they answer, and their facts",
 	  "tune hosts --platform local" },
+	{ "kernel", cmd_kernel, "new|check NAME", kernel_options,
+	  "write a new kernel folder on the kernel SDK (new), or build a kernel and hold its output to the protocol on "
+	  "tiny parameters (check)",
+	  "tune kernel new mykernel --dir ~/kernels && tune kernel check mykernel --kernels-dir ~/kernels" },
 	{ "kernels", cmd_kernels, "", kernels_options,
 	  "list the kernels (their manifests: variants, parameters, metric, sources)",
 	  "tune kernels --kernels-dir examples" },

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tune kernel check: every shipped kernel and the example speak the protocol
+# (exit 0); a kernel that breaks it in one way (tests/data/kernels/liar,
+# copied with that defect as its default) gets one message saying what to
+# fix, and exit 1; nothing is recorded anywhere.
+tune=$1
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+export TUNE_DB=$TMP/never.db # a check records nothing
+
+for k in chase ipa sched; do
+	"$tune" kernel check $k --platform $plat > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	check "$k speaks the protocol ($(tail -1 "$TMP/err"))" test $rc = 0
+	check "$k: says so" grep -q "^$k: speaks the protocol" "$TMP/out"
+done
+"$tune" kernel check hashprobe --kernels-dir examples --platform $plat > "$TMP/out" 2> "$TMP/err"
+rc=$?
+check "the example speaks the protocol ($(tail -1 "$TMP/err"))" test $rc = 0
+"$tune" kernel check liar --kernels-dir tests/data/kernels --platform $plat > "$TMP/out" 2> "$TMP/err"
+rc=$?
+check "the liar without a defect speaks it ($(tail -1 "$TMP/err"))" test $rc = 0
+
+# defect DEFECT TEXT...: the liar with DEFECT fails the check, saying each TEXT.
+defect() {
+	local d=$1
+	shift
+	mkdir -p "$TMP/k-$d/liar"
+	cp tests/data/kernels/liar/main.c "$TMP/k-$d/liar/"
+	sed "s/default: none/default: $d/" tests/data/kernels/liar/kernel.yaml > "$TMP/k-$d/liar/kernel.yaml"
+	"$tune" kernel check liar --kernels-dir "$TMP/k-$d" --platform $plat --timeout 2 > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	check "$d: exit 1 ($(tail -1 "$TMP/err"))" test $rc = 1
+	for text in "$@"; do
+		check "$d: says '$text'" grep -qF -- "$text" "$TMP/err"
+	done
+	check "$d: one message a problem, then the count" test "$(grep -c '^liar: ' "$TMP/err")" = \
+		"$(sed -n 's/.*liar: \([0-9]*\) problems\{0,1\} (above).*/\1/p' "$TMP/err")"
+	check "$d: prints nothing on stdout" test ! -s "$TMP/out"
+}
+defect missing "plain, output line 1: field 'checksum' (the correctness check) is missing or not an integer (12 times"
+defect mistyped "field 'ns_per_item' (the metric) is missing or not a number (did you mean 'ns_per_itme'?"
+defect unreported "plain g=1: never reported: each list value given needs a line in every run"
+defect checksum "other, output line 1: checksum 43 differs from the baseline's 42: every variant and list value must compute the same result from the same --seed"
+defect garbage "plain, output line 1: not a JSON object ('[' or '{' expected near 'measuring'): print one object a line on standard output, and messages on standard error"
+defect fails "plain: the kernel failed (exit status 3): liar: the device is gone"
+defect background "plain: output after exit: it exited, but a process it started still held its standard output 2 s later"
+defect slow "plain: a run on tiny parameters took longer than 2 s and was killed (make a run shorter, or give --timeout)"
+
+# usage CODE TEXT ARGS...: tune kernel ARGS exits CODE saying TEXT.
+usage() {
+	local code=$1 text=$2
+	shift 2
+	"$tune" kernel "$@" > /dev/null 2> "$TMP/err"
+	rc=$?
+	check "kernel $*: exit $code ($(tail -1 "$TMP/err"))" test $rc = "$code"
+	check "kernel $*: says '$text'" grep -qF -- "$text" "$TMP/err"
+}
+usage 2 "new or check?"
+usage 2 "which kernel? give its name" check
+usage 2 "takes new or check, then a kernel's name" remove chase
+usage 2 "--timeout applies to kernel check" new k --timeout 3
+usage 2 "--dir applies to kernel new" check chase --dir x
+usage 2 "option '--timeout': '0' is not a number of seconds in 1..86400" check chase --timeout 0
+usage 3 "nosuch" check nosuch
+check "nothing recorded: no database" test ! -e "$TMP/never.db"
+
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" = 0 ]
