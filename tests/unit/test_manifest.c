@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../tuner/config/config.h"
+#include "../../tuner/plan/plan.h"
 #include "../check.h"
 
 static const char good[] = "name: k\nmain: k/main.c\nsources: [k/main.c, k/k.h]\nvariants: [plain, fast]\n"
@@ -28,7 +29,35 @@ static const struct {
 } bad_cases[] = {
 	{ "name: k\nmain: k/main.c\nsorces: [k/main.c]\nvariants: [a]\nbaseline: a\n",
 	  { ":3:1: unknown key 'sorces'", "did you mean 'sources'?" } },
-	{ "name: k\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\n", { "key 'main' is missing" } },
+	{ "name: k\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\nmetric: { field: x }\n",
+	  { "key 'main' is missing: give the file compiled", "or the program run as it is (command:" } },
+	/* Command kernels: what only they may say, and what they may not. */
+	{ "name: k\ncommand: [prog, \"--n={n}\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",
+	  { "key 'command': '{n}' in '--n={n}' is no parameter's" } },
+	{ "name: k\ncommand: [\"{prog}\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",
+	  { "the program '{prog}' is a placeholder" } },
+	{ "name: k\ncommand: [prog, \"--n={n\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",
+	  { "opens a '{' it does not close" } },
+	{ "name: k\nmain: k/main.c\nsources: [k/main.c]\ncommand: [prog]\nvariants: [a]\nbaseline: a\n"
+	  "metric: { field: x, json: a.b }\n", { "key 'main': a command kernel (command:) is run as it is", "drop 'main'" } },
+	{ "name: k\ncommand: [prog]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\ncorrectness: c\n",
+	  { "key 'correctness': a command kernel" } },
+	{ "name: k\ncommand: [prog]\nvariants: [a]\nbaseline: a\nmetric: { field: x }\n",
+	  { "give json (a path: jobs.0.read.iops) or regex (its first group), one of them" } },
+	{ "name: k\ncommand: [prog]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a, regex: 'b(c)' }\n",
+	  { "one of them" } },
+	{ "name: k\ncommand: [prog]\nvariants: [a]\nbaseline: a\nmetric: { field: x, regex: 'b(c' }\n",
+	  { "key 'metric.regex': 'b(c' is not a regular expression" } },
+	{ "name: k\ncommand: [prog]\nvariants: [a]\nbaseline: a\nmetric: { field: x, regex: 'bc' }\n",
+	  { "key 'metric.regex': 'bc' has no group" } },
+	{ "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",
+	  { "key 'metric.json': only a command kernel (command:) has it" } },
+	{ "name: k\ncommand: [prog, \"--n={n}\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n"
+	  "parameters:\n  - { name: n, type: int, min: 1, max: 9, default: 1, define: N }\n",
+	  { "parameter 'n': a command kernel is not compiled: drop 'define'" } },
+	{ "name: k\ncommand: [prog]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n"
+	  "parameters:\n  - { name: n, type: int, min: 1, max: 9, default: 1 }\n",
+	  { "parameter 'n': give it either 'define' (compile time) or 'flag' (run time), or use it as {name} in command" } },
 	{ "name: k\nmain: /etc/passwd\nsources: [/etc/passwd]\nvariants: [a]\nbaseline: a\n",
 	  { ":2:7: key 'main': '/etc/passwd' is not a path inside the folder" } },
 	{ "name: k\nmain: k/main.c\nsources: [k/main.c, ../../x.h]\nvariants: [a]\nbaseline: a\n",
@@ -313,6 +342,50 @@ int main(void)
 		for (int k = 0; k < 2 && bad_cases[i].expect[k]; k++)
 			CHECK_CONTAINS(err.msg, bad_cases[i].expect[k]);
 	}
+	/* A command kernel: its argv with each {name} replaced (a parameter
+	 * its variant lacks: its default), a flag after; its metric read by a
+	 * JSON path past a note, or by a regular expression over stderr. */
+	write_file(path, "name: k\ncommand: [prog, \"--depth={d}\", \"--{variant}-{e}x\", --fixed]\n"
+		   "variants: [one, many]\nbaseline: one\nmetric: { field: iops, better: higher, json: jobs.0.iops }\n"
+		   "parameters:\n  - { name: e, type: choice, choices: [sync, async], default: sync }\n"
+		   "  - { name: d, type: int, min: 1, max: 64, default: 1, role: list, variants: [many] }\n"
+		   "  - { name: s, type: int, min: 1, max: 9, default: 2, flag: --size }\n");
+	CHECK(manifest_load("k", &m, &err) == 0, "a command kernel: %s", err.msg);
+	if (m.command.n) {
+		long long values[] = { 1, 16, 3 };
+		struct trial t;
+		struct manifest_argv a;
+		struct run_place place = { 0, NULL, -1 };
+		struct conf_ints none;
+		double v = 0;
+		char why[256];
+		int cpu;
+
+		memset(&none, 0, sizeof(none));
+		place.cpus = &none;
+		CHECK(manifest_trial(&m, 1, values, 42, 3, 1, &t) == 0, "its trial");
+		CHECK(manifest_program_args(&t, &place, &a, &cpu) == 0 && a.argc == 6 && cpu == -1, "its argv: %d", a.argc);
+		CHECK(a.argc == 6 && !strcmp(a.argv[0], "prog") && !strcmp(a.argv[1], "--depth=16") &&
+		      !strcmp(a.argv[2], "--many-asyncx") && !strcmp(a.argv[3], "--fixed") && !strcmp(a.argv[4], "--size") &&
+		      !strcmp(a.argv[5], "3") && !a.argv[6], "its argv, filled");
+		CHECK(manifest_trial(&m, 0, values, 42, 3, 1, &t) == 0 && manifest_program_args(&t, &place, &a, &cpu) == 0 &&
+		      !strcmp(a.argv[1], "--depth=1"), "a list its variant lacks: its default (%s)", a.argv[1]);
+		CHECK(manifest_program_metric(&m, "note: capped\n{\"jobs\": [{\"iops\": 1234.5}]}\n", "", &v, why,
+					      sizeof(why)) == 0 && v == 1234.5, "JSON past a note: %g", v);
+		CHECK(manifest_program_metric(&m, "{\"jobs\": []}", "", &v, why, sizeof(why)) == -1, "no such index");
+		CHECK_CONTAINS(why, "its JSON output has no number at 'jobs.0.iops'");
+		CHECK(manifest_program_metric(&m, "fio: bad option", "", &v, why, sizeof(why)) == -1, "not JSON");
+		CHECK_CONTAINS(why, "its output is not JSON");
+		free(m.metric.json);
+		m.metric.json = NULL;
+		m.metric.regex = strdup("took ([0-9.]+) s");
+		m.metric.output = OUTPUT_STDERR;
+		CHECK(manifest_program_metric(&m, "took 9 s", "copied; took 0.25 s\n", &v, why, sizeof(why)) == 0 &&
+		      v == 0.25, "a regex over stderr: %g", v);
+		CHECK(manifest_program_metric(&m, "", "took x s", &v, why, sizeof(why)) == -1, "no match");
+		CHECK_CONTAINS(why, "its output does not match 'took ([0-9.]+) s'");
+	}
+	manifest_free(&m);
 	/* One that is not there names those that are. */
 	write_file(path, good);
 	CHECK(manifest_load("nope", &m, &err) == TUNE_ERR_CONFIG, "missing kernel");

@@ -64,20 +64,46 @@ json_t *agent_facts_json(const struct agent *a)
 			 "pin", a->platform.pin, "kernels", a->kernels);
 }
 
-/* Runs the built kernel's argv pinned to cpu, stopped when the client hangs
- * up, and answers with what it printed. Called with the trial lock held;
- * releases it. */
+/* A command kernel's batch: its processes, each spawned as a kernel's. */
+struct program_batch {
+	struct trial *const *todo;
+	size_t n;
+	long long runs, warmup;
+	const struct run_place *place;
+	double timeout_s;
+	volatile sig_atomic_t *stop;
+};
+
+static int spawn_program(void *ctx, char *const *argv, int cpu, struct run_result *res, struct tune_error *err)
+{
+	const struct program_batch *b = ctx;
+
+	return runner_exec(argv, cpu, b->timeout_s, b->stop, res, err);
+}
+
+/* Runs the built kernel's argv pinned to cpu (or the command kernel's
+ * batch), stopped when the client hangs up, and answers with what it
+ * printed. Called with the trial lock held; releases it. */
 static enum MHD_Result run_built(struct agent *a, struct MHD_Connection *c, char *const *argv, int cpu,
-				 long long timeout_s, const struct build_result *br, const char *kernel)
+				 long long timeout_s, const struct build_result *br, const char *kernel,
+				 struct program_batch *batch)
 {
 	struct conn *k = agent_conn_of(c);
 	struct client_watch w = { k ? k->fd : -1, a->stop, 0, 0 };
 	struct run_result res;
 	struct tune_error err;
 	pthread_t th;
-	int watching = pthread_create(&th, NULL, watch_client, &w) == 0;
-	int rc = runner_exec(argv, cpu, (double)timeout_s, watching ? &w.gone : a->stop, &res, &err);
+	int watching = pthread_create(&th, NULL, watch_client, &w) == 0, rc;
 	json_t *out;
+
+	if (batch) {
+		batch->timeout_s = (double)timeout_s;
+		batch->stop = watching ? &w.gone : a->stop;
+		rc = command_run(batch->todo, batch->n, batch->runs, batch->warmup, batch->place, spawn_program, batch,
+				 &res, &err);
+	} else {
+		rc = runner_exec(argv, cpu, (double)timeout_s, watching ? &w.gone : a->stop, &res, &err);
+	}
 
 	w.done = 1;
 	if (watching)
@@ -87,11 +113,11 @@ static enum MHD_Result run_built(struct agent *a, struct MHD_Connection *c, char
 		return agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err.msg);
 	if (w.gone && !(a->stop && *a->stop))
 		fprintf(stderr, "tune agent: the client of a %s trial hung up: trial stopped\n", kernel);
-	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:i, s:f, s:s, s:s}", "host",
+	out = json_pack("{s:s, s:b, s:{s:s, s:s, s:s, s:s, s:s}, s:b, s:i, s:i, s:b, s:b, s:b, s:i, s:f, s:s, s:s}", "host",
 			a->facts.hostname, "built", 1, "build", "hash", br->hash, "compiler", a->platform.compiler,
 			"compiler_version", br->compiler_version, "cflags", br->cflags, "defines", br->defines, "exited",
 			res.exited, "status", res.status, "signal", res.signo, "timed_out", res.timed_out, "interrupted",
-			res.interrupted, "cpu", res.cpu, "loadavg1", res.loadavg1, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
+			res.interrupted, "unreadable", res.unreadable, "cpu", res.cpu, "loadavg1", res.loadavg1, "stdout", res.out ? res.out : "", "stderr", res.errout ? res.errout : "");
 	run_result_free(&res);
 	return out ? agent_respond(c, MHD_HTTP_OK, out) : agent_fail(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "the kernel's output "
 							  "is not text");
@@ -199,11 +225,15 @@ static enum MHD_Result run_manifest_trial(struct agent *a, struct MHD_Connection
 			struct run_place place = { a->platform.pin, &a->platform.cpus, a->platform.device_cpu };
 			int cpu;
 
-			if (manifest_args(br.path, todo, run->n, run->runs, run->warmup, &place, args, &cpu) != 0) {
+			struct program_batch batch = { todo, run->n, run->runs, run->warmup, &place, 0, NULL };
+
+			if (m.command.n) {
+				answer = run_built(a, c, NULL, -1, run->timeout_s, &br, name, &batch);
+			} else if (manifest_args(br.path, todo, run->n, run->runs, run->warmup, &place, args, &cpu) != 0) {
 				pthread_mutex_unlock(&a->trial);
 				answer = agent_fail(c, MHD_HTTP_BAD_REQUEST, "the kernel's command line is too long");
 			} else {
-				answer = run_built(a, c, args->argv, cpu, run->timeout_s, &br, name);
+				answer = run_built(a, c, args->argv, cpu, run->timeout_s, &br, name, NULL);
 			}
 		}
 	}

@@ -307,7 +307,7 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 
 int runner_succeeded(const struct run_result *res)
 {
-	return res->exited && res->status == 0 && !res->timed_out && !res->interrupted;
+	return res->exited && res->status == 0 && !res->timed_out && !res->interrupted && !res->unreadable;
 }
 
 void run_result_free(struct run_result *res)
@@ -325,6 +325,8 @@ void runner_describe(const struct run_result *res, double timeout_s, char *out, 
 		snprintf(out, len, "interrupted");
 	else if (res->signo)
 		snprintf(out, len, "killed by signal %d (%s)", res->signo, strsignal(res->signo));
+	else if (res->unreadable)
+		snprintf(out, len, "exited 0, but its output could not be read");
 	else
 		snprintf(out, len, "exit status %d", res->status);
 }

@@ -75,6 +75,53 @@ static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint6
 	return 0;
 }
 
+/* A command kernel's program's version: the first line it prints for its
+ * version_flag (none: ""). TUNE_ERR_BUILD when it cannot run. */
+static int program_version(const struct kernel_manifest *m, char *out, size_t len, struct tune_error *err)
+{
+	char *argv[] = { m->command.v[0], m->version_flag, NULL };
+	struct run_result res;
+	const char *text;
+	int rc;
+
+	out[0] = '\0';
+	if (!m->version_flag)
+		return 0;
+	if ((rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, NULL, &res, err)) != 0)
+		return rc;
+	if (!runner_succeeded(&res)) {
+		char why[128];
+
+		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
+		rc = tune_fail(err, TUNE_ERR_BUILD, "kernel '%s': '%s %s' failed (%s): %.*s (install the program, or put it "
+			       "on PATH)", m->name, argv[0], argv[1], why, (int)strcspn(res.errout, "\n"), res.errout);
+	} else {
+		text = res.out[strspn(res.out, " \n")] ? res.out + strspn(res.out, " \n") : res.errout;
+		snprintf(out, len, "%.*s", (int)strcspn(text, "\n"), text);
+	}
+	run_result_free(&res);
+	return rc;
+}
+
+/* A command kernel is not compiled: its build is its program, as its
+ * command and version name it, where it runs. */
+static int build_program(const struct kernel_manifest *m, struct build_result *out, struct tune_error *err)
+{
+	uint64_t h = HASH_INIT;
+	int rc;
+
+	if ((rc = program_version(m, out->compiler_version, sizeof(out->compiler_version), err)) != 0 ||
+	    (rc = sources_hash(m->dir, m, &h, err)) != 0)
+		return rc;
+	for (size_t i = 0; i < m->command.n; i++)
+		h = fnv_str(h, m->command.v[i]);
+	h = fnv_str(h, out->compiler_version);
+	snprintf(out->hash, sizeof(out->hash), "%016llx", (unsigned long long)h);
+	snprintf(out->path, sizeof(out->path), "%s", m->command.v[0]);
+	out->cached = 1;
+	return 0;
+}
+
 int build_manifest_hash(const struct kernel_manifest *m, char out[17], struct tune_error *err)
 {
 	uint64_t h = HASH_INIT;
@@ -196,6 +243,8 @@ static int build_with(const struct build_spec *spec, const struct kernel_manifes
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (m->command.n)
+		return build_program(m, out, err);
 	if ((rc = build_compiler_version(spec->compiler, out->compiler_version, sizeof(out->compiler_version), err)))
 		return rc;
 	snprintf(kdir, sizeof(kdir), "%s", m->dir);

@@ -25,7 +25,11 @@ static void param(const struct kernel_param *p)
 		printf("%s%s", i ? "|" : " ", p->choices.v[i]);
 	if (p->def)
 		printf(" = %s", p->def);
-	printf(", %s %s, %s", p->define ? "-D" : "flag", p->define ? p->define : p->flag, param_role_names[p->role]);
+	if (p->define || p->flag)
+		printf(", %s %s", p->define ? "-D" : "flag", p->define ? p->define : p->flag);
+	else
+		printf(", {%s}", p->name);
+	printf(", %s", param_role_names[p->role]);
 	for (size_t i = 0; i < p->variants.n; i++)
 		printf("%s%s", i ? ", " : ", for ", p->variants.v[i]);
 	if (p->inf)
@@ -75,9 +79,16 @@ static void show(const struct kernel_manifest *m)
 	}
 	if (m->views)
 		printf("  %-13s%s (made in the database by its sweeps)\n", "views:", m->views);
-	printf("  %-13s%s\n", "main:", m->main);
+	if (m->command.n) {
+		list("command:", &m->command, NULL);
+		printf("  %-13s%s\n", "version:", m->version_flag ? m->version_flag : "-");
+		printf("  %-13s%s %s\n", "metric from:", m->metric.json ? "json" : "regex",
+		       m->metric.json ? m->metric.json : m->metric.regex);
+	} else {
+		printf("  %-13s%s\n", "main:", m->main);
+		list("links:", &m->link_flags, NULL);
+	}
 	list("sources:", &m->sources, NULL);
-	list("links:", &m->link_flags, NULL);
 	printf("  %-13s%s\n", "manifest:", m->path);
 }
 

@@ -244,6 +244,14 @@ static const char *tail_of(const char *s, char *out, size_t len)
 	return out;
 }
 
+/* A process of a command kernel's program, within the check's time. */
+static int spawn_program(void *ctx, char *const *argv, int cpu, struct run_result *res, struct tune_error *err)
+{
+	const struct checker *c = ctx;
+
+	return runner_exec(argv, cpu, c->timeout_s, NULL, res, err);
+}
+
 /* Builds, runs and checks the process measuring todo[0..n). */
 static int check_process(struct checker *c, struct trial **todo, size_t n, int is_baseline_group,
 			 struct tune_error *err)
@@ -272,9 +280,13 @@ static int check_process(struct checker *c, struct trial **todo, size_t n, int i
 		problem(c, label, "does not build: %s", berr.msg);
 		return 0;
 	}
-	if (manifest_args(built.path, todo, n, CHECK_RUNS, CHECK_WARMUP, &place, &args, &cpu) != 0)
+	if (c->m->command.n)
+		rc = command_run(todo, n, CHECK_RUNS, CHECK_WARMUP, &place, spawn_program, c, &res, err);
+	else if (manifest_args(built.path, todo, n, CHECK_RUNS, CHECK_WARMUP, &place, &args, &cpu) != 0)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: the command line of %s does not fit", c->m->name, label);
-	if ((rc = runner_exec(args.argv, cpu, c->timeout_s, NULL, &res, err)) != 0)
+	else
+		rc = runner_exec(args.argv, cpu, c->timeout_s, NULL, &res, err);
+	if (rc)
 		return rc;
 	c->processes++;
 	memset(seen, 0, sizeof(seen));

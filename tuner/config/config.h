@@ -338,6 +338,8 @@ enum param_knee { KNEE_SMALLEST, KNEE_NONE };
 extern const char *const param_knee_names[];
 extern const char *const metric_better_names[];
 extern const char *const metric_range_names[];
+enum metric_output { OUTPUT_STDOUT, OUTPUT_STDERR };
+extern const char *const metric_output_names[];
 
 struct kernel_param {
 	struct conf_where at;       /* first: filled by the loader */
@@ -385,6 +387,9 @@ struct kernel_metric {
 	char *limit;                /* a field of the probe: the best the metric can be on the host, or NULL */
 	char *limit_times;          /* a parameter the limit is multiplied by (chase's depth), or NULL */
 	char *count;                /* a parameter counting the metric's units in a run (chase's queries), or NULL */
+	char *json;                 /* a command kernel: the metric's path in its JSON output, or NULL */
+	char *regex;                /* a command kernel: a regular expression whose first group is the metric, or NULL */
+	int output;                 /* a command kernel: enum metric_output, where json or regex read */
 };
 
 struct kernel_manifest {
@@ -409,6 +414,9 @@ struct kernel_manifest {
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
 	struct kernel_probe probe;  /* name NULL: none */
 	char *views;                /* SQL views of its results, relative to dir; NULL: none */
+	/* A command kernel: a program tune runs as it is, once a run (main NULL). */
+	struct conf_strs command;   /* its argv, {name} a parameter's value */
+	char *version_flag;         /* what makes it print its version, or NULL */
 	char *path;                 /* the kernel.yaml it came from */
 	char *dir;                  /* the kernels directory it was found in: sources are relative to it */
 };
@@ -426,6 +434,16 @@ void manifest_free(struct kernel_manifest *m);
  * what manifest_load() does once the file is found. */
 int manifest_decode(const char *path, const struct ynode *root, const char *name, struct kernel_manifest *m,
 		    struct tune_error *err);
+
+/* command_kernel.c: a kernel whose main is a program tune does not build
+ * (manifest key command). Checks what only such a manifest says; 0 or
+ * TUNE_ERR_CONFIG naming the key. */
+int manifest_check_command(const struct kernel_manifest *m, struct tune_error *err);
+/* The next placeholder {name} in s from *at: its name at s + *start, *len
+ * bytes, and *at moved past it; 0 when there is none. */
+int command_placeholder(const char *s, size_t *at, size_t *start, size_t *len);
+/* Whether m's command takes parameter name as {name}. */
+int command_uses(const struct kernel_manifest *m, const char *name);
 
 /* Whether the manifest says another variant at one list value behaves as
  * the baseline (baseline_as): 1 with that variant's index and list value. */

@@ -55,6 +55,9 @@ static const struct conf_key metric_keys[] = {
 	{ "limit", CONF_STRING, T(limit), 0, 0, NULL, NULL, CONF_NAME, "a field of the probe: the best the metric can be on the host, which results set each optimum against" },
 	{ "limit_times", CONF_STRING, T(limit_times), 0, 0, NULL, NULL, CONF_NAME, "a parameter the limit is multiplied by (the probe measures one step of it; a unit is that many steps of work)" },
 	{ "count", CONF_STRING, T(count), 0, 0, NULL, NULL, CONF_NAME, "an int parameter counting the metric's units in one run (ns per lookup: the lookups): a run takes the metric times it, which estimates of a sweep's time count" },
+	{ "json", CONF_STRING, T(json), 0, 0, NULL, NULL, 0, "a command kernel: where the metric is in its program's JSON output, a path of keys and array indices (jobs.0.read.iops)" },
+	{ "regex", CONF_STRING, T(regex), 0, 0, NULL, NULL, 0, "a command kernel: a POSIX extended regular expression over its program's output whose first group is the metric ('copied, ([0-9.]+) s')" },
+	{ "output", CONF_ENUM, T(output), 0, 0, metric_output_names, NULL, 0, "a command kernel: the output the metric is read from, stdout (default) or stderr" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
 };
 #undef T
@@ -76,8 +79,10 @@ static const struct conf_key probe_keys[] = {
 const struct conf_key manifest_keys[] = {
 	{ "name", CONF_STRING, M(name), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the kernel's name, as a sweep's kernel key gives it; its folder's name" },
 	{ "description", CONF_STRING, M(description), 0, 0, NULL, NULL, 0, "one line about the kernel" },
-	{ "main", CONF_STRING, M(main), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_RELPATH, "the file compiled, relative to the kernels directory (its benchmark main)" },
-	{ "sources", CONF_STRING_LIST, M(sources), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_RELPATH, "every file main includes, main first, relative to the kernels directory: the build cache's hash covers them" },
+	{ "main", CONF_STRING, M(main), 0, 0, NULL, NULL, CONF_RELPATH, "the file compiled, relative to the kernels directory (its benchmark main); or command" },
+	{ "sources", CONF_STRING_LIST, M(sources), 0, 0, NULL, NULL, CONF_RELPATH, "every file main includes, main first, relative to the kernels directory: the build cache's hash covers them (a command kernel: files it reads)" },
+	{ "command", CONF_STRING_LIST, M(command), 0, 0, NULL, NULL, 0, "instead of main: a program tune does not build, as its argv ([fio, --iodepth={iodepth}, ...]; never a shell string), {name} a parameter's value or {variant}; each run is one process, its metric read from its output (metric: json or regex)" },
+	{ "version_flag", CONF_STRING, M(version_flag), 0, 0, NULL, NULL, 0, "a command kernel: the flag that makes its program print its version (--version), which enters the kernel's hash: another version is another kernel" },
 	{ "link_flags", CONF_STRING_LIST, M(link_flags), 0, 1024, NULL, NULL, 0, "flags after the sources, e.g. [-pthread, -lm]" },
 	{ "variants", CONF_STRING_LIST, M(variants), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variants, as stored with the trials" },
 	{ "baseline", CONF_STRING, M(baseline), 0, 0, NULL, NULL, CONF_REQUIRED | CONF_NAME, "the variant the others are compared with" },
@@ -220,16 +225,17 @@ static int check_param(const struct kernel_manifest *m, size_t i, struct tune_er
 			return conf_fail_at(err, m->path, p->at, "parameter '%s': '%s' is already the list parameter "
 					    "(one kernel process measures one list)", p->name, q->name);
 	}
-	if (!p->define == !p->flag)
+	/* A command kernel's parameter may reach its program as {name} alone. */
+	if (!p->define == !p->flag && !(m->command.n && !p->define && command_uses(m, p->name)))
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': give it either 'define' (compile time) or "
-				    "'flag' (run time)", p->name);
+				    "'flag' (run time)%s", p->name, m->command.n ? ", or use it as {name} in command" : "");
 	if (p->define && !is_identifier(p->define))
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': define '%.64s' is not a C identifier (letters, "
 				    "digits, '_', at most 64)", p->name, p->define);
 	if (p->flag && (!is_flag(p->flag) || tune_name_index(reserved_flags, p->flag) >= 0))
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': flag '%.64s' is not a flag of its own (write "
 				    "--lower-case-words; --runs, --warmup and --seed are the tuner's)", p->name, p->flag);
-	if (p->role == ROLE_LIST && !p->flag)
+	if (p->role == ROLE_LIST && !p->flag && !m->command.n)
 		return conf_fail_at(err, m->path, p->at, "parameter '%s': a list is measured in one process, so it "
 				    "needs a 'flag', not a 'define'", p->name);
 	if (p->role == ROLE_PROBE && !p->flag)
@@ -418,7 +424,9 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'name': '%s' is reserved: its views would be named like "
 				 "tune's own %s (rename the kernel and its folder)", m->path, m->name,
 				 store_kernel_name_reserved(m->name));
-	if (!m->sources.n || strcmp(m->sources.v[0], m->main) != 0)
+	if ((rc = manifest_check_command(m, err)) != 0)
+		return rc;
+	if (!m->command.n && (!m->sources.n || strcmp(m->sources.v[0], m->main) != 0))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sources': the first source must be main, '%s' (list "
 				 "everything main includes after it)", m->path, m->main);
 	if (!listed(&m->variants, m->baseline))

@@ -153,3 +153,63 @@ int manifest_args(const char *binary, struct trial *const *todo, size_t n, long 
 	a->argv[a->argc] = NULL;
 	return rc ? -1 : 0;
 }
+
+/* One argument of a command kernel's argv: the template's text with each
+ * {name} replaced by t's value (a parameter that does not apply to t's
+ * variant: its default as written); NULL when a is full. */
+static char *filled_arg(struct manifest_argv *a, const struct trial *t, const char *tmpl)
+{
+	const struct kernel_manifest *m = t->manifest;
+	char *start = a->text + a->used;
+	size_t at = 0, from = 0, name, len;
+
+	if (!arg_text(a, "%s", ""))
+		return NULL;
+	a->used--; /* each piece overwrites the last one's NUL */
+	while (command_placeholder(tmpl, &at, &name, &len)) {
+		const struct kernel_param *p = NULL;
+		char text[64] = "";
+
+		for (size_t i = 0; i < m->parameters.n; i++)
+			if (strlen(MANIFEST_PARAM(m, i)->name) == len && !strncmp(MANIFEST_PARAM(m, i)->name, tmpl + name, len))
+				p = MANIFEST_PARAM(m, i);
+		if (p && t->values[p - MANIFEST_PARAM(m, 0)] != PLAN_NA)
+			arg_value(p, t->values[p - MANIFEST_PARAM(m, 0)], text, sizeof(text));
+		else if (p)
+			snprintf(text, sizeof(text), "%s", p->def ? p->def : "");
+		else
+			snprintf(text, sizeof(text), "%s", m->variants.v[t->variant]);
+		if (!arg_text(a, "%.*s%s", (int)(name - 1 - from), tmpl + from, text))
+			return NULL;
+		a->used--;
+		from = at;
+	}
+	return arg_text(a, "%s", tmpl + from) ? start : NULL;
+}
+
+int manifest_program_args(const struct trial *t, const struct run_place *place, struct manifest_argv *a, int *cpu)
+{
+	const struct kernel_manifest *m = t->manifest;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (size_t i = 0; i < m->command.n && !rc; i++) {
+		char *arg = filled_arg(a, t, m->command.v[i]);
+
+		if (!arg || a->argc + 2 >= (int)(sizeof(a->argv) / sizeof(a->argv[0])))
+			return -1;
+		a->argv[a->argc++] = arg;
+	}
+	for (size_t i = 0; i < m->parameters.n && !rc; i++) {
+		const struct kernel_param *p = MANIFEST_PARAM(m, i);
+		char text[64];
+
+		if (!p->flag || t->values[i] == PLAN_NA)
+			continue;
+		arg_value(p, t->values[i], text, sizeof(text));
+		rc |= add(a, p->flag, arg_text(a, "%s", text));
+	}
+	*cpu = place->pin && place->cpus->n ? (int)place->cpus->v[0] : -1;
+	a->argv[a->argc] = NULL;
+	return rc ? -1 : 0;
+}

@@ -167,6 +167,16 @@ struct run_place {
  * the values do not fit. */
 int manifest_args(const char *binary, struct trial *const *todo, size_t n, long long runs, long long warmup,
 		  const struct run_place *place, struct manifest_argv *a, int *cpu);
+/* A command kernel's process for trial t (each run is one): its command
+ * with each {name} replaced by t's value, then each run-time parameter's
+ * flag and value, NULL. *cpu: where to pin it, -1: not pinned. -1 when the
+ * values do not fit. */
+int manifest_program_args(const struct trial *t, const struct run_place *place, struct manifest_argv *a, int *cpu);
+/* command_output.c: a command kernel's metric, read from its process's
+ * output (out: stdout, errout: stderr) by the manifest's json path or
+ * regex. Returns 0, or -1 with what was not found in why. */
+int manifest_program_metric(const struct kernel_manifest *m, const char *out, const char *errout, double *value,
+			    char *why, size_t len);
 /* manifest_trial.c, again: output lines as samples, labels, parameters as
  * JSON. */
 /* One output line of kernel m, for a process measuring t among others. */

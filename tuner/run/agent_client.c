@@ -176,6 +176,7 @@ int agent_client_run(struct agent_client *c, const char *body, long long timeout
 		out->run.signo = (int)json_integer_value(json_object_get(a, "signal"));
 		out->run.timed_out = json_is_true(json_object_get(a, "timed_out"));
 		out->run.interrupted = json_is_true(json_object_get(a, "interrupted"));
+		out->run.unreadable = json_is_true(json_object_get(a, "unreadable"));
 		/* Where the host pinned it: a CPU number, or -1 (an older agent says nothing). */
 		cpu = json_object_get(a, "cpu");
 		out->run.cpu = json_is_integer(cpu) && json_integer_value(cpu) >= 0 &&

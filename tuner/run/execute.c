@@ -60,8 +60,10 @@ struct built *exec_get_build(struct exec_builds *bs, const struct trial *t)
 	if (!exec_executor(bs->ctx)->builds_here)
 		return b;
 	b->rc = build_kernel(&spec, &b->res, &err);
+	/* A command kernel's build is its program, not the compiler's. */
 	if (b->rc == 0)
-		b->rc = record_build(bs, b, spec.compiler, b->res.path, &err);
+		b->rc = record_build(bs, b, t->manifest->command.n ? t->manifest->command.v[0] : spec.compiler,
+				     b->res.path, &err);
 	if (b->rc) {
 		fprintf(stderr, "tune: %s\n", err.msg);
 		snprintf(b->reason, sizeof(b->reason), "build failed: %.*s", (int)strcspn(err.msg, "\n"), err.msg);

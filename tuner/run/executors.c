@@ -11,15 +11,37 @@
 #include "../plan/plan.h"
 #include "run.h"
 
-/* Runs job's command line with spawn (here or through Slurm). */
+/* A process of a command kernel's program, spawned as its job's. */
+struct program_spawn {
+	void *state;
+	const struct exec_job *job;
+	int (*spawn)(void *, char *const *, int, const struct exec_job *, struct run_result *, struct tune_error *);
+};
+
+static int spawn_program(void *ctx, char *const *argv, int cpu, struct run_result *res, struct tune_error *err)
+{
+	const struct program_spawn *ps = ctx;
+
+	return ps->spawn(ps->state, argv, cpu, ps->job, res, err);
+}
+
+/* Runs job's command line with spawn (here or through Slurm): the kernel's
+ * process, or a command kernel's processes. */
 static int run_argv(void *state, const struct exec_job *job, struct exec_outcome *out, struct tune_error *err,
 		    int (*spawn)(void *, char *const *, int, const struct exec_job *, struct run_result *,
 				 struct tune_error *))
 {
-	struct manifest_argv *a = malloc(sizeof(*a));
+	struct manifest_argv *a;
 	int cpu = -1, rc;
 
-	if (!a)
+	if (job->todo[0]->manifest->command.n) {
+		struct program_spawn ps = { state, job, spawn };
+
+		out->built = 1;
+		return command_run(job->todo, job->n, job->runs, job->warmup, &job->place, spawn_program, &ps, &out->run,
+				   err);
+	}
+	if (!(a = malloc(sizeof(*a))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if (manifest_args(job->binary, job->todo, job->n, job->runs, job->warmup, &job->place, a, &cpu) != 0) {
 		free(a);

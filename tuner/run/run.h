@@ -47,6 +47,17 @@ _Static_assert((int)STORE_ERR_DB == (int)TUNE_ERR_STORE && (int)STORE_ERR_SYSTEM
 char *manifest_spec_to_json(struct trial *const *todo, size_t n, long long runs, long long warmup,
 			    long long timeout_s, const char *kernel_hash);
 
+/* command_run.c: a command kernel's batch todo[0..n) (manifest key
+ * command), runs + warmup each, one process of its program per run and
+ * trial, started by spawn(ctx, argv, cpu, ...) as runner_exec would; into
+ * out as one kernel process of the protocol would have printed it, failed
+ * (with the program's reason and stderr's tail on one line) at the first
+ * process that fails or whose metric cannot be read. 0, or a negative
+ * tune_err when spawning failed. */
+int command_run(struct trial *const *todo, size_t n, long long runs, long long warmup, const struct run_place *place,
+		int (*spawn)(void *ctx, char *const *argv, int cpu, struct run_result *res, struct tune_error *err),
+		void *ctx, struct run_result *out, struct tune_error *err);
+
 /* What an agent runs, decoded. */
 struct manifest_run {
 	struct trial trials[RUNSPEC_MAX_POINTS]; /* one per list value */
