@@ -38,12 +38,14 @@ defect() {
 		"$(sed -n 's/.*liar: \([0-9]*\) problems\{0,1\} (above).*/\1/p' "$TMP/err")"
 	check "$d: prints nothing on stdout" test ! -s "$TMP/out"
 }
-defect missing "plain, output line 1: field 'checksum' (the correctness check) is missing or not an integer (12 times"
-defect mistyped "field 'ns_per_item' (the metric) is missing or not a number (did you mean 'ns_per_itme'?"
-defect unreported "plain g=1: never reported: each list value given needs a line in every run"
+defect missing "plain, output line 1: field 'checksum' (the correctness check) is missing or not an integer (kernel.yaml names 'checksum'; the line has g, run, warmup, ns_per_item) (18 times"
+defect mistyped "field 'ns_per_item' (the metric) is missing or not a number (the line has 'ns_per_itme': the kernel's name and the manifest's must be one"
+defect unreported "plain g=64: never reported: each list value given needs a line in every run"
 defect checksum "other, output line 1: checksum 43 differs from the baseline's 42: every variant and list value must compute the same result from the same --seed"
+defect zero "plain: checksum is 0 on every line: set it to what the run computed"
+defect range "plain: the kernel failed (exit status 2): liar: option '--g': 64 is out of range [1, 16]"
 defect garbage "plain, output line 1: not a JSON object ('[' or '{' expected near 'measuring'): print one object a line on standard output, and messages on standard error"
-defect fails "plain: the kernel failed (exit status 3): liar: the device is gone"
+defect fails "plain: the kernel failed (exit status 3): liar: the device is gone; run it: " "--runs 2 --warmup 1 --seed 42 --g 4,1,64 --defect fails"
 defect background "plain: output after exit: it exited, but a process it started still held its standard output 2 s later"
 defect slow "plain: a run on tiny parameters took longer than 2 s and was killed (make a run shorter, or give --timeout)"
 

@@ -70,7 +70,8 @@ static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint6
 		if (hash_file(h, path) != 0)
 			return tune_fail(err, TUNE_ERR_BUILD, "cannot read kernel source '%s' (listed in %s): %s (%s)",
 					 path, m->path, paths_strerror(errno), errno == ENXIO ? "list only files in "
-					 "'sources'" : "set TUNE_HOME to tune's source tree");
+					 "'sources'" : "paths in 'main' and 'sources' are relative to the folder holding the "
+					 "kernel's folder: write <kernel>/main.c");
 	}
 	return 0;
 }

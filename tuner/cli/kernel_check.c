@@ -18,7 +18,7 @@
 
 #define CHECK_RUNS 2
 #define CHECK_WARMUP 1
-#define CHECK_LIST_MAX 4
+#define CHECK_LIST_MAX 5
 #define CHECK_SEED 42
 
 #define CHECK_ISSUES_MAX 32
@@ -42,6 +42,7 @@ struct checker {
 	unsigned long long ref;
 	struct issue issues[CHECK_ISSUES_MAX];
 	size_t nissues, dropped, lines, processes;
+	size_t checked, zero_checks;         /* lines with a checksum, and those where it is 0 */
 };
 
 static void problem(struct checker *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -83,7 +84,7 @@ static long long default_value(const struct kernel_param *p)
 
 /* Tiny parameters: the defaults, with a working set of at most 1 MiB and at
  * most 1000 units of the metric a run; the list's default, its references
- * (always:) and its smallest value. */
+ * (always:), its smallest and its largest value. */
 static void tiny(struct checker *c)
 {
 	for (size_t i = 0; i < c->m->parameters.n; i++) {
@@ -98,8 +99,11 @@ static void tiny(struct checker *c)
 		if (p != c->list)
 			continue;
 		c->points[c->npoints++] = v;
-		for (size_t k = 0; k < p->always.n + 1 && c->npoints < CHECK_LIST_MAX; k++) {
-			long long w = p->type == PARAM_CHOICE || p->type == PARAM_BOOL ? (v ? 0 : 1) : p->min;
+		/* Then its references, its smallest and its largest value (another choice). */
+		for (size_t k = 0; k < p->always.n + 2 && c->npoints < CHECK_LIST_MAX; k++) {
+			int other = p->type == PARAM_CHOICE || p->type == PARAM_BOOL;
+			long long w = other ? (k == p->always.n ? (v ? 0 : 1) : (long long)p->choices.n - 1)
+				      : k == p->always.n ? p->min : p->max;
 			char why[256];
 			int seen = 0;
 
@@ -142,20 +146,30 @@ static const char *absent_field(const struct checker *c, json_t *o)
 	return NULL;
 }
 
-/* " (did you mean 'ns_per_probe'?)" when o has a key like the absent field. */
+/* Where an absent field is named, and what the line has instead: a key
+ * like it, or all its keys. */
 static void suggestion(json_t *o, const char *field, char *out, size_t len)
 {
 	const char *keys[64], *key, *close;
-	size_t n = 0;
+	size_t n = 0, used = 0;
 	json_t *v;
 
 	out[0] = '\0';
+	if (!field)
+		return;
 	json_object_foreach(o, key, v)
 		if (n < sizeof(keys) / sizeof(keys[0]) - 1)
 			keys[n++] = key;
 	keys[n] = NULL;
-	if (field && (close = tune_suggest(field, keys)))
-		snprintf(out, len, " (did you mean '%s'? the manifest names '%s')", close, field);
+	if ((close = tune_suggest(field, keys))) {
+		str_appendf(out, len, &used, " (the line has '%s': the kernel's name and the manifest's must be one, "
+			    "kernel.yaml's or the kernel's to change)", close);
+		return;
+	}
+	str_appendf(out, len, &used, " (kernel.yaml names '%s'; the line has", field);
+	for (size_t i = 0; i < n; i++)
+		str_appendf(out, len, &used, "%s %s", i ? "," : "", keys[i]);
+	str_appendf(out, len, &used, ")");
 }
 
 /* One line of a process (label) measuring todo[0..n): checked, counted in
@@ -166,7 +180,7 @@ static int check_line(struct checker *c, const char *label, struct trial **todo,
 	json_error_t jerr;
 	json_t *o = json_loads(line, 0, &jerr), *warm, *run;
 	struct manifest_line v;
-	char why[512] = "", hint[160], where[256], value[128];
+	char why[512] = "", hint[400], where[256], value[128];
 	size_t k;
 
 	snprintf(where, sizeof(where), "%s, output line %zu", label, no);
@@ -199,12 +213,17 @@ static int check_line(struct checker *c, const char *label, struct trial **todo,
 	} else if (seen[k][json_is_true(warm)][json_integer_value(run)]++) {
 		problem(c, where, "%s %s %lld is reported twice", value, json_is_true(warm) ? "warm-up" : "run",
 			(long long)json_integer_value(run));
-	} else if (c->m->correctness && is_baseline_group && !c->have_ref && manifest_is_baseline(todo[k])) {
-		c->ref = v.check;
-		c->have_ref = 1;
-	} else if (c->m->correctness && c->have_ref && v.check != c->ref) {
-		problem(c, where, "%s %llu differs from the baseline's %llu: every variant and list value must compute "
-			"the same result from the same --seed", c->m->correctness, v.check, c->ref);
+	} else if (c->m->correctness) {
+		/* A checksum that is 0 on every line was never set (said at the end). */
+		c->checked++;
+		c->zero_checks += v.check == 0;
+		if (is_baseline_group && !c->have_ref && manifest_is_baseline(todo[k])) {
+			c->ref = v.check;
+			c->have_ref = 1;
+		} else if (c->have_ref && v.check != c->ref) {
+			problem(c, where, "%s %llu differs from the baseline's %llu: every variant and list value must "
+				"compute the same result from the same --seed", c->m->correctness, v.check, c->ref);
+		}
 	}
 	json_decref(o);
 	return 0;
@@ -302,11 +321,15 @@ static int check_process(struct checker *c, struct trial **todo, size_t n, int i
 		problem(c, label, "a run on tiny parameters took longer than %.0f s and was killed (make a run shorter, "
 			"or give --timeout)", c->timeout_s);
 	else if (!runner_succeeded(&res)) {
-		char why[128], tail[640];
+		char why[128], tail[640], command[1024] = "";
+		size_t used = 0;
 
 		runner_describe(&res, c->timeout_s, why, sizeof(why));
-		problem(c, label, "the kernel failed (%s): %s", why, res.errout[0] ? tail_of(res.errout, tail, sizeof(tail)) :
-			"it said nothing on standard error (say why there)");
+		/* How to run it again (a compiled kernel's binary and flags). */
+		for (int i = 0; !c->m->command.n && i < args.argc; i++)
+			str_appendf(command, sizeof(command), &used, "%s%s", i ? " " : "; run it: ", args.argv[i]);
+		problem(c, label, "the kernel failed (%s): %s%s", why, res.errout[0] ? tail_of(res.errout, tail,
+			sizeof(tail)) : "it said nothing on standard error (say why there)", command);
 	}
 	/* A line that cannot be read is one problem, not also a missing run. */
 	if (runner_succeeded(&res) && !unreadable)
@@ -364,6 +387,10 @@ int kernel_check(const struct kernel_manifest *m, const struct platform *p, doub
 	}
 	if (rc)
 		return rc;
+	if (c.checked && c.zero_checks == c.checked)
+		problem(&c, m->baseline, "%s is 0 on every line: set it to what the run computed (in the SDK: "
+			"r->checksum, a sum of its results), so that a variant computing something else is caught and "
+			"the compiler cannot drop the work", m->correctness);
 	for (size_t i = 0; i < c.nissues; i++) {
 		char times[64] = "";
 

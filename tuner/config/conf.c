@@ -89,6 +89,10 @@ static int parse_enum(struct ctx *c, const struct conf_key *k, const struct ynod
 	str_appendf(detail, sizeof(detail), &len, "; one of:");
 	for (i = 0; k->choices[i]; i++)
 		str_appendf(detail, sizeof(detail), &len, " %s", k->choices[i]);
+	/* The kernels are those found: a user's folder may not be among the dirs. */
+	if (k->choices == (const char *const *)kernel_choices)
+		str_appendf(detail, sizeof(detail), &len, " (a kernel of your own: give the folder holding its folder with "
+			    "--kernels-dir)");
 	return at(c, n, "key '%s': %s", k->name, detail);
 }
 

@@ -428,7 +428,8 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 		return rc;
 	if (!m->command.n && (!m->sources.n || strcmp(m->sources.v[0], m->main) != 0))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'sources': the first source must be main, '%s' (list "
-				 "everything main includes after it)", m->path, m->main);
+				 "everything main includes after it; paths are relative to the folder holding the kernel's "
+				 "folder: %s/main.c)", m->path, m->main, m->name);
 	if (!listed(&m->variants, m->baseline))
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'baseline': '%s' is not one of the variants", m->path,
 				 m->baseline);

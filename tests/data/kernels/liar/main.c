@@ -31,6 +31,11 @@ int main(int argc, char **argv)
 	}
 	if (!ng)
 		g[ng++] = 1;
+	for (size_t k = 0; k < ng && !strcmp(defect, "range"); k++)
+		if (g[k] > 16) {
+			fprintf(stderr, "liar: option '--g': %ld is out of range [1, 16]\n", g[k]);
+			return 2;
+		}
 	if (!strcmp(defect, "slow"))
 		sleep(30);
 	if (!strcmp(defect, "fails")) {
@@ -48,7 +53,7 @@ int main(int argc, char **argv)
 			printf("{\"g\":%ld,\"run\":%ld,\"warmup\":%s,\"%s\":%.1f", g[k], warm ? r : r - warmup,
 			       warm ? "true" : "false", strcmp(defect, "mistyped") ? "ns_per_item" : "ns_per_itme", 10.0 + g[k]);
 			if (strcmp(defect, "missing"))
-				printf(",\"checksum\":%d", 42 + (LIAR_VARIANT && !strcmp(defect, "checksum")));
+				printf(",\"checksum\":%d", strcmp(defect, "zero") ? 42 + (LIAR_VARIANT && !strcmp(defect, "checksum")) : 0);
 			printf("}\n");
 		}
 	fflush(stdout);
