@@ -54,7 +54,7 @@ struct block {
 	char K[128], kl[128];
 	long table_len; /* -1: no table yet */
 	struct header_lookup lookup;
-	char *owned[4 * HEADER_LOOKUP_MAX];
+	char *owned[6 * HEADER_LOOKUP_MAX];
 	size_t nowned;
 	char **defined; /* the macros written, each once */
 	size_t ndefined;
@@ -214,7 +214,8 @@ static void argument(const char *name, char *out, size_t len)
 }
 
 /* A table's part in the lookup: a key, a function, or none. */
-static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_columns *hc, const char *name)
+static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_columns *hc, const char *name,
+			 const char *cells)
 {
 	struct header_lookup *l = &b->lookup;
 	const char *key = text_at(q, hc->key), *function = text_at(q, hc->function);
@@ -244,6 +245,7 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 		l->keys[l->nkeys].arg = own(b, key_id);
 		l->keys[l->nkeys].note = NULL;
 		l->keys[l->nkeys].scale = scale > 0 ? scale : 1;
+		l->keys[l->nkeys].cells = own(b, cells);
 		if (l->keys[l->nkeys].table && l->keys[l->nkeys].arg)
 			l->nkeys++;
 	}
@@ -252,6 +254,7 @@ static void table_lookup(struct block *b, sqlite3_stmt *q, const struct header_c
 	} else if (function && l->nvalues < HEADER_LOOKUP_MAX) {
 		l->values[l->nvalues].table = own(b, name);
 		l->values[l->nvalues].function = own(b, function_id);
+		l->values[l->nvalues].cells = own(b, cells);
 		if (l->values[l->nvalues].table && l->values[l->nvalues].function)
 			l->nvalues++;
 	}
@@ -350,14 +353,19 @@ static int define_add(struct block *b, sqlite3_stmt *q, const struct header_colu
 	if (table && b->table_len < 0)
 		fprintf(b->out, "#define TUNED_%s_TABLE_LEN %ld\n", b->K, b->table_len = n);
 	fprintf(b->out, "#define TUNED_%s_%s %s", b->K, name, table ? strbuf_str(&list) : value);
-	strbuf_release(&list);
 	if (comment) {
 		comment_text(b, comment, note, sizeof(note));
 		fprintf(b->out, " /* %s */", escape_c_comment(note, esc, sizeof(esc)));
 	}
 	fputc('\n', b->out);
-	if (lookup)
-		table_lookup(b, q, hc, name);
+	/* Its elements between the braces: the table a row at a time. */
+	if (lookup && list.len >= 4) {
+		char *cells = strndup(strbuf_str(&list) + 2, list.len - 4);
+
+		table_lookup(b, q, hc, name, cells ? cells : "");
+		free(cells);
+	}
+	strbuf_release(&list);
 	return 0;
 }
 

@@ -34,12 +34,15 @@ struct header_lookup {
 	const char *K, *kl; /* the kernel upper- and lower-case */
 	int nearest;        /* 0: the first key at or above, the others equal; 1: the nearest by ratios */
 	size_t nkeys, nvalues;
+	/* cells: the table's elements as C integers, ", " between them (its
+	 * text between the braces), for the table a row at a time; NULL: none. */
 	struct {
 		const char *table, *arg, *note; /* note: a comment after the argument, or NULL */
 		long long scale;                /* the table's unit in the argument's */
+		const char *cells;
 	} keys[HEADER_LOOKUP_MAX];
 	struct {
-		const char *table, *function;
+		const char *table, *function, *cells;
 	} values[HEADER_LOOKUP_MAX];
 };
 void header_lookup_emit(FILE *out, const struct header_lookup *l);

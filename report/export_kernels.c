@@ -119,10 +119,16 @@ static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, c
 {
 	struct header_lookup l = { .K = K, .kl = kl };
 	char *tables[MAX_COLUMNS] = { NULL }, *functions[MAX_COLUMNS] = { NULL }, args[MAX_COLUMNS][16];
+	char *cells[MAX_COLUMNS] = { NULL }, number[32];
 	int oom = 0;
 
 	for (size_t c = 0; c < k->ncols; c++) {
 		char *P = identifier(k->names[c], 1);
+		struct strbuf row = STRBUF_INIT;
+
+		for (size_t r = 0; r < k->n; r++)
+			strbuf_addf(&row, "%s%s", r ? ", " : "", integer_text(value_at(k, r, c), number));
+		cells[c] = strbuf_detach(&row);
 
 		tables[c] = P ? malloc(strlen(P) + 7) : NULL;
 		functions[c] = identifier(k->names[c], 0);
@@ -135,9 +141,11 @@ static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, c
 			l.keys[l.nkeys].table = tables[c];
 			l.keys[l.nkeys].arg = args[c];
 			l.keys[l.nkeys].note = k->names[c];
+			l.keys[l.nkeys].cells = cells[c];
 			l.keys[l.nkeys++].scale = 1;
 		} else {
 			l.values[l.nvalues].table = tables[c];
+			l.values[l.nvalues].cells = cells[c];
 			l.values[l.nvalues++].function = functions[c];
 		}
 	}
@@ -146,6 +154,7 @@ static void emit_lookup(FILE *out, const struct kernel_rows *k, const char *K, c
 	for (size_t c = 0; c < k->ncols; c++) {
 		free(tables[c]);
 		free(functions[c]);
+		free(cells[c]);
 	}
 }
 

@@ -79,6 +79,60 @@ static void nearest_ratio(FILE *out, const struct header_lookup *l)
 		     "\treturn best;\n");
 }
 
+/* The next cell of a table's cells from *at, into out; 0 when none is left. */
+static int next_cell(const char **at, char *out, size_t len)
+{
+	size_t n;
+
+	*at += strspn(*at, " ,");
+	if (!**at)
+		return 0;
+	n = strcspn(*at, ",");
+	snprintf(out, len, "%.*s", (int)(n < len - 1 ? n : len - 1), *at);
+	while (n && out[n - 1] == ' ')
+		out[--n] = '\0';
+	*at += strcspn(*at, ",");
+	return 1;
+}
+
+/* The table a row at a time, TUNED_<K>_TABLE(X) calling X(keys..., values...)
+ * per row with constants: a program instantiates one specialisation per row
+ * (a prefetch hint is a compile-time argument) and dispatches on the keys. */
+static void emit_rows(FILE *out, const struct header_lookup *l)
+{
+	const char *at[2 * HEADER_LOOKUP_MAX];
+	size_t n = 0;
+	char cell[64];
+
+	for (size_t i = 0; i < l->nkeys; i++)
+		at[n++] = l->keys[i].cells;
+	for (size_t v = 0; v < l->nvalues; v++)
+		at[n++] = l->values[v].cells;
+	for (size_t c = 0; c < n; c++)
+		if (!at[c])
+			return;
+	fprintf(out, "\n/* The tables a row at a time, X(an element of each of");
+	for (size_t i = 0; i < l->nkeys; i++)
+		fprintf(out, "%s TUNED_%s_%s", i ? "," : "", l->K, l->keys[i].table);
+	for (size_t v = 0; v < l->nvalues; v++)
+		fprintf(out, ", TUNED_%s_%s", l->K, l->values[v].table);
+	fprintf(out, ") per row,\n * constants (a choice: its index), to instantiate one specialisation per row. */\n"
+		     "#define TUNED_%s_TABLE(X)", l->K);
+	for (;;) {
+		struct strbuf row = STRBUF_INIT;
+		size_t c;
+
+		for (c = 0; c < n && next_cell(&at[c], cell, sizeof(cell)); c++)
+			strbuf_addf(&row, "%s%s", c ? ", " : "", cell);
+		if (c == n && !row.oom)
+			fprintf(out, " \\\n\tX(%s)", strbuf_str(&row));
+		strbuf_release(&row);
+		if (c < n)
+			break;
+	}
+	fputc('\n', out);
+}
+
 void header_lookup_emit(FILE *out, const struct header_lookup *l)
 {
 	struct strbuf pb = STRBUF_INIT, ab = STRBUF_INIT;
@@ -111,6 +165,7 @@ void header_lookup_emit(FILE *out, const struct header_lookup *l)
 			     "\tstatic const long long v[] = TUNED_%s_%s;\n\n"
 			     "\treturn v[tuned_%s_row_for(%s)];\n}\n", l->kl, l->values[v].function, params, l->K,
 			l->values[v].table, l->kl, args);
+	emit_rows(out, l);
 	strbuf_release(&pb);
 	strbuf_release(&ab);
 }

@@ -26,6 +26,19 @@ static double now_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
+/* One probe per row the header tuned (TUNED_HASHPROBE_TABLE: its size,
+ * variant, hint and g), each a constant the compiler specialises on, as a
+ * prefetch hint must be; probes[] in the table's order, so that the row
+ * tuned_hashprobe_row_for() picks is the probe to call. */
+#define PROBE_ROW(mb, variant, hint, g) \
+	static uint64_t probe_##mb(const struct hp_table *t, const uint64_t *keys, size_t nq) \
+	{ return (variant) == 1 ? hp_probe_hint(t, keys, nq, (unsigned)(g), (int)(hint)) : hp_probe_scalar(t, keys, nq); }
+TUNED_HASHPROBE_TABLE(PROBE_ROW)
+#define PROBE_FN(mb, variant, hint, g) probe_##mb,
+static uint64_t (*const probes[])(const struct hp_table *, const uint64_t *, size_t) = {
+	TUNED_HASHPROBE_TABLE(PROBE_FN)
+};
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -53,8 +66,8 @@ int main(int argc, char **argv)
 
 		plain = hp_probe_scalar(&t, keys, nq);
 		t1 = now_ns();
-		/* The tuned choice; a scalar optimum has no g or hint (-1). */
-		tuned = variant == 1 ? hp_probe_hint(&t, keys, nq, (unsigned)g, (int)hint) : hp_probe_scalar(&t, keys, nq);
+		/* The tuned choice, specialised for its row. */
+		tuned = probes[tuned_hashprobe_row_for(size_mb)](&t, keys, nq);
 		t2 = now_ns();
 		scalar_ns[i] = (t1 - t0) / (double)nq;
 		tuned_ns[i] = (t2 - t1) / (double)nq;

@@ -78,8 +78,16 @@ check "schema 13: the amaco2 CSV byte for byte" cmp tests/data/schema13/amaco2.c
 # lookups, now written from tune's fixed kinds, answering as the old ones
 # over a grid of working sets and (speedup, apps) points.
 "$tune" export header --db "$db13" -o "$TMP/h13.h"
-defines() { grep '^#define' "$1" | grep -v TUNED_GENERATED_AT | sort; }
+# (the tables a row at a time, TUNED_<K>_TABLE(X), are new: checked below)
+defines() { grep '^#define' "$1" | grep -v -e TUNED_GENERATED_AT -e '_TABLE(X)' | sort; }
 check "schema 13: every macro of the header as before" diff -u <(defines tests/data/schema13/header.h) <(defines "$TMP/h13.h")
+# Each table a row at a time: as many X(...) rows as TABLE_LEN, the row the
+# lookup finds for each context X's own keys.
+for K in CHASE SCHED; do
+	rows=$(sed -n "/#define TUNED_${K}_TABLE(X)/,/[^\\]\$/p" "$TMP/h13.h" | grep -c 'X(.*)')
+	len=$(sed -n "s/^#define TUNED_${K}_TABLE_LEN \([0-9]*\)/\1/p" "$TMP/h13.h" | head -1)
+	check "schema 13: TUNED_${K}_TABLE(X) has a row per context ($rows of $len)" test "$rows" = "$len" -a "$rows" -gt 0
+done
 cat > "$TMP/lookups.c" <<'C'
 #include <stdio.h>
 #include HEADER
