@@ -56,5 +56,10 @@ const char *const tune_protocol_help[] = {
 	"tune_protocol.h holds the names and numbers above, which tune reads too. A kernel on the SDK says its",
 	"protocol version on the last line of its --help. The SDK's sources are part of every kernel's build",
 	"hash: a kernel is built again when the SDK changes.",
+	"",
+	"A command kernel (manifest key command:) is a program that does not speak this protocol: tune runs",
+	"its argv with each {name} replaced, once a run (the list's values rotated run by run), reads its",
+	"metric from its output (metric.json: a path of keys and indices; metric.regex: the first group),",
+	"and writes the lines above for it. tune kernel check NAME holds a kernel to all of this.",
 	NULL,
 };
