@@ -43,11 +43,24 @@ defect mistyped "field 'ns_per_item' (the metric) is missing or not a number (th
 defect unreported "plain g=64: never reported: each list value given needs a line in every run"
 defect checksum "other, output line 1: checksum 43 differs from the baseline's 42: every variant and list value must compute the same result from the same --seed"
 defect zero "plain: checksum is 0 on every line: set it to what the run computed"
-defect range "plain: the kernel failed (exit status 2): liar: option '--g': 64 is out of range [1, 16]"
+defect range "other: the kernel failed (exit status 2): liar: option '--g': 64 is out of range [1, 16]"
 defect garbage "plain, output line 1: not a JSON object ('[' or '{' expected near 'measuring'): print one object a line on standard output, and messages on standard error"
 defect fails "plain: the kernel failed (exit status 3): liar: the device is gone; run it: " "--runs 2 --warmup 1 --seed 42 --g 4,1,64 --defect fails"
 defect background "plain: output after exit: it exited, but a process it started still held its standard output 2 s later"
 defect slow "plain: a run on tiny parameters took longer than 2 s and was killed (make a run shorter, or give --timeout)"
+
+# What the check would have caught, in a sweep: the variant that fails may
+# have been the best, so its context gets no optimum (said), and the header
+# none to ship.
+printf 'name: liar-range\nkernel: liar\nparams:\n  variant: [plain, other]\n  g: [4, 64]\nruns: 2\nwarmup: 0\n' \
+	> "$TMP/range.yaml"
+"$tune" run "$TMP/range.yaml" --kernels-dir "$TMP/k-range" --platform $plat --db "$TMP/range.db" > /dev/null \
+	2> "$TMP/range.err"
+rc=$?
+check "a sweep whose other variant fails: exit 1 ($(tail -1 "$TMP/range.err"))" test $rc = 1
+check "no optimum from the trials left" test "$(q "$TMP/range.db" "SELECT COUNT(*) FROM optima")" = 0
+check "and it says why" grep -q "liar: no optimum recorded: 2 of its trials failed, and one of them may have been the best" \
+	"$TMP/range.err"
 
 # usage CODE TEXT ARGS...: tune kernel ARGS exits CODE saying TEXT.
 usage() {

@@ -73,6 +73,16 @@ static size_t final_of(const struct kernel_manifest *m, const struct search_deci
 	return search_finals_ranked(m, fin, n0, cand);
 }
 
+/* The trials of trial i's decision that failed. */
+static size_t failed_in(const struct plan *pl, size_t i)
+{
+	size_t n = 0;
+
+	for (size_t j = i; j < pl->ntrials; j++)
+		n += manifest_same_decision(&pl->trials[j], &pl->trials[i]) && pl->trials[j].status == TRIAL_FAILED;
+	return n;
+}
+
 int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, const struct search_decider *d,
 		       struct tune_error *err)
 {
@@ -92,6 +102,11 @@ int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, co
 
 		if (!n)
 			continue;
+		/* A candidate that failed may have been the best: no optimum from the rest. */
+		if (d->undecided && (nf = failed_in(pl, i)) != 0) {
+			d->undecided(d->arg, &pl->trials[i], nf);
+			continue;
+		}
 		search_rank(m, cand, n);
 		knee = search_knee(m, cand, n, cand[0], sw->tolerance);
 		if (sw->final_top > 0) {

@@ -186,6 +186,10 @@ struct search_decider {
 	 * knee or NULL, and how many trials the decision weighed; non-zero stops. */
 	int (*decided)(void *arg, struct trial *knee, struct trial **cand, size_t n, struct trial *beside,
 		       long long weighed, struct tune_error *err);
+	/* A context whose optimum is not recorded: nfailed of its trials
+	 * failed, and one of them may have been the best. NULL: decide from
+	 * the trials measured (the replay: its failures are the record's gaps). */
+	void (*undecided)(void *arg, const struct trial *first, size_t nfailed);
 	void *arg;
 	int beside;          /* measure the baseline beside each process of the final: the gain, run by run */
 	struct tk_rng *shuffle; /* the final in a random order (by process still), or NULL: as chosen */

@@ -153,13 +153,21 @@ static int record_decision(void *arg, struct trial *knee, struct trial **cand, s
 	return record_optimum(r, knee, cand[0], runner, baseline, weighed, err);
 }
 
+static void undecided(void *arg, const struct trial *first, size_t nfailed)
+{
+	(void)arg;
+	fprintf(stderr, "tune: %s%s%s: no optimum recorded: %zu of its trials failed, and one of them may have been the "
+		"best (their reasons are above; fix them and run again)\n", first->kernel_name, first->context[0] ? " " : "",
+		first->context, nfailed);
+}
+
 /* For each working set: re-measure its candidates side by side in a
  * random order, the baseline beside them, then record the optimum (the knee
  * of the best context). */
 int sweep_decide(struct sweep_run *r, double drift, struct tune_error *err)
 {
 	struct tk_rng rng = { (uint64_t)r->sweep.seed ^ 0x66696e616cull };
-	struct search_decider d = { measure_final, record_decision, r, 1, &rng };
+	struct search_decider d = { measure_final, record_decision, undecided, r, 1, &rng };
 
 	return search_decide_each(&r->plan, &r->sweep, drift, &d, err);
 }
