@@ -74,7 +74,9 @@ check "held stdout: within its time, not the child's 60 s ($((t1 - t0)) s)" test
 
 # A child that leaves the process group (setsid) and would run on.
 # The kernel waits until its grandchild is in a session of its own.
-kernel escape "$line if (r == 0 && b == 0) { pid_t c = fork(); if (c == 0) { setsid(); if (fork() == 0) { int i; for (i = 0; i < 3; i++) close(i); FILE *f = fopen(\"$TMP/escaped.pid\", \"w\"); fprintf(f, \"%d\", (int)getpid()); fclose(f); sleep(60); } _exit(0); } waitpid(c, NULL, 0); }"
+# (it writes its pid by a rename, and the kernel waits for that, so that
+# tune cannot end it before it says who it is)
+kernel escape "$line if (r == 0 && b == 0) { pid_t c = fork(); if (c == 0) { setsid(); if (fork() == 0) { int i; for (i = 0; i < 3; i++) close(i); FILE *f = fopen(\"$TMP/escaped.tmp\", \"w\"); fprintf(f, \"%d\", (int)getpid()); fclose(f); rename(\"$TMP/escaped.tmp\", \"$TMP/escaped.pid\"); sleep(60); } _exit(0); } waitpid(c, NULL, 0); int k; for (k = 0; k < 5000 && access(\"$TMP/escaped.pid\", F_OK) != 0; k++) usleep(1000); }"
 "$tune" run "$TMP/escape.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/escape.err"
 rc=$?
 check "setsid child: the sweep runs ($(tail -1 "$TMP/escape.err"))" test $rc = 0

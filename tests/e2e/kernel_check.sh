@@ -28,7 +28,8 @@ defect() {
 	mkdir -p "$TMP/k-$d/liar"
 	cp tests/data/kernels/liar/main.c "$TMP/k-$d/liar/"
 	sed "s/default: none/default: $d/" tests/data/kernels/liar/kernel.yaml > "$TMP/k-$d/liar/kernel.yaml"
-	"$tune" kernel check liar --kernels-dir "$TMP/k-$d" --platform $plat --timeout 2 > "$TMP/out" 2> "$TMP/err"
+	"$tune" kernel check liar --kernels-dir "$TMP/k-$d" --platform $plat --timeout "${timeout:-2}" > "$TMP/out" \
+		2> "$TMP/err"
 	rc=$?
 	check "$d: exit 1 ($(tail -1 "$TMP/err"))" test $rc = 1
 	for text in "$@"; do
@@ -47,6 +48,7 @@ defect range "other: the kernel failed (exit status 2): liar: option '--g': 64 i
 defect garbage "plain, output line 1: not a JSON object ('[' or '{' expected near 'measuring'): print one object a line on standard output, and messages on standard error"
 defect fails "plain: the kernel failed (exit status 3): liar: the device is gone; run it: " "--runs 2 --warmup 1 --seed 42 --g 4,1,64 --defect fails"
 defect background "plain: output after exit: it exited, but a process it started still held its standard output 2 s later"
+timeout=20 defect linger "plain: output after exit: it exited, but a process it started held its standard output" "s longer (end what it starts before it exits)"
 defect slow "plain: a run on tiny parameters took longer than 2 s and was killed (make a run shorter, or give --timeout)"
 
 # What the check would have caught, in a sweep: the variant that fails may

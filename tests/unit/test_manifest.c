@@ -34,6 +34,12 @@ static const struct {
 	/* Command kernels: what only they may say, and what they may not. */
 	{ "name: k\ncommand: [prog, \"--n={n}\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",
 	  { "key 'command': '{n}' in '--n={n}' is no parameter's" } },
+	{ "name: k\ncommand: [prog, \"--n={nn}\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n"
+	  "parameters:\n  - { name: n1, type: int, min: 1, max: 9, default: 1 }\n",
+	  { "'{nn}' in '--n={nn}' is no parameter's (did you mean '{n1}'?)" } },
+	{ "name: k\ncommand: \"dd if=/dev/zero of=/dev/null\"\nvariants: [a]\nbaseline: a\n"
+	  "metric: { field: x, regex: 'copied, ([0-9.]+) s' }\n",
+	  { "'dd if=/dev/zero of=/dev/null' is one string: give the argv as a list" } },
 	{ "name: k\ncommand: [\"{prog}\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",
 	  { "the program '{prog}' is a placeholder" } },
 	{ "name: k\ncommand: [prog, \"--n={n\"]\nvariants: [a]\nbaseline: a\nmetric: { field: x, json: a.b }\n",

@@ -243,10 +243,18 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 	close(statp[0]);
 	{
 		struct pollfd fds[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
+		double exited_at = -1;
 
 		while (open_fds > 0) {
 			double left = deadline - tk_now_s();
+			siginfo_t info;
 			int n;
+
+			/* When it ended, while something it started may hold its output. */
+			memset(&info, 0, sizeof(info));
+			if (exited_at < 0 && waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+			    info.si_pid == pid)
+				exited_at = tk_now_s();
 
 			if (stop && *stop) {
 				res->interrupted = 1;
@@ -269,6 +277,8 @@ int runner_exec(char *const argv[], int cpu, double timeout_s, volatile sig_atom
 				}
 			}
 		}
+		if (exited_at >= 0)
+			res->lingered_s = tk_now_s() - exited_at;
 		if (res->timed_out || res->interrupted)
 			kill(-pid, SIGKILL), kill(pid, SIGKILL);
 		for (int i = 0; i < 2; i++)
@@ -320,7 +330,7 @@ void run_result_free(struct run_result *res)
 void runner_describe(const struct run_result *res, double timeout_s, char *out, size_t len)
 {
 	if (res->timed_out)
-		snprintf(out, len, "timed out after %.0f s (raise timeout_s in the sweep, or use fewer queries)", timeout_s);
+		snprintf(out, len, "timed out after %.0f s (raise timeout_s in the sweep, or make a run shorter)", timeout_s);
 	else if (res->interrupted)
 		snprintf(out, len, "interrupted");
 	else if (res->signo)

@@ -26,6 +26,7 @@ struct run_result {
 	int timed_out;
 	int interrupted; /* stopped because *stop was set */
 	int unreadable;  /* it exited 0, but what it printed could not be read (a command kernel's metric) */
+	double lingered_s; /* how long its output stayed open after it exited (a process it started held it) */
 	int cpu;         /* the CPU it was pinned to; -1: none (or it pins its own threads) */
 	double loadavg1; /* the host's 1-minute load average as it ended; < 0: unknown */
 };

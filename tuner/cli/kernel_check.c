@@ -20,6 +20,7 @@
 #define CHECK_WARMUP 1
 #define CHECK_LIST_MAX 5
 #define CHECK_SEED 42
+#define CHECK_LINGER_S 1.0 /* output open this long after the kernel's exit: something it started holds it */
 
 #define CHECK_ISSUES_MAX 32
 
@@ -317,6 +318,9 @@ static int check_process(struct checker *c, struct trial **todo, size_t n, int i
 	if (res.exited && res.status == 0 && res.timed_out)
 		problem(c, label, "output after exit: it exited, but a process it started still held its standard "
 			"output %.0f s later (end what it starts before it exits)", c->timeout_s);
+	else if (res.lingered_s > CHECK_LINGER_S)
+		problem(c, label, "output after exit: it exited, but a process it started held its standard output "
+			"%.1f s longer (end what it starts before it exits)", res.lingered_s);
 	else if (res.timed_out)
 		problem(c, label, "a run on tiny parameters took longer than %.0f s and was killed (make a run shorter, "
 			"or give --timeout)", c->timeout_s);
@@ -395,16 +399,17 @@ int kernel_check(const struct kernel_manifest *m, const struct platform *p, doub
 		char times[64] = "";
 
 		if (c.issues[i].count > 1)
-			snprintf(times, sizeof(times), " (%zu times, the first here)", c.issues[i].count);
+			snprintf(times, sizeof(times), " (%zu times; where the first was)", c.issues[i].count);
 		fprintf(stderr, "%s: %s: %s%s\n", m->name, c.issues[i].where, c.issues[i].text, times);
 	}
 	if (c.nissues)
 		return tune_fail(err, TUNE_ERR_TRIALS, "kernel check: %s: %zu problem%s (above)%s", m->name,
 				 c.nissues + c.dropped, c.nissues + c.dropped == 1 ? "" : "s",
 				 c.dropped ? ", the first shown" : "");
-	printf("%s: speaks the protocol: %zu variant%s in %zu process%s (%d warm-up and %d measured runs each), %zu "
+	printf("%s: speaks the protocol: %zu variant%s in %zu %s (%d warm-up and %d measured runs each), %zu "
 	       "lines, every list value in every run%s\n", m->name, m->variants.n, m->variants.n == 1 ? "" : "s",
-	       c.processes, c.processes == 1 ? "" : "es", CHECK_WARMUP, CHECK_RUNS, c.lines,
+	       c.processes, m->command.n ? (c.processes == 1 ? "batch of processes" : "batches of processes") :
+	       c.processes == 1 ? "process" : "processes", CHECK_WARMUP, CHECK_RUNS, c.lines,
 	       m->correctness ? ", every checksum the baseline's" : "");
 	return 0;
 }

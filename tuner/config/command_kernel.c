@@ -57,10 +57,19 @@ static int check_placeholders(const struct kernel_manifest *m, struct tune_error
 						 m->path, arg);
 			if (!strcmp(name, "variant"))
 				continue;
-			if (!(p = manifest_param(m, name)))
+			if (!(p = manifest_param(m, name))) {
+				const char *names[65], *like;
+				size_t n = 0;
+
+				for (size_t k = 0; k < m->parameters.n && n < 64; k++)
+					names[n++] = MANIFEST_PARAM(m, k)->name;
+				names[n] = NULL;
+				like = tune_suggest(name, names);
+
 				return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'command': '{%s}' in '%.64s' is no "
-						 "parameter's (the parameters: tune kernels; or {variant})", m->path, name,
-						 arg);
+						 "parameter's%s%s%s (a parameter's name, or {variant})", m->path, name, arg,
+						 like ? " (did you mean '{" : "", like ? like : "", like ? "}'?)" : "");
+			}
 			if (p->define)
 				return tune_fail(err, TUNE_ERR_CONFIG, "%s: parameter '%s': a command kernel is not "
 						 "compiled: drop 'define', its value reaches the program as {%s}", m->path,
@@ -123,6 +132,11 @@ int manifest_check_command(const struct kernel_manifest *m, struct tune_error *e
 					 "is and speaks no protocol: drop '%s'", m->path, compiled[i], compiled[i]);
 	if (!m->command.v[0][0])
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'command': the program's name is empty", m->path);
+	/* A program's name has no space: one string holding it all is a shell's line. */
+	if (strchr(m->command.v[0], ' '))
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'command': '%.64s' is one string: give the argv as a "
+				 "list, an argument a string ([dd, if=/dev/zero, ...]); tune runs no shell", m->path,
+				 m->command.v[0]);
 	if ((rc = check_placeholders(m, err)) != 0 || (rc = check_metric_source(m, err)) != 0)
 		return rc;
 	return 0;

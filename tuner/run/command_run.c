@@ -96,6 +96,7 @@ int command_run(struct trial *const *todo, size_t n, long long runs, long long w
 				break;
 			out->cpu = res.cpu;
 			out->loadavg1 = res.loadavg1 > out->loadavg1 ? res.loadavg1 : out->loadavg1;
+			out->lingered_s = res.lingered_s > out->lingered_s ? res.lingered_s : out->lingered_s;
 			if (!runner_succeeded(&res)) {
 				say_failure(&res, label, NULL);
 			} else if (manifest_program_metric(t->manifest, res.out, res.errout, &metric, why, sizeof(why))) {
@@ -108,6 +109,7 @@ int command_run(struct trial *const *todo, size_t n, long long runs, long long w
 			if (!rc && !runner_succeeded(&res)) {
 				/* The batch ends as a failed kernel process: its reason, what it printed so far. */
 				free(res.out);
+				res.lingered_s = out->lingered_s;
 				res.out = strbuf_detach(&lines);
 				res.out_len = res.out ? strlen(res.out) : 0;
 				*out = res;

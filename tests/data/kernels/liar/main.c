@@ -57,8 +57,8 @@ int main(int argc, char **argv)
 			printf("}\n");
 		}
 	fflush(stdout);
-	if (!strcmp(defect, "background") && fork() == 0) {
-		sleep(30); /* holds standard output after its parent exits */
+	if ((!strcmp(defect, "background") || !strcmp(defect, "linger")) && fork() == 0) {
+		sleep(!strcmp(defect, "linger") ? 3 : 30); /* holds standard output after its parent exits */
 		return 0;
 	}
 	return 0;
