@@ -69,7 +69,11 @@ broken dd-hang "timed out after 1 s" $kd 1048576 1
 # fio, on a small file in $TMP: the example's manifest with its file moved.
 if command -v fio > /dev/null; then
 	mkdir -p "$TMP/ex/fio"
-	sed "s#/var/tmp/tune-fio-#$TMP/tune-fio-#" examples/fio/kernel.yaml > "$TMP/ex/fio/kernel.yaml"
+	sed "s#/var/tmp/tune-fio-#$TMP/tune-fio-#; s/default: 256, role: context/default: 8, role: context/; s/default: 2, help: seconds/default: 1, help: seconds/" \
+		examples/fio/kernel.yaml > "$TMP/ex/fio/kernel.yaml"
+	"$tune" kernel check fio --kernels-dir "$TMP/ex" --platform $plat > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	check "kernel check passes fio ($(tail -1 "$TMP/err"))" test $rc = 0
 	cat > "$TMP/fio.yaml" << 'YAML'
 name: fio-small
 kernel: fio
