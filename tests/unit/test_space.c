@@ -132,13 +132,18 @@ static size_t proposals(const struct space_strategy_ops *st, const struct search
 {
 	struct tune_error err;
 	void *state = NULL;
-	size_t n = 0;
+	size_t n = 0, k;
+	double value[SPACE_BATCH_MAX], cost[SPACE_BATCH_MAX];
 
 	if (st->start(&state, sp, seed, 1e9, &err) != 0)
 		return 0;
-	while (n < max && st->propose(state, &out[n], &err) == 0) {
-		st->tell(state, out[n], 1.0 + (double)out[n], 1);
-		n++;
+	while (n < max && st->propose(state, &out[n], max - n, &k, &err) == 0 && k >= 1 && k <= max - n) {
+		for (size_t i = 0; i < k; i++) {
+			value[i] = 1.0 + (double)out[n + i];
+			cost[i] = 1;
+		}
+		st->tell(state, &out[n], value, cost, k);
+		n += k;
 	}
 	st->stop(state);
 	return n;
@@ -203,7 +208,105 @@ static void test_strategies(void)
 	CHECK(proposals(grid, &sp, 4, b, 10) == 10 && !memcmp(a, b, sizeof(a[0]) * 10), "grid is one order, any seed");
 	n = proposals(rnd, &sp, 3, a, 20);
 	CHECK(proposals(rnd, &sp, 3, b, 20) == n && !memcmp(a, b, sizeof(a[0]) * n), "random: the same seed, the same");
-	CHECK(proposals(rnd, &sp, 4, b, 20) == n && memcmp(a, b, sizeof(a[0]) * n), "random: another seed, another");
+	CHECK(proposals(rnd, &sp, 4, b, 20) == n && memcmp(a, b, sizeof(a[0]) * n) != 0, "random: another seed, another");
+	search_space_free(&sp);
+}
+
+/* A strategy of batches of four in point order, for the replay's batches:
+ * what it was told, batch by batch. */
+struct fours {
+	size_t next, npoints, told[8], ntold;
+	double ratio; /* of the first batch's second value over its first */
+};
+
+static int fours_start(void **state, const struct search_space *sp, uint64_t seed, double budget_ms,
+		       struct tune_error *err)
+{
+	struct fours *f = calloc(1, sizeof(*f));
+
+	(void)seed;
+	(void)budget_ms;
+	*state = f;
+	if (!f)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	f->npoints = sp->npoints;
+	return 0;
+}
+
+static int fours_propose(void *state, size_t *points, size_t max, size_t *n, struct tune_error *err)
+{
+	struct fours *f = state;
+
+	(void)err;
+	for (*n = 0; *n < 4 && *n < max && f->next < f->npoints; (*n)++)
+		points[*n] = f->next++;
+	return *n ? 0 : 1;
+}
+
+static void fours_tell(void *state, const size_t *points, const double *values, const double *costs, size_t n)
+{
+	struct fours *f = state;
+
+	(void)points;
+	(void)costs;
+	if (!f->ntold)
+		f->ratio = values[1] / values[0];
+	if (f->ntold < 8)
+		f->told[f->ntold++] = n;
+}
+
+static size_t fours_best(void *state)
+{
+	return ((struct fours *)state)->next ? 0 : SPACE_NONE;
+}
+
+static struct fours fours_last;
+
+static void fours_stop(void *state)
+{
+	fours_last = *(struct fours *)state;
+	free(state);
+}
+
+/* A batch is one process: one drift for all of it (the ratio of two
+ * points' single runs survives any drift, which a measurement each does
+ * not keep); the replay stops within a batch at the measurement that
+ * crosses the budget. */
+static void test_batches(void)
+{
+	static const struct space_strategy_ops fours = {
+		"fours", fours_start, fours_propose, fours_tell, fours_best, fours_stop,
+	};
+	/* 120 points of 2 ms: 25 ms is crossed by the 13th measurement. */
+	static const double budgets[] = { 25.0 / 240 };
+	struct space_replay_options o = { 1, 0.5, budgets, 1 };
+	struct space_replay_row row;
+	struct search_space sp;
+	struct tune_error err = { "" };
+	size_t pts[2] = { 0, 1 };
+	double v[2];
+	int rc, apart = 0;
+
+	if (wide_space(&sp) != 0) {
+		CHECK(0, "the wide space parses");
+		return;
+	}
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct space_measurer m = { &sp, { seed }, 0.5, 0 };
+
+		search_space_measure_batch(&m, pts, 2, v);
+		CHECK(fabs(v[1] / v[0] - 2.0) < 1e-12, "seed %llu: one batch, one drift: %g / %g", (unsigned long long)seed,
+		      v[1], v[0]);
+		v[0] = search_space_measure(&m, 0);
+		v[1] = search_space_measure(&m, 1);
+		apart += fabs(v[1] / v[0] - 2.0) > 1e-6;
+	}
+	CHECK(apart >= 18, "a process each: the drift differs (%d of 20)", apart);
+	rc = search_space_replay(&sp, &fours, &o, &row, &err);
+	CHECK(rc == 0 && row.measured == 13, "rc %d (%s): %g measured, not 13", rc, err.msg, row.measured);
+	CHECK(fours_last.ntold == 4 && fours_last.told[0] == 4 && fours_last.told[3] == 1,
+	      "told 4 batches (%zu), the last cut to one (%zu)", fours_last.ntold, fours_last.told[3]);
+	CHECK(fabs(fours_last.ratio - 2.0) < 1e-12, "the replay measures a batch in one process: %g", fours_last.ratio);
 	search_space_free(&sp);
 }
 
@@ -247,6 +350,7 @@ int main(void)
 	test_values();
 	test_malformed();
 	test_strategies();
+	test_batches();
 	test_replay();
 	return check_done("test_space");
 }
