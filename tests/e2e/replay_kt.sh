@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tune replay --kernel-tuner: a hand-written Kernel Tuner cache whose answers
 # are known (grid's order and ratios, random finding the best with the whole
-# budget), the same by seed, the JSON's keys, the same from gzip; the shared
-# convolution_A100 space: a row per strategy and budget, no ratio below 1;
-# and each malformed file refused with its key, exit 3.
+# budget), the same by seed, the JSON's keys, the same from gzip; --serve's
+# answers, and Optuna's TPE through it (bench/replay_kt_tpe.py, when
+# python3-optuna is there); the shared convolution_A100 space: a row per
+# strategy and budget, no ratio below 1; and each malformed file refused
+# with its key, exit 3.
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -59,6 +61,42 @@ assert all(set(r) == keys and r["seeds"] == 40 and r["drift_pct"] == 0 for r in 
 assert [r["median_ratio"] for r in rows[:4]] == [2.0, 1.5, 1.5, 1.0], rows
 assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0, rows
 ' "$TMP/json"
+
+# --serve: the replay as another optimizer's objective, a request a line.
+printf 'space\nseed 3\nmeasure 2,1\nmeasure 2,2\nmeasure 3,2\njudge 1,2\njudge 2,2\nmeasure 4,1\nmeasure 1\nfoo\n' |
+	"$tune" replay --kernel-tuner "$TMP/small.json" --drift 0 --serve > "$TMP/serve" 2>&1
+check "--serve: exit 0" test $? = 0
+check "--serve: the space as JSON" grep -qxF '{"kernel":"small","params":[{"name":"a","values":["1","2","3"]},{"name":"b","values":["1","2"]}],"points":6,"valid":4,"total_ms":400.0}' "$TMP/serve"
+check "--serve: seed, a measurement and its cost, failing and excluded ones, judgements ($(sed -n '2,7p' "$TMP/serve" | tr '\n' '|'))" \
+	test "$(sed -n '2,7p' "$TMP/serve" | tr '\n' '|')" = "ok|1 100|invalid 50|invalid 0|1.5|invalid|"
+check "--serve: what is no configuration, or no request, is an error and the next is read" test "$(sed -n '8,10p' "$TMP/serve" | cut -c1-60 | tr '\n' '|')" = \
+	"error: '4,1' is not a configuration of the space (its 2 valu|error: '1' is not a configuration of the space (its 2 values|error: say 'space', 'seed N', 'measure CONFIG' or 'judge CON|"
+printf 'seed 1\nmeasure 2,1\nmeasure 2,1\nseed 1\nmeasure 2,1\nmeasure 2,1\n' |
+	"$tune" replay --kernel-tuner "$TMP/small.json" --drift 50 --serve > "$TMP/serve" 2>&1
+check "--serve: each measurement its own process under the drift, the same again by seed ($(tr '\n' '|' < "$TMP/serve"))" \
+	sh -c "test \"\$(sed -n 2p '$TMP/serve')\" != \"\$(sed -n 3p '$TMP/serve')\" && test \"\$(sed -n 2,3p '$TMP/serve')\" = \"\$(sed -n 5,6p '$TMP/serve')\""
+if /usr/bin/python3 -c 'import optuna' 2> /dev/null; then
+	/usr/bin/python3 "$src/bench/replay_kt_tpe.py" --tune "$tune" --seeds 10 --drift 0 --budgets 25,50,75,100 "$TMP/small.json" \
+		> "$TMP/tpe" 2> "$TMP/err"
+	rc=$?
+	check "tpe: exit 0 (rc $rc: $(cat "$TMP/err"))" test $rc = 0
+	check "tpe: a row per budget in the table's columns ($(grep '^tpe' "$TMP/tpe" | tr '\n' '|'))" awk '$1 == "tpe" {
+		n++; if (!($6 >= 1 && ($7 == "inf" || $7 >= $6) && $8 ~ /%$/)) bad = 1; budgets = budgets $2 " " } END {
+		exit !(n == 4 && !bad && budgets == "25% 50% 75% 100% ") }' "$TMP/tpe"
+	check "tpe: more measured with more budget, the best in some seed with all of it" awk '$1 == "tpe" {
+		if ($3 + 0 < last) bad = 1; last = $3 + 0; w = $8 + 0 } END { exit !(!bad && w > 0) }' "$TMP/tpe"
+	/usr/bin/python3 "$src/bench/replay_kt_tpe.py" --tune "$tune" --seeds 3 --drift 0 --budgets 50,100 --format json \
+		"$TMP/small.json" > "$TMP/tpe.json" 2> "$TMP/err"
+	check "tpe --format json: the replay's keys ($(cat "$TMP/err"))" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
+assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [("tpe", 0.5), ("tpe", 1.0)], rows
+assert all(set(r) == keys and r["seeds"] == 3 for r in rows), rows
+' "$TMP/tpe.json"
+else
+	echo "skip: no python3-optuna for /usr/bin/python3: Optuna's TPE through --serve not run (.ci/install-deps --tests installs it)"
+fi
 
 # The shared space, a few seeds: every strategy at every default budget.
 if [ -r "$kt/convolution_A100.json.gz" ]; then
@@ -123,6 +161,8 @@ usage "a budget of 0" "option '--budgets': '0,1' is not a list" --kernel-tuner "
 usage "a budget not a number" "option '--budgets': 'lots' is not a list" --kernel-tuner "$TMP/small.json" --budgets lots
 usage "--format md" "option '--format': 'md' is not one of table, json" --kernel-tuner "$TMP/small.json" --format md
 usage "adaptive" "'adaptive' is not a strategy of a recorded space" --kernel-tuner "$TMP/small.json" --strategies adaptive
+usage "--serve with a table's options" "--serve answers requests, its optimizer keeps the budgets, seeds and table: without '--budgets'" \
+	--kernel-tuner "$TMP/small.json" --serve --budgets 1
 usage "--budgets without a space" "option '--budgets' is for a recorded space" sweeps/chase-tune.yaml --from x --budgets 1
 check "--help names --kernel-tuner and --budgets" sh -c "'$tune' replay --help | grep -q -- '--kernel-tuner FILE' && '$tune' replay --help | grep -q -- '--budgets LIST'"
 e2e_done replay_kt

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../base/errors.h"
 #include "../../kernels/sdk/tune_protocol.h"
@@ -76,8 +77,7 @@ size_t search_space_point(const struct search_space *sp, const size_t *coord);
  * compares within one batch is free of the drift between processes. The
  * one loop that drives them (the replay's, or one measuring a machine)
  * never asks which it has. grid and random (space_strategies.c) propose
- * batches of one; the joint search (space_joint.c) batches a point's
- * neighbours with the point itself; an optimizer of another program
+ * batches of one; an optimizer of another program
  * (Optuna's TPE, bench/replay_kt_tpe.py) drives the replay over a pipe
  * instead (search_space_serve). */
 #define SPACE_BATCH_MAX 64
@@ -116,11 +116,27 @@ struct space_measurer {
 	struct tk_rng rng;
 	double sigma, log_drift; /* the drift's step (log sd) and where it is */
 };
+/* A measurer of sp for a replay's seed: the draws and drift walk that the
+ * replay's seed makes, whoever measures (search_space_serve too). */
+void search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma);
 /* The measured value of point in a process of its own, NAN when it is
  * invalid or not recorded. */
 double search_space_measure(struct space_measurer *m, size_t point);
 /* points[0..n) measured in one process (one drift step) into values. */
 void search_space_measure_batch(struct space_measurer *m, const size_t *points, size_t n, double *values);
+
+/* The replay as an objective for another optimizer (bench/replay_kt_tpe.py):
+ * answers a line per request on in: "space" (one line of JSON: the kernel,
+ * each parameter's name and values as keys write them, the points, the
+ * valid configurations and total_ms), "seed N" (ok: the replay's draws and
+ * drift walk of seed N, anew), "measure CONFIG" (CONFIG its values joined
+ * by commas: "VALUE COST", the measured ms and what measuring it cost, in a
+ * kernel process of its own, or "invalid COST" for a configuration recorded
+ * as failing, or excluded at cost 0) and "judge CONFIG" (its recorded time
+ * over the best recorded, or "invalid"); a request it cannot answer gets
+ * "error: ..." and the next is read. 0 at the end of in, -1 if out of
+ * memory. */
+int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FILE *out);
 
 struct space_replay_options {
 	size_t seeds;

@@ -58,16 +58,25 @@ static uint64_t seed_of(size_t seed, uint64_t what)
 	return tk_rng_next(&r);
 }
 
+void search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma)
+{
+	m->sp = sp;
+	m->rng.state = seed_of(seed, 1);
+	m->sigma = sigma;
+	m->log_drift = 0;
+}
+
 /* One search at one budget: its choice's ratio into *ratio. */
 static int search_once(const struct search_space *sp, const struct space_strategy_ops *st, size_t seed, double sigma,
 		       double budget_ms, double *ratio, struct space_replay_row *row, struct tune_error *err)
 {
-	struct space_measurer m = { sp, { seed_of(seed, 1) }, sigma, 0 };
+	struct space_measurer m;
 	size_t points[SPACE_BATCH_MAX], n, made, best, free_asks = 0;
 	double values[SPACE_BATCH_MAX], costs[SPACE_BATCH_MAX], spent = 0;
 	void *state = NULL;
 	int rc;
 
+	search_space_measurer_init(&m, sp, seed, sigma);
 	if ((rc = st->start(&state, sp, seed_of(seed, 2), budget_ms, err)) != 0)
 		return rc;
 	/* Until the budget is spent: the measurement that crosses it is
