@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # tune replay --kernel-tuner: a hand-written Kernel Tuner cache whose answers
-# are known (grid's order and ratios, random finding the best with the whole
-# budget), the same by seed, the JSON's keys, the same from gzip; --serve's
-# answers, and Optuna's TPE through it (bench/replay_kt_tpe.py, when
-# python3-optuna is there); the shared convolution_A100 space: a row per
-# strategy and budget, no ratio below 1; and each malformed file refused
-# with its key, exit 3.
+# are known (grid's order and ratios, random and the joint search finding the
+# best with the whole budget), the same by seed, the JSON's keys, the same
+# from gzip; --serve's answers, and Optuna's TPE through it
+# (bench/replay_kt_tpe.py, when python3-optuna is there); the shared
+# convolution_A100 space: a row per strategy and budget, no ratio below 1,
+# the joint search ahead of random; and each malformed file refused with its
+# key, exit 3.
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -38,6 +39,8 @@ check "random: the best in every seed with the whole budget ($(ratios random))" 
 	test "$(awk '$1 == "random" && $2 == "100%" { print $6, $7, $8 }' "$TMP/out")" = "1.000 1.000 100%"
 check "random: a quarter measures one, the best in some seeds only" \
 	awk '$1 == "random" && $2 == "25%" { w = $8 + 0; found = 1; exit !($3 == "1.0" && w > 5 && w < 60) } END { exit !found }' "$TMP/out"
+check "joint: the best in every seed with the whole budget ($(ratios joint))" \
+	test "$(awk '$1 == "joint" && $2 == "100%" { print $6, $7, $8 }' "$TMP/out")" = "1.000 1.000 100%"
 small --seeds 40 > "$TMP/out2" 2>&1
 check "the same seeds, the same table" cmp -s "$TMP/out" "$TMP/out2"
 small --seeds 41 > "$TMP/out3" 2>&1
@@ -45,10 +48,10 @@ check "a seed more, random's quarter may change but grid's rows do not" \
 	test "$(grep '^grid' "$TMP/out")" = "$(grep '^grid' "$TMP/out3")"
 gzip -c "$TMP/small.json" > "$TMP/small.json.gz"
 "$tune" replay --kernel-tuner "$TMP/small.json.gz" --drift 0 --budgets 25,50,75,100 --seeds 40 > "$TMP/outgz" 2>&1
-check "gzip'd, the same rows" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outgz")"
+check "gzip'd, the same rows" test "$(grep -E '^(grid|random|joint) ' "$TMP/out")" = "$(grep -E '^(grid|random|joint) ' "$TMP/outgz")"
 cp "$TMP/small.json.gz" "$TMP/small.cache"
 "$tune" replay --kernel-tuner "$TMP/small.cache" --drift 0 --budgets 25,50,75,100 --seeds 40 > "$TMP/outmagic" 2>&1
-check "gzip known by its first bytes too" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outmagic")"
+check "gzip known by its first bytes too" test "$(grep -E '^(grid|random|joint) ' "$TMP/out")" = "$(grep -E '^(grid|random|joint) ' "$TMP/outmagic")"
 
 small --seeds 40 --format json > "$TMP/json" 2> "$TMP/err"
 check "--format json: exit 0 ($(cat "$TMP/err"))" test $? = 0
@@ -56,10 +59,10 @@ check "--format json: an object per strategy and budget, exactly its keys, grid'
 import json, sys
 rows = json.load(open(sys.argv[1]))
 keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
-assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [(s, b) for s in ("grid", "random") for b in (0.25, 0.5, 0.75, 1.0)], rows
+assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [(s, b) for s in ("grid", "random", "joint") for b in (0.25, 0.5, 0.75, 1.0)], rows
 assert all(set(r) == keys and r["seeds"] == 40 and r["drift_pct"] == 0 for r in rows), rows
 assert [r["median_ratio"] for r in rows[:4]] == [2.0, 1.5, 1.5, 1.0], rows
-assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0, rows
+assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0 and rows[11]["within_5pct"] == 1.0, rows
 ' "$TMP/json"
 
 # --serve: the replay as another optimizer's objective, a request a line.
@@ -104,13 +107,20 @@ if [ -r "$kt/convolution_A100.json.gz" ]; then
 	rc=$?
 	check "convolution_A100: exit 0 (rc $rc: $(cat "$TMP/err"))" test $rc = 0
 	check "convolution_A100: 10240 configurations, 4201 valid" grep -q "^10240 configurations of 10 parameters, 4362 recorded, 4201 valid" "$TMP/conv"
-	rows=$(awk '$1 == "grid" || $1 == "random" { print $1, $2 }' "$TMP/conv" | tr '\n' ' ')
-	check "convolution_A100: a row per strategy and budget ($rows)" test "$rows" = \
-		"grid 0.2% grid 0.5% grid 1% grid 2% grid 5% random 0.2% random 0.5% random 1% random 2% random 5% "
-	check "convolution_A100: no ratio below 1, none infinite" awk '$1 == "grid" || $1 == "random" {
-		n++; if (!($6 >= 1 && $7 >= $6 && $7 < 100)) bad = 1 } END { exit !(n == 10 && !bad) }' "$TMP/conv"
+	rows=$(awk '$1 == "grid" || $1 == "random" || $1 == "joint" { print $1, $2 }' "$TMP/conv" | tr '\n' ' ')
+	check "convolution_A100: a row per strategy and budget ($rows)" test "$rows" = "grid 0.2% grid 0.5% grid 1% grid 2% \
+grid 5% random 0.2% random 0.5% random 1% random 2% random 5% joint 0.2% joint 0.5% joint 1% joint 2% joint 5% "
+	check "convolution_A100: no ratio below 1, none infinite" awk '$1 == "grid" || $1 == "random" || $1 == "joint" {
+		n++; if (!($6 >= 1 && $7 >= $6 && $7 < 100)) bad = 1 } END { exit !(n == 15 && !bad) }' "$TMP/conv"
 	check "convolution_A100: grid measures more with more budget" awk '$1 == "grid" {
 		if ($3 + 0 <= last) bad = 1; last = $3 + 0 } END { exit bad }' "$TMP/conv"
+	# Deterministic by seed: the joint search's median choice against
+	# random's, at 2% of the space's time under the default drift.
+	"$tune" replay --kernel-tuner "$kt/convolution_A100.json.gz" --seeds 30 --budgets 2 --strategies random,joint \
+		> "$TMP/conv2" 2> "$TMP/err"
+	r=$(awk '$1 == "random" { r = $6 } $1 == "joint" { j = $6 } END { if (r > 0) printf "%.3f", j / r }' "$TMP/conv2")
+	check "convolution_A100 at 2%, 30 seeds: the joint search's median over random's under 0.85 (${r:-none})" \
+		awk -v r="${r:-9}" 'BEGIN { exit !(r < 0.85) }'
 else
 	echo "FAIL: no $kt/convolution_A100.json.gz (set TUNE_KT_DATA to its folder)"
 	fail=$((fail + 1))

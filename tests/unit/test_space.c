@@ -176,7 +176,8 @@ static void test_strategies(void)
 	size_t a[130], b[130], n;
 	unsigned char seen[120];
 
-	CHECK(grid && rnd && !search_space_strategy("tpe"), "grid and random are there, tpe is not (bench/replay_kt_tpe.py)");
+	CHECK(grid && rnd && search_space_strategy("joint") && !search_space_strategy("tpe"),
+	      "grid, random and joint are there, tpe is not (bench/replay_kt_tpe.py)");
 	if (!grid || !rnd || wide_space(&sp) != 0) {
 		CHECK(0, "the wide space parses");
 		return;
@@ -310,6 +311,106 @@ static void test_batches(void)
 	search_space_free(&sp);
 }
 
+/* A bowl of 10 x 10 x 2 points: time 1 + 0.1 ((a - 6)^2 + (b - 3)^2) + 0.5 c,
+ * the best (6, 3, 0) alone within 5%; the corner a + b > 15 excluded by the
+ * record, a = 0 with b = 0 failing; each valid point costs 2 ms. */
+static int bowl_space(struct search_space *sp)
+{
+	size_t cap = 1 << 16, used = 0;
+	char *text = malloc(cap);
+	struct tune_error err;
+	int rc, first = 1;
+
+	if (!text)
+		return -1;
+	str_appendf(text, cap, &used, "{\"tune_params_keys\": [\"a\", \"b\", \"c\"], \"tune_params\": {\"a\": "
+		    "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], \"b\": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], \"c\": [0, 1]}, \"cache\": {");
+	for (int a = 0; a < 10; a++)
+		for (int b = 0; b < 10; b++)
+			for (int c = 0; c < 2; c++) {
+				double t = 1 + 0.1 * ((a - 6) * (a - 6) + (b - 3) * (b - 3)) + 0.5 * c;
+
+				if (a + b > 15)
+					continue;
+				str_appendf(text, cap, &used, "%s\"%d,%d,%d\": {\"a\": %d, \"b\": %d, \"c\": %d, ", first ? "" : ",",
+					    a, b, c, a, b, c);
+				first = 0;
+				if (a == 0 && b == 0)
+					str_appendf(text, cap, &used, "\"time\": \"CompilationFailedConfig\", \"compile_time\": 2}");
+				else
+					str_appendf(text, cap, &used, "\"time\": %.17g, \"times\": [%.17g, %.17g], \"compile_time\": "
+						    "1, \"benchmark_time\": 1}", t, t * 0.99, t * 1.01);
+			}
+	str_appendf(text, cap, &used, "}}");
+	rc = search_space_parse_kt(text, used, "bowl.json", sp, &err);
+	free(text);
+	return rc;
+}
+
+/* The joint search on the bowl: each batch after its first has a point
+ * measured before (the anchor) in front, its last batch repeats its
+ * finalists, and it finds the best under a drift (30% a process) that
+ * misleads random's lowest measurement, in every seed at a third of the
+ * space's time. */
+static void test_joint(void)
+{
+	static const double budgets[] = { 1.0 / 3 };
+	const struct space_strategy_ops *joint = search_space_strategy("joint"), *rnd = search_space_strategy("random");
+	struct space_replay_options o = { 40, 0.3, budgets, 1 };
+	struct space_replay_row jr, rr;
+	struct search_space sp;
+	struct tune_error err = { "" };
+	size_t points[SPACE_BATCH_MAX], n, batches = 0, anchored = 0, last_repeats = 0;
+	double values[SPACE_BATCH_MAX], costs[SPACE_BATCH_MAX], spent = 0;
+	unsigned char *seen;
+	void *state = NULL;
+	int rc;
+
+	if (!joint || bowl_space(&sp) != 0 || !(seen = calloc(sp.npoints, 1))) {
+		CHECK(0, "the joint search and the bowl are there");
+		return;
+	}
+	CHECK(sp.nvalid == 186 && sp.npoints == 200, "the bowl: %zu valid of %zu", sp.nvalid, sp.npoints);
+	/* By hand, without drift, to look at its batches. */
+	if (joint->start(&state, &sp, 5, sp.total_ms / 3, &err) == 0) {
+		struct space_measurer m;
+
+		search_space_measurer_init(&m, &sp, 5, 0);
+		while (spent < sp.total_ms / 3 && joint->propose(state, points, SPACE_BATCH_MAX, &n, &err) == 0) {
+			size_t repeats = 0;
+
+			search_space_measure_batch(&m, points, n, values);
+			for (size_t i = 0; i < n; i++) {
+				int32_t c = sp.config_of[points[i]];
+
+				costs[i] = c >= 0 ? sp.configs[c].cost_ms : 0;
+				spent += costs[i];
+				for (size_t k = 0; k < i; k++)
+					repeats += points[k] == points[i];
+			}
+			anchored += batches > 0 && seen[points[0]];
+			last_repeats = repeats;
+			for (size_t i = 0; i < n; i++)
+				seen[points[i]] = 1;
+			batches++;
+			joint->tell(state, points, values, costs, n);
+		}
+		n = joint->best(state);
+		CHECK(n < sp.npoints && sp.config_of[n] == (int32_t)sp.best, "by hand: its best is the best (%zu)", n);
+		joint->stop(state);
+	}
+	CHECK(batches > 3 && anchored >= batches - 2, "%zu of %zu batches after the first begin with a point "
+	      "measured before", anchored, batches);
+	CHECK(last_repeats >= 2, "its last batch (the final) measures each finalist twice: %zu repeats", last_repeats);
+	rc = search_space_replay(&sp, joint, &o, &jr, &err);
+	CHECK(rc == 0 && jr.median_ratio == 1.0 && jr.within_5pct == 1.0, "rc %d (%s): joint under drift: median %g, "
+	      "%g within 5%%", rc, err.msg, jr.median_ratio, jr.within_5pct);
+	rc = search_space_replay(&sp, rnd, &o, &rr, &err);
+	CHECK(rc == 0 && rr.within_5pct < 0.9, "random's lowest measurement under drift: %g within 5%%", rr.within_5pct);
+	free(seen);
+	search_space_free(&sp);
+}
+
 /* The small space at drift 0: grid's order is 1,1 1,2 3,1 2,2 2,1, so its
  * best at a quarter, half, three quarters and all of 400 ms is 2, 1.5,
  * 1.5, 1; random finds the best in every seed with all of it. */
@@ -351,6 +452,7 @@ int main(void)
 	test_malformed();
 	test_strategies();
 	test_batches();
+	test_joint();
 	test_replay();
 	return check_done("test_space");
 }

@@ -104,7 +104,7 @@ static int budget_list(const char *list, double *out, size_t *n, struct tune_err
 static int space_strategies(const char *list, const struct space_strategy_ops **out, size_t *n,
 			    struct tune_error *err)
 {
-	const char *at = list ? list : "grid,random";
+	const char *at = list ? list : "grid,random,joint";
 	int want[8] = { 0 };
 
 	while (*at) {
@@ -116,7 +116,7 @@ static int space_strategies(const char *list, const struct space_strategy_ops **
 				break;
 		if (k == 8 || !search_space_strategies[k])
 			return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': '%.*s' is not a strategy of "
-					 "a recorded space (grid, random; Optuna's TPE: bench/replay_kt_tpe.py)", (int)len, at);
+					 "a recorded space (grid, random, joint; Optuna's TPE: bench/replay_kt_tpe.py)", (int)len, at);
 		want[k] = 1;
 		at += len + (at[len] == ',');
 	}
@@ -125,7 +125,7 @@ static int space_strategies(const char *list, const struct space_strategy_ops **
 		if (want[k])
 			out[(*n)++] = search_space_strategies[k];
 	if (!*n)
-		return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': no strategy given (grid, random)");
+		return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': no strategy given (grid, random, joint)");
 	return 0;
 }
 

@@ -77,7 +77,8 @@ size_t search_space_point(const struct search_space *sp, const size_t *coord);
  * compares within one batch is free of the drift between processes. The
  * one loop that drives them (the replay's, or one measuring a machine)
  * never asks which it has. grid and random (space_strategies.c) propose
- * batches of one; an optimizer of another program
+ * batches of one; the joint search (space_joint.c) batches a point's
+ * neighbours with the point itself; an optimizer of another program
  * (Optuna's TPE, bench/replay_kt_tpe.py) drives the replay over a pipe
  * instead (search_space_serve). */
 #define SPACE_BATCH_MAX 64
@@ -104,6 +105,8 @@ struct space_strategy_ops {
 	size_t (*best)(void *state);
 	void (*stop)(void *state);
 };
+/* The joint search (space_joint.c). */
+extern const struct space_strategy_ops search_space_joint;
 /* The strategies, NULL-ended, and the one of a name (or NULL). */
 extern const struct space_strategy_ops *const search_space_strategies[];
 const struct space_strategy_ops *search_space_strategy(const char *name);

@@ -208,7 +208,8 @@ static const struct space_strategy_ops random_ops = {
 	"random", random_start, random_propose, random_tell, random_best, random_stop,
 };
 
-const struct space_strategy_ops *const search_space_strategies[] = { &grid_ops, &random_ops, NULL };
+const struct space_strategy_ops *const search_space_strategies[] = { &grid_ops, &random_ops, &search_space_joint,
+								     NULL };
 
 const struct space_strategy_ops *search_space_strategy(const char *name)
 {
