@@ -66,10 +66,11 @@
 /* Finalists at most, and how often each is measured in a final's batch. */
 #define JOINT_FINAL_MAX 8
 #define JOINT_FINAL_REPS 2
-/* A finalist is dropped when its mean is behind the leader's by this (log). */
+/* A finalist is dropped when it is behind the leader by this (log), its
+ * lower run of each round against the round's mean, averaged over rounds. */
 #define JOINT_FINAL_GAP 0.03
 
-enum joint_point { JP_UNKNOWN, JP_PROPOSED, JP_VALID, JP_FAILED, JP_EXCLUDED };
+enum joint_point { JP_UNKNOWN, JP_VALID, JP_FAILED, JP_EXCLUDED };
 enum joint_phase { JOINT_SEARCH, JOINT_FINAL, JOINT_DONE };
 
 struct joint {
@@ -90,8 +91,8 @@ struct joint {
 	 * SPACE_NONE in the first. */
 	size_t anchor;
 	int phase;
-	/* The final: its candidates, their log measurements summed over rounds
-	 * (each round's mean taken out) and counted; those still in. */
+	/* The final: the candidates still in, each one's lower log run of a
+	 * round less the round's mean, summed over rounds, and the rounds. */
 	size_t fin[JOINT_FINAL_MAX], nfin;
 	double fin_sum[JOINT_FINAL_MAX];
 	size_t fin_n[JOINT_FINAL_MAX];
@@ -288,8 +289,9 @@ static int joint_propose(void *state, size_t *points, size_t max, size_t *n, str
 	struct joint *j = state;
 	double left = j->budget - j->spent;
 
-	(void)err;
 	*n = 0;
+	if (max < 2)
+		return tune_fail(err, TUNE_ERR_SYSTEM, "the joint search measures a batch of 2 or more at a time");
 	if (j->phase == JOINT_DONE)
 		return 1;
 	/* The final when what is left affords one round of it and no more
