@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tune replay --kernel-tuner: a hand-written Kernel Tuner cache whose answers
-# are known (grid's order and ratios, random finding the best with the whole
-# budget), the same by seed, the JSON's keys, the same from gzip; the shared
-# convolution_A100 space: a row per strategy and budget, no ratio below 1;
-# and each malformed file refused with its key, exit 3.
+# are known (grid's order and ratios, random and the joint search finding the
+# best with the whole budget), the same by seed, the JSON's keys, the same
+# from gzip; --serve's answers, and Optuna's TPE through it
+# (bench/replay_kt_tpe.py, when python3-optuna is there); the shared
+# convolution_A100 space: a row per strategy and budget, no ratio below 1,
+# the joint search ahead of random; and each malformed file refused with its
+# key, exit 3.
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -36,6 +39,8 @@ check "random: the best in every seed with the whole budget ($(ratios random))" 
 	test "$(awk '$1 == "random" && $2 == "100%" { print $6, $7, $8 }' "$TMP/out")" = "1.000 1.000 100%"
 check "random: a quarter measures one, the best in some seeds only" \
 	awk '$1 == "random" && $2 == "25%" { w = $8 + 0; found = 1; exit !($3 == "1.0" && w > 5 && w < 60) } END { exit !found }' "$TMP/out"
+check "joint: the best in every seed with the whole budget ($(ratios joint))" \
+	test "$(awk '$1 == "joint" && $2 == "100%" { print $6, $7, $8 }' "$TMP/out")" = "1.000 1.000 100%"
 small --seeds 40 > "$TMP/out2" 2>&1
 check "the same seeds, the same table" cmp -s "$TMP/out" "$TMP/out2"
 small --seeds 41 > "$TMP/out3" 2>&1
@@ -43,10 +48,10 @@ check "a seed more, random's quarter may change but grid's rows do not" \
 	test "$(grep '^grid' "$TMP/out")" = "$(grep '^grid' "$TMP/out3")"
 gzip -c "$TMP/small.json" > "$TMP/small.json.gz"
 "$tune" replay --kernel-tuner "$TMP/small.json.gz" --drift 0 --budgets 25,50,75,100 --seeds 40 > "$TMP/outgz" 2>&1
-check "gzip'd, the same rows" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outgz")"
+check "gzip'd, the same rows" test "$(grep -E '^(grid|random|joint) ' "$TMP/out")" = "$(grep -E '^(grid|random|joint) ' "$TMP/outgz")"
 cp "$TMP/small.json.gz" "$TMP/small.cache"
 "$tune" replay --kernel-tuner "$TMP/small.cache" --drift 0 --budgets 25,50,75,100 --seeds 40 > "$TMP/outmagic" 2>&1
-check "gzip known by its first bytes too" test "$(grep -E '^(grid|random) ' "$TMP/out")" = "$(grep -E '^(grid|random) ' "$TMP/outmagic")"
+check "gzip known by its first bytes too" test "$(grep -E '^(grid|random|joint) ' "$TMP/out")" = "$(grep -E '^(grid|random|joint) ' "$TMP/outmagic")"
 
 small --seeds 40 --format json > "$TMP/json" 2> "$TMP/err"
 rc=$?
@@ -55,11 +60,47 @@ check "--format json: an object per strategy and budget, exactly its keys, grid'
 import json, sys
 rows = json.load(open(sys.argv[1]))
 keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
-assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [(s, b) for s in ("grid", "random") for b in (0.25, 0.5, 0.75, 1.0)], rows
+assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [(s, b) for s in ("grid", "random", "joint") for b in (0.25, 0.5, 0.75, 1.0)], rows
 assert all(set(r) == keys and r["seeds"] == 40 and r["drift_pct"] == 0 for r in rows), rows
 assert [r["median_ratio"] for r in rows[:4]] == [2.0, 1.5, 1.5, 1.0], rows
-assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0, rows
+assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0 and rows[11]["within_5pct"] == 1.0, rows
 ' "$TMP/json"
+
+# --serve: the replay as another optimizer's objective, a request a line.
+printf 'space\nseed 3\nmeasure 2,1\nmeasure 2,2\nmeasure 3,2\njudge 1,2\njudge 2,2\nmeasure 4,1\nmeasure 1\nfoo\n' |
+	"$tune" replay --kernel-tuner "$TMP/small.json" --drift 0 --serve > "$TMP/serve" 2>&1
+check "--serve: exit 0" test $? = 0
+check "--serve: the space as JSON" grep -qxF '{"kernel":"small","params":[{"name":"a","values":["1","2","3"]},{"name":"b","values":["1","2"]}],"points":6,"valid":4,"total_ms":400.0}' "$TMP/serve"
+check "--serve: seed, a measurement and its cost, failing and excluded ones, judgements ($(sed -n '2,7p' "$TMP/serve" | tr '\n' '|'))" \
+	test "$(sed -n '2,7p' "$TMP/serve" | tr '\n' '|')" = "ok|1 100|invalid 50|invalid 0|1.5|invalid|"
+check "--serve: what is no configuration, or no request, is an error and the next is read" test "$(sed -n '8,10p' "$TMP/serve" | cut -c1-60 | tr '\n' '|')" = \
+	"error: '4,1' is not a configuration of the space (its 2 valu|error: '1' is not a configuration of the space (its 2 values|error: say 'space', 'seed N', 'measure CONFIG' or 'judge CON|"
+printf 'seed 1\nmeasure 2,1\nmeasure 2,1\nseed 1\nmeasure 2,1\nmeasure 2,1\n' |
+	"$tune" replay --kernel-tuner "$TMP/small.json" --drift 50 --serve > "$TMP/serve" 2>&1
+check "--serve: each measurement its own process under the drift, the same again by seed ($(tr '\n' '|' < "$TMP/serve"))" \
+	sh -c "test \"\$(sed -n 2p '$TMP/serve')\" != \"\$(sed -n 3p '$TMP/serve')\" && test \"\$(sed -n 2,3p '$TMP/serve')\" = \"\$(sed -n 5,6p '$TMP/serve')\""
+if /usr/bin/python3 -c 'import optuna' 2> /dev/null; then
+	/usr/bin/python3 "$src/bench/replay_kt_tpe.py" --tune "$tune" --seeds 10 --drift 0 --budgets 25,50,75,100 "$TMP/small.json" \
+		> "$TMP/tpe" 2> "$TMP/err"
+	rc=$?
+	check "tpe: exit 0 (rc $rc: $(cat "$TMP/err"))" test $rc = 0
+	check "tpe: a row per budget in the table's columns ($(grep '^tpe' "$TMP/tpe" | tr '\n' '|'))" awk '$1 == "tpe" {
+		n++; if (!($6 >= 1 && ($7 == "inf" || $7 >= $6) && $8 ~ /%$/)) bad = 1; budgets = budgets $2 " " } END {
+		exit !(n == 4 && !bad && budgets == "25% 50% 75% 100% ") }' "$TMP/tpe"
+	check "tpe: more measured with more budget, the best in some seed with all of it" awk '$1 == "tpe" {
+		if ($3 + 0 < last) bad = 1; last = $3 + 0; w = $8 + 0 } END { exit !(!bad && w > 0) }' "$TMP/tpe"
+	/usr/bin/python3 "$src/bench/replay_kt_tpe.py" --tune "$tune" --seeds 3 --drift 0 --budgets 50,100 --format json \
+		"$TMP/small.json" > "$TMP/tpe.json" 2> "$TMP/err"
+	check "tpe --format json: the replay's keys ($(cat "$TMP/err"))" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
+assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [("tpe", 0.5), ("tpe", 1.0)], rows
+assert all(set(r) == keys and r["seeds"] == 3 for r in rows), rows
+' "$TMP/tpe.json"
+else
+	echo "skip: no python3-optuna for /usr/bin/python3: Optuna's TPE through --serve not run (.ci/install-deps --tests installs it)"
+fi
 
 # The shared space, a few seeds: every strategy at every default budget.
 if [ -r "$kt/convolution_A100.json.gz" ]; then
@@ -67,13 +108,20 @@ if [ -r "$kt/convolution_A100.json.gz" ]; then
 	rc=$?
 	check "convolution_A100: exit 0 (rc $rc: $(cat "$TMP/err"))" test $rc = 0
 	check "convolution_A100: 10240 configurations, 4201 valid" grep -q "^10240 configurations of 10 parameters, 4362 recorded, 4201 valid" "$TMP/conv"
-	rows=$(awk '$1 == "grid" || $1 == "random" { print $1, $2 }' "$TMP/conv" | tr '\n' ' ')
-	check "convolution_A100: a row per strategy and budget ($rows)" test "$rows" = \
-		"grid 0.2% grid 0.5% grid 1% grid 2% grid 5% random 0.2% random 0.5% random 1% random 2% random 5% "
-	check "convolution_A100: no ratio below 1, none infinite" awk '$1 == "grid" || $1 == "random" {
-		n++; if (!($6 >= 1 && $7 >= $6 && $7 < 100)) bad = 1 } END { exit !(n == 10 && !bad) }' "$TMP/conv"
+	rows=$(awk '$1 == "grid" || $1 == "random" || $1 == "joint" { print $1, $2 }' "$TMP/conv" | tr '\n' ' ')
+	check "convolution_A100: a row per strategy and budget ($rows)" test "$rows" = "grid 0.2% grid 0.5% grid 1% grid 2% \
+grid 5% random 0.2% random 0.5% random 1% random 2% random 5% joint 0.2% joint 0.5% joint 1% joint 2% joint 5% "
+	check "convolution_A100: no ratio below 1, none infinite" awk '$1 == "grid" || $1 == "random" || $1 == "joint" {
+		n++; if (!($6 >= 1 && $7 >= $6 && $7 < 100)) bad = 1 } END { exit !(n == 15 && !bad) }' "$TMP/conv"
 	check "convolution_A100: grid measures more with more budget" awk '$1 == "grid" {
 		if ($3 + 0 <= last) bad = 1; last = $3 + 0 } END { exit bad }' "$TMP/conv"
+	# Deterministic by seed: the joint search's median choice against
+	# random's, at 2% of the space's time under the default drift.
+	"$tune" replay --kernel-tuner "$kt/convolution_A100.json.gz" --seeds 30 --budgets 2 --strategies random,joint \
+		> "$TMP/conv2" 2> "$TMP/err"
+	r=$(awk '$1 == "random" { r = $6 } $1 == "joint" { j = $6 } END { if (r > 0) printf "%.3f", j / r }' "$TMP/conv2")
+	check "convolution_A100 at 2%, 30 seeds: the joint search's median over random's under 0.85 (${r:-none})" \
+		awk -v r="${r:-9}" 'BEGIN { exit !(r < 0.85) }'
 else
 	echo "FAIL: no $kt/convolution_A100.json.gz (set TUNE_KT_DATA to its folder)"
 	fail=$((fail + 1))
@@ -124,6 +172,8 @@ usage "a budget of 0" "option '--budgets': '0,1' is not a list" --kernel-tuner "
 usage "a budget not a number" "option '--budgets': 'lots' is not a list" --kernel-tuner "$TMP/small.json" --budgets lots
 usage "--format md" "option '--format': 'md' is not one of table, json" --kernel-tuner "$TMP/small.json" --format md
 usage "adaptive" "'adaptive' is not a strategy of a recorded space" --kernel-tuner "$TMP/small.json" --strategies adaptive
+usage "--serve with a table's options" "--serve answers requests, its optimizer keeps the budgets, seeds and table: without '--budgets'" \
+	--kernel-tuner "$TMP/small.json" --serve --budgets 1
 usage "--budgets without a space" "option '--budgets' is for a recorded space" sweeps/chase-tune.yaml --from x --budgets 1
 check "--help names --kernel-tuner and --budgets" sh -c "'$tune' replay --help | grep -q -- '--kernel-tuner FILE' && '$tune' replay --help | grep -q -- '--budgets LIST'"
 e2e_done replay_kt

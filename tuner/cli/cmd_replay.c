@@ -104,7 +104,7 @@ static int budget_list(const char *list, double *out, size_t *n, struct tune_err
 static int space_strategies(const char *list, const struct space_strategy_ops **out, size_t *n,
 			    struct tune_error *err)
 {
-	const char *at = list ? list : "grid,random";
+	const char *at = list ? list : "grid,random,joint";
 	int want[8] = { 0 };
 
 	while (*at) {
@@ -116,7 +116,7 @@ static int space_strategies(const char *list, const struct space_strategy_ops **
 				break;
 		if (k == 8 || !search_space_strategies[k])
 			return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': '%.*s' is not a strategy of "
-					 "a recorded space (grid, random)", (int)len, at);
+					 "a recorded space (grid, random, joint; Optuna's TPE: bench/replay_kt_tpe.py)", (int)len, at);
 		want[k] = 1;
 		at += len + (at[len] == ',');
 	}
@@ -125,7 +125,7 @@ static int space_strategies(const char *list, const struct space_strategy_ops **
 		if (want[k])
 			out[(*n)++] = search_space_strategies[k];
 	if (!*n)
-		return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': no strategy given (grid, random)");
+		return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': no strategy given (grid, random, joint)");
 	return 0;
 }
 
@@ -188,12 +188,15 @@ static int replay_space(const struct cmd_options *o, struct tune_error *err)
 	size_t nwhich = 0, nbudgets = 0;
 	int rc;
 
-	if (o->nargs || o->from || o->bridge || o->start || o->serve || o->nplatforms)
+	if (o->nargs || o->from || o->bridge || o->start || o->nplatforms)
 		return tune_fail(err, TUNE_ERR_USAGE, "replay: --kernel-tuner replays a recorded space, %s%s%s (tune "
 				 "replay --kernel-tuner FILE [--budgets LIST] [--seeds N] [--drift PCT])",
 				 o->nargs ? "no sweep: '" : "without ", o->nargs ? o->args[0] : o->from ? "--from" :
-				 o->bridge ? "--bridge" : o->start ? "--start" : o->serve ? "--serve" : "--platform",
-				 o->nargs ? "'" : "");
+				 o->bridge ? "--bridge" : o->start ? "--start" : "--platform", o->nargs ? "'" : "");
+	if (o->serve && (o->budgets || o->seeds || o->strategies || o->format_given))
+		return tune_fail(err, TUNE_ERR_USAGE, "replay: --serve answers requests, its optimizer keeps the budgets, "
+				 "seeds and table: without '--%s' (tune replay --kernel-tuner FILE --serve [--drift PCT])",
+				 o->budgets ? "budgets" : o->seeds ? "seeds" : o->strategies ? "strategies" : "format");
 	if (o->format_given && o->format != REPORT_TABLE && o->format != REPORT_JSON)
 		return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--format': '%s' is not one of table, json",
 				 report_format_names[o->format]);
@@ -208,6 +211,11 @@ static int replay_space(const struct cmd_options *o, struct tune_error *err)
 	ro.nbudgets = nbudgets;
 	if ((rc = search_space_load_kt(o->kernel_tuner, &sp, err)) != 0)
 		goto out;
+	if (o->serve) {
+		if (search_space_serve(&sp, ro.drift, stdin, stdout) != 0)
+			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+		goto out;
+	}
 	if (!(rows = calloc(nwhich * nbudgets + 1, sizeof(*rows)))) {
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 		goto out;

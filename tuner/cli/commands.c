@@ -57,11 +57,12 @@ static const struct cmd_option replay_options[] = {
 	  "kernel's probe starts it (chase's Little's law bounds on g: the probe fields g_low and g_high)" },
 	{ "strategies", 'S', "LIST", 0, "comma-separated, of grid, random, adaptive (default all three; random gets "
 	  "the adaptive search's number of trials unless the sweep sets max_trials; with --kernel-tuner: grid, "
-	  "random)" },
+	  "random, joint, default all three)" },
 	{ "format", 'F', "FORMAT", 0, "with --kernel-tuner: table or json (an object per strategy and budget; "
 	  "default table)" },
 	{ "serve", 'V', NULL, 0, "be the replay's objective for another optimizer instead: answer 'seed N', "
-	  "'measure G' and 'judge G' lines on standard input (bench/replay_tpe.py)" },
+	  "'measure G' and 'judge G' lines on standard input (bench/replay_tpe.py); with --kernel-tuner: 'space', "
+	  "'seed N', 'measure CONFIG' and 'judge CONFIG' (bench/replay_kt_tpe.py)" },
 	CMD_OPT_PLATFORM(0, "the platform the sweep is planned for (default local)"), CMD_OPT_KERNELS_DIR, CMD_OPT_DB,
 	CMD_OPT_END,
 };

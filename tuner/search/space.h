@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../base/errors.h"
 #include "../../kernels/sdk/tune_protocol.h"
@@ -69,12 +70,18 @@ void search_space_coords(const struct search_space *sp, size_t point, size_t *co
 size_t search_space_point(const struct search_space *sp, const size_t *coord);
 
 /* A strategy: one search of a space at a time, each in its own state. It
- * proposes a point, is told what its measurement gave, proposes again, and
- * names its best when the budget is spent. The one loop that drives them
- * (the replay's, or one measuring a machine) never asks which it has.
- * grid and random are here (space_strategies.c); a joint search plugs in
- * as another, and so does an optimizer of another program (Optuna's TPE:
- * start runs it, propose and tell are its ask and tell over a pipe). */
+ * proposes a batch of points, is told what their measurements gave,
+ * proposes again, and names its best when the budget is spent. A batch is
+ * measured in one kernel process, side by side (under one drift), each
+ * point still costing its compile and benchmark time: what a strategy
+ * compares within one batch is free of the drift between processes. The
+ * one loop that drives them (the replay's, or one measuring a machine)
+ * never asks which it has. grid and random (space_strategies.c) propose
+ * batches of one; the joint search (space_joint.c) batches a point's
+ * neighbours with the point itself; an optimizer of another program
+ * (Optuna's TPE, bench/replay_kt_tpe.py) drives the replay over a pipe
+ * instead (search_space_serve). */
+#define SPACE_BATCH_MAX 64
 struct space_strategy_ops {
 	const char *name;
 	/* A new search of sp into *state: seed for what it draws, budget_ms
@@ -82,32 +89,57 @@ struct space_strategy_ops {
 	 * it). Returns 0, or a negative tune_err with the message. */
 	int (*start)(void **state, const struct search_space *sp, uint64_t seed, double budget_ms,
 		     struct tune_error *err);
-	/* The next point to measure into *point (again, for a measurement
-	 * side by side with a new one, is allowed): 0, 1 when it has none
-	 * left, or a negative tune_err. */
-	int (*propose)(void *state, size_t *point, struct tune_error *err);
-	/* What came of the point last proposed: its measured value (ms; lower
-	 * is better), or NAN when it is invalid (a constraint violation), and
-	 * what measuring it cost (0 for a point the record excludes). */
-	void (*tell)(void *state, size_t point, double value, double cost_ms);
+	/* The next batch into points[0..*n), 1 <= *n <= max (max <=
+	 * SPACE_BATCH_MAX); a point again, beside new ones or twice in one
+	 * batch, is allowed: each is measured again. Returns 0, 1 when it has
+	 * none left, or a negative tune_err. */
+	int (*propose)(void *state, size_t *points, size_t max, size_t *n, struct tune_error *err);
+	/* What came of the batch last proposed, points[0..n) in its order:
+	 * each measured value (ms; lower is better), or NAN for an invalid
+	 * point (a constraint violation), and what measuring it cost (0 for a
+	 * point the record excludes). n is less than proposed when the budget
+	 * ran out within the batch (the measurement that crosses it is the
+	 * last one made); nothing more is proposed then. */
+	void (*tell)(void *state, const size_t *points, const double *values, const double *costs, size_t n);
 	/* The point it names best, or SPACE_NONE when it measured none. */
 	size_t (*best)(void *state);
 	void (*stop)(void *state);
 };
+/* The joint search (space_joint.c). */
+extern const struct space_strategy_ops search_space_joint;
 /* The strategies, NULL-ended, and the one of a name (or NULL). */
 extern const struct space_strategy_ops *const search_space_strategies[];
 const struct space_strategy_ops *search_space_strategy(const char *name);
 
 /* A measurement from the record: a recorded run of the configuration,
- * drawn at random, times the drift of a new kernel process (each
- * measurement is one: compiled, run and timed on its own). */
+ * drawn at random, times the drift of the kernel process that measures it
+ * (each batch is one: compiled, run and timed on its own). */
 struct space_measurer {
 	const struct search_space *sp;
 	struct tk_rng rng;
 	double sigma, log_drift; /* the drift's step (log sd) and where it is */
 };
-/* The measured value of point, NAN when it is invalid or not recorded. */
+/* A measurer of sp for a replay's seed: the draws and drift walk that the
+ * replay's seed makes, whoever measures (search_space_serve too). */
+void search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma);
+/* The measured value of point in a process of its own, NAN when it is
+ * invalid or not recorded. */
 double search_space_measure(struct space_measurer *m, size_t point);
+/* points[0..n) measured in one process (one drift step) into values. */
+void search_space_measure_batch(struct space_measurer *m, const size_t *points, size_t n, double *values);
+
+/* The replay as an objective for another optimizer (bench/replay_kt_tpe.py):
+ * answers a line per request on in: "space" (one line of JSON: the kernel,
+ * each parameter's name and values as keys write them, the points, the
+ * valid configurations and total_ms), "seed N" (ok: the replay's draws and
+ * drift walk of seed N, anew), "measure CONFIG" (CONFIG its values joined
+ * by commas: "VALUE COST", the measured ms and what measuring it cost, in a
+ * kernel process of its own, or "invalid COST" for a configuration recorded
+ * as failing, or excluded at cost 0) and "judge CONFIG" (its recorded time
+ * over the best recorded, or "invalid"); a request it cannot answer gets
+ * "error: ..." and the next is read. 0 at the end of in, -1 if out of
+ * memory. */
+int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FILE *out);
 
 struct space_replay_options {
 	size_t seeds;

@@ -1,9 +1,9 @@
 /* The replay of a recorded space (space.h): a strategy searches it as it
  * would a machine, each measurement a recorded run of the configuration
- * drawn at random, times a drift that walks from one measurement (one
- * kernel process) to the next as the sweep replay's does (replay.c); each
- * costs the configuration's recorded compile plus benchmark time, until
- * the budget is spent. Its choice is judged by its recorded time over the
+ * drawn at random, times a drift that walks from one kernel process (a
+ * strategy's batch) to the next as the sweep replay's does (replay.c); each
+ * measurement costs the configuration's recorded compile plus benchmark
+ * time, until the budget is spent. Its choice is judged by its recorded time over the
  * best recorded, for many seeds. */
 #include <math.h>
 #include <stdlib.h>
@@ -11,18 +11,42 @@
 
 #include "search.h"
 
-double search_space_measure(struct space_measurer *m, size_t point)
+/* The recorded configuration of point, NULL when it is invalid or absent. */
+static const struct space_config *valid_config(const struct search_space *sp, size_t point)
 {
 	const struct space_config *c;
-	double drift;
 
-	if (point >= m->sp->npoints || m->sp->config_of[point] < 0)
-		return NAN;
-	c = &m->sp->configs[m->sp->config_of[point]];
-	if (!c->valid)
-		return NAN;
-	drift = search_drift_step(&m->rng, &m->log_drift, m->sigma);
-	return c->times[tk_rng_below(&m->rng, c->ntimes)] * drift;
+	if (point >= sp->npoints || sp->config_of[point] < 0)
+		return NULL;
+	c = &sp->configs[sp->config_of[point]];
+	return c->valid ? c : NULL;
+}
+
+void search_space_measure_batch(struct space_measurer *m, const size_t *points, size_t n, double *values)
+{
+	double drift = 0;
+
+	/* The process's drift is drawn at its first valid point: a batch of
+	 * one draws as a measurement of its own does. */
+	for (size_t i = 0; i < n; i++) {
+		const struct space_config *c = valid_config(m->sp, points[i]);
+
+		if (!c) {
+			values[i] = NAN;
+			continue;
+		}
+		if (drift == 0)
+			drift = search_drift_step(&m->rng, &m->log_drift, m->sigma);
+		values[i] = c->times[tk_rng_below(&m->rng, c->ntimes)] * drift;
+	}
+}
+
+double search_space_measure(struct space_measurer *m, size_t point)
+{
+	double v;
+
+	search_space_measure_batch(m, &point, 1, &v);
+	return v;
 }
 
 /* A generator's state for seed and what it draws (the measurements' runs
@@ -34,45 +58,67 @@ static uint64_t seed_of(size_t seed, uint64_t what)
 	return tk_rng_next(&r);
 }
 
+void search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma)
+{
+	m->sp = sp;
+	m->rng.state = seed_of(seed, 1);
+	m->sigma = sigma;
+	m->log_drift = 0;
+}
+
 /* One search at one budget: its choice's ratio into *ratio. */
 static int search_once(const struct search_space *sp, const struct space_strategy_ops *st, size_t seed, double sigma,
 		       double budget_ms, double *ratio, struct space_replay_row *row, struct tune_error *err)
 {
-	struct space_measurer m = { sp, { seed_of(seed, 1) }, sigma, 0 };
-	size_t point, best, free_asks = 0;
-	double spent = 0;
+	struct space_measurer m;
+	size_t points[SPACE_BATCH_MAX], n, made, best, free_asks = 0;
+	double values[SPACE_BATCH_MAX], costs[SPACE_BATCH_MAX], spent = 0;
 	void *state = NULL;
 	int rc;
 
+	search_space_measurer_init(&m, sp, seed, sigma);
 	if ((rc = st->start(&state, sp, seed_of(seed, 2), budget_ms, err)) != 0)
 		return rc;
 	/* Until the budget is spent: the measurement that crosses it is
-	 * made and counts (a tuner checks its clock between measurements). */
-	while (spent < budget_ms && (rc = st->propose(state, &point, err)) == 0) {
-		int32_t c = point < sp->npoints ? sp->config_of[point] : -1;
-		double cost = c >= 0 ? sp->configs[c].cost_ms : 0, v;
-
-		/* Points that cost nothing (excluded by the record) end a
-		 * search that asks for nothing else, past 4 times the space. */
-		if (cost <= 0 && ++free_asks > 4 * sp->npoints)
+	 * made and counts (a tuner checks its clock between measurements),
+	 * those after it in its batch are not. */
+	while (spent < budget_ms && (rc = st->propose(state, points, SPACE_BATCH_MAX, &n, err)) == 0) {
+		if (n < 1 || n > SPACE_BATCH_MAX) {
+			rc = tune_fail(err, TUNE_ERR_SYSTEM, "strategy '%s' proposed a batch of %zu points", st->name, n);
 			break;
-		v = search_space_measure(&m, point);
-		spent += cost;
-		if (c < 0)
-			row->excluded++;
-		else if (isnan(v))
-			row->failed++;
-		else
-			row->measured++;
-		st->tell(state, point, v, cost);
+		}
+		for (made = 0; made < n && spent < budget_ms; made++) {
+			int32_t c = points[made] < sp->npoints ? sp->config_of[points[made]] : -1;
+
+			costs[made] = c >= 0 ? sp->configs[c].cost_ms : 0;
+			spent += costs[made];
+			/* Points that cost nothing (excluded by the record) end a
+			 * search that asks for nothing else, past 4 times the space. */
+			if (costs[made] <= 0)
+				free_asks++;
+		}
+		search_space_measure_batch(&m, points, made, values);
+		for (size_t i = 0; i < made; i++) {
+			int32_t c = points[i] < sp->npoints ? sp->config_of[points[i]] : -1;
+
+			if (c < 0)
+				row->excluded++;
+			else if (isnan(values[i]))
+				row->failed++;
+			else
+				row->measured++;
+		}
+		st->tell(state, points, values, costs, made);
+		if (free_asks > 4 * sp->npoints)
+			break;
 	}
 	if (rc >= 0) {
-		int32_t c;
+		const struct space_config *c;
 
 		rc = 0;
 		best = st->best(state);
-		c = best < sp->npoints ? sp->config_of[best] : -1;
-		*ratio = c >= 0 && sp->configs[c].valid ? sp->configs[c].time / sp->configs[sp->best].time : INFINITY;
+		c = valid_config(sp, best);
+		*ratio = c ? c->time / sp->configs[sp->best].time : INFINITY;
 	}
 	st->stop(state);
 	return rc;

@@ -1,5 +1,6 @@
-/* The strategies of a recorded space (space.h): grid and random, each naming
- * as its best the point whose measurement was the lowest.
+/* The strategies of a recorded space (space.h): grid and random, each
+ * proposing one point at a time (a batch of one: a kernel process each) and
+ * naming as its best the point whose measurement was the lowest.
  *
  * grid walks the whole space in one fixed order. The order in which Kernel
  * Tuner's brute force enumerates it (the first parameter slowest) is not a
@@ -86,12 +87,14 @@ static int grid_start(void **state, const struct search_space *sp, uint64_t seed
 	return 0;
 }
 
-static int grid_propose(void *state, size_t *point, struct tune_error *err)
+static int grid_propose(void *state, size_t *point, size_t max, size_t *n, struct tune_error *err)
 {
 	struct grid *g = state;
 	const struct search_space *sp = g->sp;
 
+	(void)max;
 	(void)err;
+	*n = 1;
 	while (g->step < g->steps) {
 		double n = (double)++g->step;
 		size_t p;
@@ -118,10 +121,11 @@ static int grid_propose(void *state, size_t *point, struct tune_error *err)
 	return 0;
 }
 
-static void grid_tell(void *state, size_t point, double value, double cost_ms)
+static void grid_tell(void *state, const size_t *points, const double *values, const double *costs, size_t n)
 {
-	(void)cost_ms;
-	lowest_tell(&((struct grid *)state)->low, point, value);
+	(void)costs;
+	for (size_t i = 0; i < n; i++)
+		lowest_tell(&((struct grid *)state)->low, points[i], values[i]);
 }
 
 static size_t grid_best(void *state)
@@ -169,13 +173,15 @@ static int random_start(void **state, const struct search_space *sp, uint64_t se
 	return 0;
 }
 
-static int random_propose(void *state, size_t *point, struct tune_error *err)
+static int random_propose(void *state, size_t *point, size_t max, size_t *n, struct tune_error *err)
 {
 	struct random_search *r = state;
 	size_t k;
 	uint32_t t;
 
+	(void)max;
 	(void)err;
+	*n = 1;
 	if (r->next == r->n)
 		return 1;
 	k = r->next + (size_t)tk_rng_below(&r->rng, r->n - r->next);
@@ -186,10 +192,11 @@ static int random_propose(void *state, size_t *point, struct tune_error *err)
 	return 0;
 }
 
-static void random_tell(void *state, size_t point, double value, double cost_ms)
+static void random_tell(void *state, const size_t *points, const double *values, const double *costs, size_t n)
 {
-	(void)cost_ms;
-	lowest_tell(&((struct random_search *)state)->low, point, value);
+	(void)costs;
+	for (size_t i = 0; i < n; i++)
+		lowest_tell(&((struct random_search *)state)->low, points[i], values[i]);
 }
 
 static size_t random_best(void *state)
@@ -201,7 +208,8 @@ static const struct space_strategy_ops random_ops = {
 	"random", random_start, random_propose, random_tell, random_best, random_stop,
 };
 
-const struct space_strategy_ops *const search_space_strategies[] = { &grid_ops, &random_ops, NULL };
+const struct space_strategy_ops *const search_space_strategies[] = { &grid_ops, &random_ops, &search_space_joint,
+								     NULL };
 
 const struct space_strategy_ops *search_space_strategy(const char *name)
 {
