@@ -287,15 +287,18 @@ static inline void tk_line_add(struct tk_line *l, const char *fmt, ...)
 
 static inline void tk_line_add(struct tk_line *l, const char *fmt, ...)
 {
+	char *at = l->text + l->used;
+	size_t room = sizeof(l->text) - l->used;
 	va_list ap;
 	int n;
 
 	if (l->full)
 		return;
+	/* Bounded by what is left; a field that does not fit marks the line full. */
 	va_start(ap, fmt);
-	n = vsnprintf(l->text + l->used, sizeof(l->text) - l->used, fmt, ap);
+	n = vsnprintf(at, room, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(l->text) - l->used)
+	if (n < 0 || (size_t)n >= room)
 		l->full = 1;
 	else
 		l->used += (size_t)n;
