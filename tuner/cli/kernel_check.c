@@ -288,6 +288,7 @@ static int check_process(struct checker *c, struct trial **todo, size_t n, int i
 	size_t no = 0;
 	int cpu, rc, unreadable = 0;
 
+	args.argc = 0; /* a command kernel's processes have argvs of their own */
 	manifest_defines(todo[0], &defines);
 	manifest_build_label(todo[0], label, sizeof(label));
 	spec.defines = strbuf_str(&defines);
