@@ -76,31 +76,45 @@ static int sources_hash(const char *kdir, const struct kernel_manifest *m, uint6
 	return 0;
 }
 
+/* The first line argv prints (stdout's first non-blank one, else stderr's):
+ * 0 with it in line; 1 when it failed, with how (runner_describe) and its
+ * stderr's first line in why; or a negative tune_err when it cannot start.
+ * What a compiler's or a program's version is. */
+static int first_line_of(char *const argv[], double timeout_s, char *line, size_t len, char *how, size_t howlen,
+			 char *why, size_t whylen, struct tune_error *err)
+{
+	struct run_result res;
+	const char *text;
+	int rc;
+
+	if ((rc = runner_exec(argv, -1, timeout_s, NULL, &res, err)) != 0)
+		return rc;
+	if (!runner_succeeded(&res)) {
+		runner_describe(&res, timeout_s, how, howlen);
+		snprintf(why, whylen, "%.*s", (int)strcspn(res.errout, "\n"), res.errout);
+		rc = 1;
+	} else {
+		text = res.out[strspn(res.out, " \n")] ? res.out + strspn(res.out, " \n") : res.errout;
+		snprintf(line, len, "%.*s", (int)strcspn(text, "\n"), text);
+	}
+	run_result_free(&res);
+	return rc;
+}
+
 /* A command kernel's program's version: the first line it prints for its
  * version_flag (none: ""). TUNE_ERR_BUILD when it cannot run. */
 static int program_version(const struct kernel_manifest *m, char *out, size_t len, struct tune_error *err)
 {
 	char *argv[] = { m->command.v[0], m->version_flag, NULL };
-	struct run_result res;
-	const char *text;
+	char how[128] = "", why[512] = "";
 	int rc;
 
 	out[0] = '\0';
 	if (!m->version_flag)
 		return 0;
-	if ((rc = runner_exec(argv, -1, BUILD_TIMEOUT_S, NULL, &res, err)) != 0)
-		return rc;
-	if (!runner_succeeded(&res)) {
-		char why[128];
-
-		runner_describe(&res, BUILD_TIMEOUT_S, why, sizeof(why));
-		rc = tune_fail(err, TUNE_ERR_BUILD, "kernel '%s': '%s %s' failed (%s): %.*s (install the program, or put it "
-			       "on PATH)", m->name, argv[0], argv[1], why, (int)strcspn(res.errout, "\n"), res.errout);
-	} else {
-		text = res.out[strspn(res.out, " \n")] ? res.out + strspn(res.out, " \n") : res.errout;
-		snprintf(out, len, "%.*s", (int)strcspn(text, "\n"), text);
-	}
-	run_result_free(&res);
+	if ((rc = first_line_of(argv, BUILD_TIMEOUT_S, out, len, how, sizeof(how), why, sizeof(why), err)) > 0)
+		rc = tune_fail(err, TUNE_ERR_BUILD, "kernel '%s': '%s %s' failed (%s): %s (install the program, or put it "
+			       "on PATH)", m->name, argv[0], argv[1], how, why);
 	return rc;
 }
 
@@ -169,21 +183,12 @@ int build_sources_hash(char out[17], struct tune_error *err)
 int build_compiler_version(const char *compiler, char *out, size_t len, struct tune_error *err)
 {
 	char *argv[] = { (char *)compiler, "--version", NULL };
-	struct run_result res;
-	int rc;
+	char how[128] = "", why[512] = "";
+	int rc = first_line_of(argv, 30.0, out, len, how, sizeof(how), why, sizeof(why), err);
 
-	if ((rc = runner_exec(argv, -1, 30.0, NULL, &res, err)) != 0)
-		return rc;
-	if (!runner_succeeded(&res)) {
-		rc = tune_fail(err, TUNE_ERR_BUILD, "compiler '%s' does not run: %s (install it, e.g. "
-			       "'apt-get install gcc', or set 'compiler:' in the platform file)",
-			       compiler, res.errout[0] ? (res.errout[strcspn(res.errout, "\n")] = '\0', res.errout)
-			       : "no output");
-	} else {
-		res.out[strcspn(res.out, "\n")] = '\0';
-		snprintf(out, len, "%s", res.out);
-	}
-	run_result_free(&res);
+	if (rc > 0)
+		rc = tune_fail(err, TUNE_ERR_BUILD, "compiler '%s' does not run: %s (install it, e.g. 'apt-get install "
+			       "gcc', or set 'compiler:' in the platform file)", compiler, why[0] ? why : "no output");
 	return rc;
 }
 
