@@ -96,48 +96,6 @@ static int parse_enum(struct ctx *c, const struct conf_key *k, const struct ynod
 	return at(c, n, "key '%s': %s", k->name, detail);
 }
 
-int conf_ints_push(struct conf_ints *l, long long v)
-{
-	long long *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -1;
-	nv[l->n++] = v;
-	l->v = nv;
-	return 0;
-}
-
-int conf_ints_copy(struct conf_ints *dst, const struct conf_ints *src)
-{
-	dst->v = NULL;
-	dst->n = 0;
-	for (size_t i = 0; i < src->n; i++)
-		if (conf_ints_push(dst, src->v[i]))
-			return -1;
-	return 0;
-}
-
-static int ascending(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
-void conf_ints_sort(struct conf_ints *l)
-{
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), ascending);
-}
-
-int conf_ints_contains(const struct conf_ints *l, long long v)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == v)
-			return 1;
-	return 0;
-}
-
 /* A string value against its key's rules: a name (CONF_NAME), a length in
  * bytes (max; for a list, of the items joined by spaces, total so far). */
 static int check_string(struct ctx *c, const struct conf_key *k, const struct ynode *n, size_t *total)
@@ -561,35 +519,4 @@ int conf_fail_at(struct tune_error *err, const char *path, struct conf_where at,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return tune_fail(err, TUNE_ERR_CONFIG, "%s:%zu:%zu: %s", path, at.line, at.col, msg);
-}
-
-void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_t len)
-{
-	size_t used = 0;
-
-	if (len)
-		out[0] = '\0';
-	for (size_t i = 0; i < l->n; i++)
-		str_appendf(out, len, &used, "%s%s", i ? sep : "", l->v[i]);
-}
-
-const char *conf_strs_suggest(const struct conf_strs *l, const char *word)
-{
-	const char *names[257];
-	size_t n = 0;
-
-	for (; n < l->n && n < 256; n++)
-		names[n] = l->v[n];
-	names[n] = NULL;
-	return tune_suggest(word, names);
-}
-
-void conf_ints_join(const struct conf_ints *l, const char *sep, char *out, size_t len)
-{
-	size_t used = 0;
-
-	if (len)
-		out[0] = '\0';
-	for (size_t i = 0; i < l->n; i++)
-		str_appendf(out, len, &used, "%s%lld", i ? sep : "", l->v[i]);
 }
