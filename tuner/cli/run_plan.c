@@ -112,6 +112,12 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 			sw.strategy == STRATEGY_GRID ? "" : "a search over ", pl.ntrials,
 			sw.strategy == STRATEGY_GRID ? "trials" : "candidates", contexts, contexts == 1 ? "" : "s", sets,
 			time);
+		for (size_t k = 0; k < sw.manifest->constraints.n; k++) {
+			char line[1600];
+
+			plan_constraint_line(&pl, sw.manifest, k, line, sizeof(line));
+			fprintf(stderr, "  %-14s %s\n", "", line);
+		}
 	}
 	plan_free(&pl);
 	sweep_free(&sw);

@@ -214,23 +214,51 @@ static int decode_section_list(struct ctx *c, const struct conf_key *k, const st
 	return 0;
 }
 
-static int value_of(struct ctx *c, const struct conf_key *k, const struct ynode *n, struct conf_entry *e)
+/* A scalar appended to values[0..*n) of the entry or key named name, once. */
+static int value_of(struct ctx *c, const struct conf_key *k, const struct ynode *n, const char *name,
+		    struct conf_value **values, size_t *count)
 {
 	struct conf_value *nv;
 
 	if (n->kind != YNODE_SCALAR)
 		return at(c, n, "key '%s': expected a value or a list of values, got %s", k->name,
 			  ynode_kind_name(n->kind));
-	for (size_t i = 0; i < e->n; i++)
-		if (!strcmp(e->values[i].text, n->value))
-			return at(c, n, "key '%s': value '%s' is listed twice (keep one)", e->name, n->value);
-	if (!(nv = realloc(e->values, (e->n + 1) * sizeof(*nv))))
+	for (size_t i = 0; i < *count; i++)
+		if (!strcmp((*values)[i].text, n->value))
+			return at(c, n, "key '%s': value '%s' is listed twice (keep one)", name, n->value);
+	if (!(nv = realloc(*values, (*count + 1) * sizeof(*nv))))
 		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
-	e->values = nv;
-	if (!(nv[e->n].text = strdup(n->value)))
+	*values = nv;
+	if (!(nv[*count].text = strdup(n->value)))
 		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
-	nv[e->n++].at = where_of(n);
+	nv[*count].at = where_of(n);
+	/* A text list's items are read further (a constraint's offsets): where
+	 * a quoted one's text starts. */
+	if (k->type == CONF_TEXT_LIST && !n->plain)
+		nv[*count].at.col++;
+	(*count)++;
 	return 0;
+}
+
+/* A list of texts (or one), each kept with where it was written. */
+static int decode_text_list(struct ctx *c, const struct conf_key *k, const struct ynode *n, struct conf_texts *l)
+{
+	int rc = 0;
+
+	if (n->kind == YNODE_SEQ && !n->n)
+		return at(c, n, "key '%s': the list is empty%s", k->name, " (give at least one, or remove the key)");
+	if (n->kind != YNODE_SEQ)
+		return value_of(c, k, n, k->name, &l->v, &l->n);
+	for (size_t i = 0; i < n->n && !rc; i++)
+		rc = value_of(c, k, n->items[i], k->name, &l->v, &l->n);
+	return rc;
+}
+
+static void release_values(struct conf_value *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
 }
 
 /* A mapping of names (each a name, given once) to a value or a list. */
@@ -263,9 +291,9 @@ static int decode_value_map(struct ctx *c, const struct conf_key *k, const struc
 				  key->value);
 		if (val->kind == YNODE_SEQ)
 			for (size_t j = 0; j < val->n && !rc; j++)
-				rc = value_of(c, k, val->items[j], e);
+				rc = value_of(c, k, val->items[j], e->name, &e->values, &e->n);
 		else
-			rc = value_of(c, k, val, e);
+			rc = value_of(c, k, val, e->name, &e->values, &e->n);
 		if (rc)
 			return rc;
 	}
@@ -305,6 +333,8 @@ static int decode_value(struct ctx *c, const struct conf_key *k, const struct yn
 		return decode_section_list(c, k, v, field);
 	case CONF_VALUE_MAP:
 		return decode_value_map(c, k, v, field);
+	case CONF_TEXT_LIST:
+		return decode_text_list(c, k, v, field);
 	case CONF_MOVED:
 		break; /* refused by decode_map with the key's position */
 	}
@@ -424,14 +454,20 @@ void conf_release(const struct conf_key *table, void *dest)
 			struct conf_entries *m = field;
 
 			for (size_t i = 0; i < m->n; i++) {
-				for (size_t j = 0; j < m->v[i].n; j++)
-					free(m->v[i].values[j].text);
-				free(m->v[i].values);
+				release_values(m->v[i].values, m->v[i].n);
 				free(m->v[i].name);
 			}
 			free(m->v);
 			m->v = NULL;
 			m->n = 0;
+			break;
+		}
+		case CONF_TEXT_LIST: {
+			struct conf_texts *l = field;
+
+			release_values(l->v, l->n);
+			l->v = NULL;
+			l->n = 0;
 			break;
 		}
 		default:
@@ -455,6 +491,7 @@ static const char *type_name(const struct conf_key *k)
 	case CONF_SECTION: return "mapping";
 	case CONF_SECTION_LIST: return "list of mappings";
 	case CONF_VALUE_MAP: return "mapping: name: values";
+	case CONF_TEXT_LIST: return "list of strings";
 	case CONF_MOVED: return "";
 	}
 	return "?";

@@ -60,6 +60,7 @@ enum conf_type {
 	CONF_SECTION,     /* a nested mapping decoded with .section */
 	CONF_SECTION_LIST,/* struct conf_list: a sequence of mappings, each an item of max bytes decoded with .section */
 	CONF_VALUE_MAP,   /* struct conf_entries: names to a value or a list, kept as text with where each was written */
+	CONF_TEXT_LIST,   /* struct conf_texts: strings, each with where its text starts (read further later) */
 	CONF_MOVED,       /* a key no longer read: its help says what to write instead; no field */
 };
 
@@ -109,6 +110,10 @@ struct conf_entry {
 };
 struct conf_entries {
 	struct conf_entry *v;
+	size_t n;
+};
+struct conf_texts {
+	struct conf_value *v;
 	size_t n;
 };
 
@@ -362,6 +367,37 @@ struct kernel_param {
 };
 /* A value given as auto (see auto_from), until the sweep is resolved on a host. */
 #define PARAM_AUTO (LLONG_MIN + 1)
+/* The value of a parameter a trial's variant does not take. */
+#define PARAM_NA LLONG_MIN
+
+/* constraint.c: conditions between a kernel's parameters (manifest key
+ * constraints: "engine != psync or iodepth == 1"), parsed and checked
+ * against the parameters when the manifest loads; the plan never makes a
+ * trial that breaks one. Integers, parameters (a choice compared by its
+ * values' names, a bool with on and off), variant, + - * / %, == != < <= >
+ * >=, and, or, not, parentheses. A constraint naming a parameter the
+ * trial's variant does not take holds; x / 0, x % 0 and an overflow break
+ * it (guard them: tile == 0 or block % tile == 0). */
+#define CONSTRAINT_MAX 32
+struct constraint_node;
+struct kernel_constraint {
+	struct constraint_node *nodes;
+	size_t n;
+	int root;
+};
+struct kernel_manifest;
+/* text as a constraint of m's parameters: 0, or -1 with what is wrong in
+ * why and its offset in text in *where. */
+int constraint_parse(const struct kernel_manifest *m, const char *text, struct kernel_constraint *c, size_t *where,
+		     char *why, size_t len);
+/* Does c hold for variant at values (one per parameter, PARAM_NA: not taken)? */
+int constraint_holds(const struct kernel_constraint *c, int variant, const long long *values);
+/* Does c name parameter param (param == nparams: the variant)? */
+int constraint_names(const struct kernel_constraint *c, size_t param, size_t nparams);
+/* m's constraints parsed into m->constraint: 0, or TUNE_ERR_CONFIG naming
+ * the file, line and column in the constraint. */
+int constraints_compile(struct kernel_manifest *m, struct tune_error *err);
+void constraints_free(struct kernel_manifest *m);
 
 /* A run of the kernel that measures the host, not a trial: before a sweep of
  * the kernel measures, with the sweep's values and params over them; the
@@ -412,6 +448,8 @@ struct kernel_manifest {
 	struct kernel_metric metric;
 	char *correctness;          /* a field that must equal the baseline's in every run */
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
+	struct conf_texts constraints; /* as written, with where */
+	struct kernel_constraint *constraint; /* each parsed, as many */
 	struct kernel_probe probe;  /* name NULL: none */
 	char *views;                /* SQL views of its results, relative to dir; NULL: none */
 	/* A command kernel: a program tune runs as it is, once a run (main NULL). */

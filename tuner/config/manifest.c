@@ -96,6 +96,7 @@ const struct conf_key manifest_keys[] = {
 	{ "parameters", CONF_SECTION_LIST, M(parameters), 0, sizeof(struct kernel_param), NULL, param_keys, 0, "the parameters, each a mapping:" },
 	{ "metric", CONF_SECTION, M(metric), 0, 0, NULL, metric_keys, CONF_REQUIRED, "what is measured:" },
 	{ "correctness", CONF_STRING, M(correctness), 0, 0, NULL, NULL, CONF_NAME, "a field every run must report equal to the baseline's (a checksum)" },
+	{ "constraints", CONF_TEXT_LIST, M(constraints), 0, 0, NULL, NULL, 0, "conditions a trial's values must meet, each a string: engine != psync or iodepth == 1, block % tile == 0 (integers, parameters, variant, a choice's values by name, on/off, + - * / %, == != < <= > >=, and, or, not, parentheses; one naming a parameter the variant does not take holds; x / 0 breaks it); trials breaking one are never measured" },
 	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
 	{ "report", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "remove it: every kernel's report is the same: the generic tables, chart and header block, or the views its views: file declares in their place (README: Reports as data)" },
 	{ "views", CONF_STRING, M(views), 0, 0, NULL, NULL, CONF_RELPATH, "a file of SQL views of its results, relative to the kernels directory: only CREATE VIEW <name>_... AS SELECT statements, made in the database when a sweep of the kernel runs" },
@@ -462,6 +463,14 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 	return 0;
 }
 
+/* The checks, then the constraints parsed against the parameters checked. */
+static int finish(struct kernel_manifest *m, const char *name, struct tune_error *err)
+{
+	int rc = check_manifest(m, name, err);
+
+	return rc ? rc : constraints_compile(m, err);
+}
+
 /* The first kernel directory holding <name>/kernel.yaml, into path and dir. */
 static int find_manifest(const char *name, char *path, size_t len, char *dir, size_t dlen)
 {
@@ -515,7 +524,7 @@ int manifest_load_in(const char *dir, const char *name, struct kernel_manifest *
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = conf_load("kernels", "kernel", path, manifest_keys, m, &m->path, err)) != 0)
 		return rc;
-	return check_manifest(m, name, err);
+	return finish(m, name, err);
 }
 
 int manifest_decode(const char *path, const struct ynode *root, const char *name, struct kernel_manifest *m,
@@ -528,11 +537,12 @@ int manifest_decode(const char *path, const struct ynode *root, const char *name
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if ((rc = conf_decode(path, root, manifest_keys, m, "kernel", err)) != 0)
 		return rc;
-	return check_manifest(m, name, err);
+	return finish(m, name, err);
 }
 
 void manifest_free(struct kernel_manifest *m)
 {
+	constraints_free(m);
 	conf_release(manifest_keys, m);
 	free(m->path);
 	free(m->dir);

@@ -15,6 +15,7 @@ struct walk {
 	size_t idx[PLAN_MAX_PARAMS];
 	long long skipped[16]; /* memory values said to be too large, each once */
 	size_t nskipped;
+	struct plan_usage use;  /* which values the constraints leave in */
 };
 
 static const struct kernel_param *param_at(const struct kernel_manifest *m, size_t i)
@@ -171,7 +172,7 @@ int manifest_trial_at(const struct trial *src, long long point, int phase, const
 	if (!value || *value == PLAN_NA)
 		return -1;
 	*value = point;
-	if (describe(out) != 0)
+	if (describe(out) != 0 || !manifest_trial_allowed(out))
 		return -1;
 	snprintf(out->key + strlen(out->key), sizeof(out->key) - strlen(out->key), "/%s", suffix);
 	return 0;
@@ -214,11 +215,17 @@ static int plan_batch(struct walk *w, const size_t *order, size_t nv, size_t nl,
 
 	for (size_t k = 0; k < nv; k++)
 		for (size_t l = 0; l < nl; l++) {
+			const struct kernel_param *list = manifest_list_param(w->s->manifest);
+			size_t at[PLAN_MAX_PARAMS];
 			struct trial t;
 
 			if ((rc = make_trial(w, order[k], l, &t, err)) != 0)
 				return rc;
-			if (too_large(w, &t))
+			memcpy(at, w->idx, sizeof(at));
+			if (list)
+				at[list - param_at(w->s->manifest, 0)] = l;
+			/* A list's value a constraint excludes leaves this process's list only. */
+			if (!plan_admit(w->pl, &w->use, w->s, at, order[k], &t) || too_large(w, &t))
 				continue;
 			if (plan_add_trial(w->pl, &w->cap, &t))
 				return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
@@ -270,17 +277,24 @@ static int plan_context(struct walk *w, struct tune_error *err)
 
 int manifest_plan(const struct platform *p, const struct sweep *s, struct plan *pl, struct tune_error *err)
 {
-	struct walk w = { s, p, pl, 0, { 0 }, { 0 }, 0 };
+	struct walk w = { s, p, pl, 0, { 0 }, { 0 }, 0, { 0 } };
 	int rc = 0;
 
 	memset(pl, 0, sizeof(*pl));
 	if (s->manifest->parameters.n > PLAN_MAX_PARAMS)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: kernel '%s' has %zu parameters; tune takes at most %d",
 				 s->manifest->path, s->manifest->name, s->manifest->parameters.n, PLAN_MAX_PARAMS);
+	if (plan_usage_init(&w.use, s) != 0)
+		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	/* Contexts apply to every variant: their odometer runs over all. */
-	do
+	while (!rc) {
 		rc = plan_context(&w, err);
-	while (!rc && next_combination(&w, ROLE_CONTEXT, (size_t)-1));
+		if (rc || !next_combination(&w, ROLE_CONTEXT, (size_t)-1))
+			break;
+	}
+	if (!rc)
+		rc = plan_check_usage(pl, &w.use, p, s, err);
+	plan_usage_free(&w.use);
 	if (!rc && !pl->ntrials)
 		rc = tune_fail(err, TUNE_ERR_CONFIG, "%s: sweep '%s' has no trial to run on platform '%s' (every value "
 			       "of a memory parameter is over half its memory)", s->path, s->name, p->name);

@@ -21,7 +21,7 @@
  * into batches that one kernel process measures (the list's values, or the
  * variants, of a batch measured interleaved). */
 #define PLAN_MAX_PARAMS 16      /* parameters of a manifest kernel */
-#define PLAN_NA LLONG_MIN       /* a parameter that does not apply to the trial's variant */
+#define PLAN_NA PARAM_NA        /* a parameter that does not apply to the trial's variant */
 
 enum trial_status { TRIAL_PENDING, TRIAL_DONE, TRIAL_FAILED };
 /* Search trials are what a strategy measures; final ones re-measure its top
@@ -65,6 +65,8 @@ struct plan {
 	struct batch *batches;
 	size_t nbatches;
 	long long skipped_sizes; /* sizes left out for memory */
+	long long combinations;  /* the trials the sweep's values make, before the constraints */
+	long long excluded[CONSTRAINT_MAX]; /* of them, those each of the manifest's constraints leaves out */
 };
 
 /* Expands the sweep; sizes over half of the platform's memory are skipped
@@ -137,6 +139,33 @@ long long manifest_work(const struct trial *t);
 int manifest_is_baseline(const struct trial *t);
 /* Is a better than b by the metric? */
 int manifest_better(const struct kernel_manifest *m, double a, double b);
+
+/* constrain.c: the manifest's constraints on the plan's combinations. */
+/* Does t meet every constraint of its manifest? */
+int manifest_trial_allowed(const struct trial *t);
+/* Which of a sweep's values the planned trials take: a slot per value of
+ * each parameter, then per variant measured. */
+struct plan_usage {
+	size_t *off;         /* where each parameter's slots start, then the variants' */
+	int *excluded_by;    /* per slot: the first constraint that left out a trial taking it, -1: none */
+	unsigned char *kept; /* per slot: a trial made takes it */
+	long long admitted;  /* trials the constraints allow */
+};
+/* -1 when out of memory; free it with plan_usage_free(), also then. */
+int plan_usage_init(struct plan_usage *u, const struct sweep *s);
+void plan_usage_free(struct plan_usage *u);
+/* Whether t, a combination of the values at[i] (the index of each
+ * parameter's value in s->values) and variant v (an index into
+ * s->kvariants), meets the constraints: counted in pl and marked in u. */
+int plan_admit(struct plan *pl, struct plan_usage *u, const struct sweep *s, const size_t *at, size_t v,
+	       const struct trial *t);
+/* After the walk: an error when no combination is allowed, or when a value
+ * the sweep (or the platform) lists is in none that is, naming where it was
+ * written and the constraint; p may be NULL. */
+int plan_check_usage(const struct plan *pl, const struct plan_usage *u, const struct platform *p,
+		     const struct sweep *s, struct tune_error *err);
+/* "constraint 'TEXT' (FILE:LINE:COL) excludes N of M combinations". */
+void plan_constraint_line(const struct plan *pl, const struct kernel_manifest *m, size_t k, char *out, size_t len);
 
 /* manifest_command.c: a trial as its build and its command line. */
 /* What t's build is, for messages: "scalar-prefetch, pldl1strm" (the

@@ -364,6 +364,12 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 			       r->sweep.path, r->sweep.name, r->sweep.manifest->name);
 		goto out;
 	}
+	for (size_t k = 0; k < r->sweep.manifest->constraints.n; k++) {
+		char line[1600];
+
+		plan_constraint_line(&r->plan, r->sweep.manifest, k, line, sizeof(line));
+		fprintf(stderr, "tune: sweep '%s': %s\n", r->sweep.name, line);
+	}
 	spec = spec_json(r);
 	env = env_json(r);
 	all = calloc(r->plan.ntrials, sizeof(struct trial *));
