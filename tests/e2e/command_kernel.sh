@@ -5,7 +5,8 @@
 # and checked; a missing program, a non-zero exit, a metric not found and a
 # hang past the timeout each fail their trials with the program's words,
 # and the database keeps what was recorded; examples/fio's quick form runs
-# on a small file (fio reads JSON by a path).
+# on a small file (fio reads JSON by a path), its psync engine measured at
+# iodepth 1 alone as its manifest's constraint says.
 tune=$1
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -94,6 +95,18 @@ YAML
 	rc=$?
 	check "fio's iodepth is tuned per engine ($(tail -1 "$TMP/fio.err"))" test $rc = 0
 	check "an optimum per engine" test "$(q "$TMP/fio.db" "SELECT COUNT(*) FROM optima WHERE kernel = 'fio'")" = 2
+	# The manifest's constraint: psync is synchronous, its queue one deep.
+	check "psync's process measured iodepth 1 alone" test "$(q "$TMP/fio.db" "SELECT group_concat(DISTINCT
+		json_extract(params, '$.iodepth')) FROM trials WHERE kernel = 'fio' AND json_extract(params, '$.engine') =
+		'psync' AND json_extract(params, '$.variant') = 'queued'")" = 1
+	check "libaio's measured 1 and 8" test "$(q "$TMP/fio.db" "SELECT COUNT(DISTINCT json_extract(params, '$.iodepth'))
+		FROM trials WHERE kernel = 'fio' AND json_extract(params, '$.engine') = 'libaio' AND json_extract(params,
+		'$.variant') = 'queued' AND status = 'done'")" = 2
+	check "no sample of an excluded combination" test "$(q "$TMP/fio.db" "SELECT COUNT(*) FROM samples s JOIN trials t
+		ON t.id = s.trial_id WHERE json_extract(t.params, '$.engine') = 'psync' AND json_extract(t.params,
+		'$.iodepth') > 1")" = 0
+	check "the run says what the constraint excluded" grep -qF "constraint 'engine != psync or iodepth == 1' ($TMP/ex/fio/kernel.yaml:" "$TMP/fio.err"
+	check "one of six combinations" grep -q "excludes 1 of 6 combinations" "$TMP/fio.err"
 	check "IOPS read from fio's JSON" test "$(q "$TMP/fio.db" "SELECT COUNT(*) FROM samples WHERE ns_per_lookup > 0")" = \
 		"$(q "$TMP/fio.db" "SELECT COUNT(*) FROM samples")"
 	check "fio's version with its build" \
