@@ -64,6 +64,16 @@ check "no optimum from the trials left" test "$(q "$TMP/range.db" "SELECT COUNT(
 check "and it says why" grep -q "liar: no optimum recorded: 2 of its trials failed, and one of them may have been the best" \
 	"$TMP/range.err"
 
+# A constraint the defaults break for a variant: a sweep leaving them out
+# would measure nothing of it, said at the constraint.
+mkdir -p "$TMP/k-rule/ddcopy"
+sed 's/^constraints: \["bs_kib <= mb \* 1024"\]/constraints: ["bs_kib <= mb * 1024", "variant != tuned or mb > 100"]/' \
+	tests/data/kernels/ddcopy/kernel.yaml > "$TMP/k-rule/ddcopy/kernel.yaml"
+"$tune" kernel check ddcopy --kernels-dir "$TMP/k-rule" --platform $plat > /dev/null 2> "$TMP/err"
+rc=$?
+check "defaults breaking a constraint: exit 1 ($(tail -1 "$TMP/err"))" test $rc = 1
+check "named with the constraint's place" grep -qF "ddcopy: tuned: its default values break constraint 'variant != tuned or mb > 100' ($TMP/k-rule/ddcopy/kernel.yaml:16:39)" "$TMP/err"
+
 # usage CODE TEXT ARGS...: tune kernel ARGS exits CODE saying TEXT.
 usage() {
 	local code=$1 text=$2

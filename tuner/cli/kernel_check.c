@@ -343,12 +343,26 @@ static int check_process(struct checker *c, struct trial **todo, size_t n, int i
 	return 0;
 }
 
+/* A process whose every trial at the defaults breaks a constraint: a sweep
+ * leaving its values out would measure nothing of it. */
+static void broken_defaults(struct checker *c, const struct trial *t)
+{
+	for (size_t k = 0; k < c->m->constraints.n; k++) {
+		const struct conf_value *text = &c->m->constraints.v[k];
+
+		if (!constraint_holds(&c->m->constraint[k], t->variant, t->values))
+			problem(c, t->variant_name, "its default values break constraint '%s' (%s:%zu:%zu): a sweep that "
+				"leaves them out measures nothing of it (change a default, or the constraint)", text->text,
+				c->m->path, text->at.line, text->at.col);
+	}
+}
+
 /* The trials of one process: variant v at each list value (every variant,
  * for a kernel that measures them all in one process). */
 static int process_of(struct checker *c, int v, struct trial *trials, struct trial **todo, size_t *n)
 {
 	const struct kernel_manifest *m = c->m;
-	size_t li = c->list ? (size_t)(c->list - MANIFEST_PARAM(m, 0)) : 0;
+	size_t li = c->list ? (size_t)(c->list - MANIFEST_PARAM(m, 0)) : 0, all;
 	long long values[PLAN_MAX_PARAMS];
 
 	memcpy(values, c->values, sizeof(values));
@@ -366,8 +380,14 @@ static int process_of(struct checker *c, int v, struct trial *trials, struct tri
 	} else if (manifest_trial(m, v, values, CHECK_SEED, CHECK_RUNS, CHECK_WARMUP, &trials[(*n)++]) != 0) {
 		return -1;
 	}
-	for (size_t k = 0; k < *n; k++)
-		todo[k] = &trials[k];
+	/* As a sweep would: the combinations a constraint excludes are not run. */
+	all = *n;
+	*n = 0;
+	for (size_t k = 0; k < all; k++)
+		if (manifest_trial_allowed(&trials[k]))
+			todo[(*n)++] = &trials[k];
+	if (all && !*n)
+		broken_defaults(c, &trials[0]);
 	return 0;
 }
 
