@@ -55,6 +55,12 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 	if (!strcmp(topic, "kernel")) {
 		printf("kernel manifests (<kernels dir>/<name>/kernel.yaml) take these keys:\n\n");
 		conf_help(stdout, manifest_keys, 2);
+		printf("\nconstraints: each a condition over the parameters (by name), variant, integers, a choice's\n"
+		       "values (by name; quote one that is not a bare word: 'posix-aio'), on and off, with + - * / %%,\n"
+		       "== != < <= > >=, and, or, not and parentheses. No strategy measures a trial that breaks one; a\n"
+		       "list's values it excludes leave that process's list alone. One naming a parameter the variant\n"
+		       "does not take holds; x / 0, x %% 0 and an overflow break it (guard: tile == 0 or block %% tile\n"
+		       "== 0). A sweep listing a value no allowed combination takes is an error at that value.\n");
 		return 0;
 	}
 	if (!strcmp(topic, "protocol")) {
