@@ -199,6 +199,21 @@ refined:
 	}
 }
 
+/* A list that is no number to walk (the joint search's): every value of
+ * context b in one process, once. */
+static void grid_step(struct search *s, size_t b, struct proposals *p)
+{
+	const struct batch *bt = &s->plan->batches[b];
+	size_t left = 0;
+
+	for (size_t i = bt->first; i < bt->first + bt->count; i++) {
+		propose(s, p, i);
+		left += !settled(s, i);
+	}
+	if (!left)
+		s->ctx[b].phase = SEARCH_DONE;
+}
+
 /* Racing over the categorical choices (variant, hint, huge pages): a context
  * whose best is clearly worse than the best of its working set, by more
  * than the tolerance and the drift seen between processes, stops being
@@ -293,6 +308,31 @@ static size_t anchors_for(struct search *s, size_t b, struct trial **out)
 	return k;
 }
 
+/* The joint search's round (halving.c): each context's trials, then its
+ * anchors; a context in its decision's race whose walk of the list is over,
+ * its incumbent alone, so that the race compares processes of one round.
+ * The contexts in plan order, reversed every other round. */
+static size_t joint_round(struct search *s, const size_t *idx, size_t np, struct trial **out)
+{
+	const struct plan *pl = s->plan;
+	size_t n = 0;
+
+	s->round++;
+	for (size_t r = 0; r < pl->nbatches; r++) {
+		size_t b = s->round % 2 ? r : pl->nbatches - 1 - r, before = n;
+
+		for (size_t k = 0; k < np; k++)
+			if (batch_of(pl, idx[k]) == b)
+				out[n++] = &pl->trials[idx[k]];
+		if (n > before || (search_racing(s, b) && s->ctx[b].phase == SEARCH_DONE &&
+				   search_race_size(s, b) > 1))
+			n += anchors_for(s, b, out + n);
+		if (n > before)
+			s->ctx[b].round = s->round;
+	}
+	return n;
+}
+
 size_t search_next(struct search *s, struct trial **out, size_t max)
 {
 	size_t *idx = calloc(max ? max : 1, sizeof(*idx)), n = 0;
@@ -340,10 +380,17 @@ size_t search_next(struct search *s, struct trial **out, size_t max)
 		break;
 	}
 	default:
-		race(s);
+		if (s->strategy == STRATEGY_JOINT)
+			search_halve(s);
+		else
+			race(s);
 		for (size_t b = 0; b < pl->nbatches; b++)
-			if (s->ctx[b].phase < SEARCH_DONE)
-				adaptive_step(s, b, &p);
+			if (s->ctx[b].phase < SEARCH_DONE) {
+				if (s->inner_grid)
+					grid_step(s, b, &p);
+				else
+					adaptive_step(s, b, &p);
+			}
 		break;
 	}
 	for (size_t k = 0; k < p.n; k++)
@@ -356,6 +403,11 @@ size_t search_next(struct search *s, struct trial **out, size_t max)
 			idx[k] = idx[k - 1];
 			idx[k - 1] = t;
 		}
+	if (s->strategy == STRATEGY_JOINT) {
+		n = joint_round(s, idx, p.n, out);
+		free(idx);
+		return n;
+	}
 	for (size_t k = 0; k < p.n; k++) {
 		size_t b = batch_of(pl, idx[k]);
 
@@ -376,6 +428,11 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 	s->strategy = sw->strategy;
 	s->sweep = sw;
 	s->plan = plan;
+	if (sw->strategy == STRATEGY_JOINT) {
+		const struct kernel_param *list = manifest_list_param(sw->manifest);
+
+		s->inner_grid = !list || list->type == PARAM_CHOICE || sw->manifest->metric.better != BETTER_LOWER;
+	}
 	s->tried = calloc(plan->ntrials ? plan->ntrials : 1, 1);
 	s->ctx = calloc(plan->nbatches ? plan->nbatches : 1, sizeof(*s->ctx));
 	if (!s->tried || !s->ctx) {
@@ -402,6 +459,8 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 					s->ctx[b].phase = k;
 			s->ctx[b].lo = json_integer_value(json_object_get(c, "lo"));
 			s->ctx[b].hi = json_integer_value(json_object_get(c, "hi"));
+			s->ctx[b].round = (int)json_integer_value(json_object_get(c, "round"));
+			s->ctx[b].left_of = (int)json_integer_value(json_object_get(c, "left_of"));
 		}
 		for (size_t k = 0; k < json_array_size(json_object_get(o, "anchors")); k++) {
 			json_int_t src = json_integer_value(json_array_get(json_object_get(o, "anchors"), k));
@@ -413,6 +472,7 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 						 "an anchor outside its plan (run it with --fresh)", sw->name);
 			}
 		}
+		s->round = (int)json_integer_value(json_object_get(o, "round"));
 		json_decref(o);
 	}
 	return 0;
@@ -425,12 +485,13 @@ char *search_state_json(const struct search *s)
 	char *out;
 
 	for (size_t b = 0; b < s->plan->nbatches; b++)
-		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I}", "phase", phase_names[s->ctx[b].phase], "lo",
-						      (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi));
+		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I, s:i, s:i}", "phase", phase_names[s->ctx[b].phase],
+						      "lo", (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi, "round",
+						      s->ctx[b].round, "left_of", s->ctx[b].left_of));
 	for (size_t k = 0; k < s->nanchors; k++)
 		json_array_append_new(anchors, json_integer((json_int_t)s->anchor_of[k]));
-	o = json_pack("{s:s, s:o, s:o, s:I, s:b}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
-		      "anchors", anchors, "measured", (json_int_t)s->used, "budget_hit", s->budget_hit);
+	o = json_pack("{s:s, s:o, s:o, s:I, s:b, s:i}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
+		      "anchors", anchors, "measured", (json_int_t)s->used, "budget_hit", s->budget_hit, "round", s->round);
 	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return out;

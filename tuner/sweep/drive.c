@@ -98,8 +98,8 @@ static char *spec_json(const struct sweep_run *r)
 	json_t *keys = json_array();
 	char *out;
 
-	/* An adaptive plan holds every g: its range says the same, shorter. */
-	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && i < r->plan.ntrials; i++)
+	/* An adaptive (or joint) plan holds every g: its range says the same, shorter. */
+	for (size_t i = 0; s->strategy != STRATEGY_ADAPTIVE && s->strategy != STRATEGY_JOINT && i < r->plan.ntrials; i++)
 		json_array_append_new(keys, json_string(r->plan.trials[i].key));
 	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:b, s:o, s:o}",
 			      "sweep", s->name, "kernel", kernel_choices[s->kernel], "runs", (json_int_t)s->runs,
@@ -408,7 +408,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	check_host_noise(r, load_at_start);
 	if (!(resumed && measured_before == r->plan.ntrials))
 		rc = sweep_probe(r, err);
-	if (!rc && r->sweep.strategy == STRATEGY_ADAPTIVE)
+	if (!rc && (r->sweep.strategy == STRATEGY_ADAPTIVE || r->sweep.strategy == STRATEGY_JOINT))
 		rc = sweep_probe_starts(ctx->store, ctx->host_id, r->sweep.manifest, &search, tune_msg(err));
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
@@ -440,6 +440,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	/* A finished sweep that measured nothing now keeps its decision, and its time. */
 	if (!rc && r->sweep.record_optima && !(resumed == STORE_REOPENED_DONE && !rounds && !r->ms.batches)) {
 		search_score(&search);
+		search_mark_raced_out(&search);
 		rc = sweep_decide(r, search.drift, err);
 	}
 	if (rc == TUNE_ERR_INTERRUPTED) {
