@@ -551,7 +551,7 @@ int main(void)
 			      knee ? knee->key : "nothing", knee ? knee->list_value : 0, truth, curve(48, 48, 1));
 			for (size_t b = 0; k && b < pl.nbatches; b++)
 				for (size_t i = 0; i < nc; i++)
-					CHECK(!plan_same_process(cand[i], &pl.trials[pl.batches[b].first]) || se.ctx[b].left_of <= 2 ||
+					CHECK(!plan_same_process(cand[i], &pl.trials[pl.batches[b].first]) || !se.ctx[b].left_of || se.ctx[b].runner_up ||
 					      manifest_is_baseline(cand[i]), "a context out of the race is no candidate");
 			free(cand);
 			search_free(&se);

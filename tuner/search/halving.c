@@ -114,6 +114,7 @@ void search_halve(struct search *s)
 		for (size_t k = keep; k < n; k++) {
 			s->ctx[race[k]].phase = SEARCH_DROPPED;
 			s->ctx[race[k]].left_of = (int)n;
+			s->ctx[race[k]].runner_up = keep == 1 && k == 1;
 		}
 	}
 	free(race);
@@ -127,6 +128,6 @@ void search_mark_raced_out(struct search *s)
 
 	for (size_t b = 0; b < pl->nbatches; b++)
 		for (size_t i = pl->batches[b].first; i < pl->batches[b].first + pl->batches[b].count; i++)
-			pl->trials[i].raced_out = s->strategy == STRATEGY_JOINT && s->ctx[b].left_of > 2 &&
-						  !manifest_is_baseline(&pl->trials[i]);
+			pl->trials[i].raced_out = s->strategy == STRATEGY_JOINT && s->ctx[b].left_of &&
+						  !s->ctx[b].runner_up && !manifest_is_baseline(&pl->trials[i]);
 }

@@ -461,6 +461,7 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 			s->ctx[b].hi = json_integer_value(json_object_get(c, "hi"));
 			s->ctx[b].round = (int)json_integer_value(json_object_get(c, "round"));
 			s->ctx[b].left_of = (int)json_integer_value(json_object_get(c, "left_of"));
+			s->ctx[b].runner_up = json_is_true(json_object_get(c, "runner_up"));
 		}
 		for (size_t k = 0; k < json_array_size(json_object_get(o, "anchors")); k++) {
 			json_int_t src = json_integer_value(json_array_get(json_object_get(o, "anchors"), k));
@@ -485,9 +486,10 @@ char *search_state_json(const struct search *s)
 	char *out;
 
 	for (size_t b = 0; b < s->plan->nbatches; b++)
-		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I, s:i, s:i}", "phase", phase_names[s->ctx[b].phase],
+		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I, s:i, s:i, s:b}", "phase", phase_names[s->ctx[b].phase],
 						      "lo", (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi, "round",
-						      s->ctx[b].round, "left_of", s->ctx[b].left_of));
+						      s->ctx[b].round, "left_of", s->ctx[b].left_of, "runner_up",
+						      s->ctx[b].runner_up));
 	for (size_t k = 0; k < s->nanchors; k++)
 		json_array_append_new(anchors, json_integer((json_int_t)s->anchor_of[k]));
 	o = json_pack("{s:s, s:o, s:o, s:I, s:b, s:i}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,

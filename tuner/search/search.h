@@ -43,6 +43,7 @@ struct search_ctx {
 	long long start_lo, start_hi;
 	int round;      /* the last round that measured it (joint: halving.c) */
 	int left_of;    /* joint: how many raced when it left the race (0: racing) */
+	int runner_up;  /* joint: second when the race came down to one: a candidate still */
 };
 
 struct search {
@@ -91,9 +92,9 @@ void search_halve(struct search *s);
 /* Whether context b is still in its decision's race, and how many are. */
 int search_racing(const struct search *s, size_t b);
 size_t search_race_size(const struct search *s, size_t b);
-/* Before the decision: the trials of contexts that left the race before
- * its last two (but the baseline's) are no candidates of it (struct
- * trial's raced_out); the last two meet in the final. */
+/* Before the decision: the trials of contexts that left the race (but the
+ * baseline's, and the runner-up's of its last round) are no candidates of
+ * it (struct trial's raced_out): the last two meet in the final. */
 void search_mark_raced_out(struct search *s);
 
 /* score.c: sets every measured trial's score (struct trial) from its batch
