@@ -76,7 +76,15 @@ struct proposals {
 	size_t *out, n, max;
 };
 
-static void propose(struct search *s, struct proposals *p, size_t i);
+static void propose(struct search *s, struct proposals *p, size_t i)
+{
+	if (i == (size_t)-1 || settled(s, i) || p->n == p->max)
+		return;
+	for (size_t k = 0; k < p->n; k++)
+		if (p->out[k] == i)
+			return;
+	p->out[p->n++] = i;
+}
 
 /* Points of g a round measures between two it has: the adaptive search
  * one (the geometric midpoint), the joint search three (a round's process
@@ -90,7 +98,6 @@ static int splits(const struct search *s)
 
 /* (a, c) split geometrically into splits(s) + 1 parts: the trial of batch b
  * at each inner point, strictly between a and c, proposed. */
-static size_t at_g(const struct search *s, size_t b, long long g);
 static void propose_between(struct search *s, struct proposals *p, size_t b, long long a, long long c)
 {
 	int k = splits(s);
@@ -102,16 +109,6 @@ static void propose_between(struct search *s, struct proposals *p, size_t b, lon
 		if (x > a && x < c)
 			propose(s, p, at_g(s, b, x));
 	}
-}
-
-static void propose(struct search *s, struct proposals *p, size_t i)
-{
-	if (i == (size_t)-1 || settled(s, i) || p->n == p->max)
-		return;
-	for (size_t k = 0; k < p->n; k++)
-		if (p->out[k] == i)
-			return;
-	p->out[p->n++] = i;
 }
 
 /* Advances batch b's phase on what is measured, then proposes its trials. */
