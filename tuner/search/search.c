@@ -237,12 +237,12 @@ static void grid_step(struct search *s, size_t b, struct proposals *p)
 	const struct batch *bt = &s->plan->batches[b];
 	size_t left = 0;
 
-	for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-		propose(s, p, i);
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
 		left += !settled(s, i);
-	}
 	if (!left)
 		s->ctx[b].phase = SEARCH_DONE;
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
+		propose(s, p, i);
 }
 
 /* Racing over the categorical choices (variant, hint, huge pages): a context

@@ -323,6 +323,16 @@ static int make_views(struct sweep_run *r, struct tune_error *err)
 	return rc;
 }
 
+/* The search's state into the sweep's row, for a resume. */
+static int save_search(struct sweep_run *r, const struct search *s, struct tune_error *err)
+{
+	char *st = search_state_json(s);
+	int rc = st ? store_sweep_save_state(r->ms.ctx->store, r->ms.sweep_id, st, tune_msg(err)) : 0;
+
+	free(st);
+	return rc;
+}
+
 int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 		 struct sweep_summary *sum, struct tune_error *err)
 {
@@ -412,10 +422,13 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 		rc = sweep_probe_starts(ctx->store, ctx->host_id, r->sweep.manifest, &search, tune_msg(err));
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
-		char title[200], round_name[24], *st;
+		char title[200], round_name[24];
 
-		if (!todo)
+		/* The search's last word (a joint race's last cut) is kept too. */
+		if (!todo) {
+			rc = save_search(r, &search, err);
 			break;
+		}
 		rounds++;
 		snprintf(round_name, sizeof(round_name), "round %d", rounds);
 		sweep_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
@@ -423,12 +436,8 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 			break;
 		if (r->ms.batches)
 			flush_held(r);
-		if ((st = search_state_json(&search)) != NULL) {
-			rc = store_sweep_save_state(ctx->store, r->ms.sweep_id, st, tune_msg(err));
-			free(st);
-			if (rc)
-				break;
-		}
+		if ((rc = save_search(r, &search, err)) != 0)
+			break;
 		if (r->sweep.time_limit_s > 0 && tk_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
 			sweep_warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
 			     r->sweep.time_limit_s, rounds);
