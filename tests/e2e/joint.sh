@@ -90,14 +90,7 @@ check "sched by joint: both policies of the first round, an optimum" \
 # Killed at random moments, then resumed: a consistent database each time,
 # and the same end as a run left alone.
 db=$TMP/resume.db
-for i in 1 2 3; do
-	"$tune" run "$TMP/joint.yaml" --platform $plat --db "$db" > /dev/null 2>&1 &
-	pid=$!
-	sleep "0.$((RANDOM % 6 + 3))"
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
-done
+killed_runs "$db" "$TMP/joint.yaml"
 "$tune" run "$TMP/joint.yaml" --platform $plat --db "$db" > /dev/null 2> "$TMP/err2"
 rc=$?
 check "resumed joint sweep exits 0 ($(tail -1 "$TMP/err2")) (rc $rc)" test $rc = 0
