@@ -323,6 +323,34 @@ static int make_views(struct sweep_run *r, struct tune_error *err)
 	return rc;
 }
 
+/* What a joint search's race left, said when it changes (*racing: how
+ * many raced, 0 before the first round): the contexts still racing. */
+static void say_race(const struct sweep_run *r, const struct search *s, size_t *racing)
+{
+	const struct plan *pl = &r->plan;
+	size_t now = 0;
+
+	for (size_t b = 0; b < pl->nbatches; b++)
+		now += search_racing(s, b);
+	if (s->strategy != STRATEGY_JOINT || now == *racing || !*racing) {
+		*racing = now;
+		return;
+	}
+	fprintf(stderr, "tune: sweep '%s': %zu of %zu contexts go on in the race", r->sweep.name, now, pl->nbatches);
+	for (size_t b = 0, said = 0; b < pl->nbatches; b++)
+		if (search_racing(s, b)) {
+			const struct batch *bt = &pl->batches[b];
+			struct trial *ends[2] = { &pl->trials[bt->first], &pl->trials[bt->first + bt->count - 1] };
+			char label[200];
+
+			/* Labelled as its processes are: the list by its ends. */
+			plan_batch_label(ends, 2, label, sizeof(label));
+			fprintf(stderr, "%s %s", said++ ? ";" : ":", label);
+		}
+	fputc('\n', stderr);
+	*racing = now;
+}
+
 /* The search's state into the sweep's row, for a resume. */
 static int save_search(struct sweep_run *r, const struct search *s, struct tune_error *err)
 {
@@ -340,7 +368,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	char *spec = NULL, *env = NULL, *state = NULL, hash[17], machine[STORE_HOLDER_MAX];
 	struct search search = { 0 };
 	struct trial **all = NULL, **round = NULL;
-	size_t measured_before = 0;
+	size_t measured_before = 0, racing = 0;
 	int resumed = 0, rc, rounds = 0;
 	double load_at_start = -1;
 
@@ -424,6 +452,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 		size_t todo = search_next(&search, round, r->plan.ntrials);
 		char title[200], round_name[24];
 
+		say_race(r, &search, &racing);
 		/* The search's last word (a joint race's last cut) is kept too. */
 		if (!todo) {
 			rc = save_search(r, &search, err);
