@@ -92,6 +92,13 @@ static const struct {
 	{ "", 0, "expected a number, a parameter or '(', got the end" },
 	{ "g + and", 4, "got 'and'" },
 	{ "g ==\x01", 4, "unexpected byte \\x01" },
+	/* A word before a quoted value is still a parameter; after a whole
+	 * expression, what follows is what is wrong. */
+	{ "block 'x'", 6, "expected and, or, an operator or the end, got 'x'" },
+	{ "engine in [psync]", 7, "got 'in'" },
+	{ "'x' + 1 == 2", 0, "'x' (quoted) is a choice's value: compare a choice with it (engine == 'x')" },
+	{ "huge == 'on'", 8, "'huge' is a condition: compare it with on or off (unquoted), not 'on'" },
+	{ "variant == engine", 0, "are not of one kind (choices of two parameters)" },
 };
 
 static int decode(const char *yaml, struct kernel_manifest *m, struct tune_error *err)

@@ -146,6 +146,15 @@ static int add(struct parser *p, int op, long long v, int a, int b, int type, in
 /* A node's source text, for messages. */
 #define SHOWN(p, i) (int)((p)->info[i].end - (p)->info[i].at), (p)->s + (p)->info[i].at
 
+/* The name of m's first choice parameter, or variant, for an example. */
+static const char *first_choice(const struct kernel_manifest *m)
+{
+	for (size_t i = 0; i < m->parameters.n; i++)
+		if (MANIFEST_PARAM(m, i)->type == PARAM_CHOICE && MANIFEST_PARAM(m, i)->role != ROLE_PROBE)
+			return MANIFEST_PARAM(m, i)->name;
+	return "variant";
+}
+
 /* A word that names nothing: the closest parameter's name as a hint. */
 static int unknown_word(struct parser *p, int i)
 {
@@ -158,6 +167,9 @@ static int unknown_word(struct parser *p, int i)
 		names[n] = MANIFEST_PARAM(p->m, n)->name;
 	names[n++] = "variant";
 	names[n] = NULL;
+	if (p->info[i].quoted)
+		return fail(p, p->info[i].at, "%.*s (quoted) is a choice's value: compare a choice with it (%s == %.*s)",
+			    SHOWN(p, i), first_choice(p->m), SHOWN(p, i));
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 64 ? len : 64), p->s + p->info[i].at);
 	suggestion = tune_suggest(word, names);
 	return fail(p, p->info[i].at, "'%s' is not a parameter of kernel '%s'%s%s%s", word, p->m->name,
@@ -216,8 +228,8 @@ static int resolve_word(struct parser *p, int w, int other)
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 64 ? len : 64), p->s + p->info[w].at + p->info[w].quoted);
 	if (p->info[other].type == T_BOOL) {
 		if (bool_word(p, w) < 0)
-			return fail(p, p->info[w].at, "'%.*s' is a condition: compare it with on or off, not '%s'",
-				    SHOWN(p, other), word);
+			return fail(p, p->info[w].at, "'%.*s' is a condition: compare it with on or off%s, not '%s'",
+				    SHOWN(p, other), p->info[w].quoted ? " (unquoted)" : "", word);
 		p->nodes[w].v = bool_word(p, w);
 	} else if (p->info[other].type != T_CHOICE) {
 		return p->info[w].quoted ? fail(p, p->info[w].at, "'%.*s' is a number: '%s' (quoted) is a choice's "
@@ -275,11 +287,13 @@ static int atom(struct parser *p)
 				   !is(p, K_NAME, "not"))) {
 		char word[72];
 		const struct kernel_param *par;
+		int quoted = p->tok == K_QUOTED;
 
 		snprintf(word, sizeof(word), "%.*s", (int)(len < 64 ? len : 64), p->s + at);
 		if (advance(p))
 			return -1;
-		par = p->tok == K_QUOTED || len > 64 ? NULL : manifest_param(p->m, word);
+		/* A quoted word is a value, never a parameter. */
+		par = quoted || len > 64 ? NULL : manifest_param(p->m, word);
 		if (par && par->role == ROLE_PROBE)
 			return fail(p, at, "parameter '%s' is set by the probe run alone, never by a trial (a constraint "
 				    "cannot name it)", word);
@@ -291,7 +305,7 @@ static int atom(struct parser *p)
 			return add(p, C_VARIANT, 0, -1, -1, T_CHOICE, -1, at, at + len);
 		i = add(p, C_NUM, 0, -1, -1, T_WORD, -1, at, at + len);
 		if (i >= 0)
-			p->info[i].quoted = p->s[at] == '\'' || p->s[at] == '"';
+			p->info[i].quoted = quoted;
 		return i;
 	}
 	return fail(p, at, "expected a number, a parameter or '(', got %s%.*s%s", p->tok == K_END ? "the end" : "'",
@@ -384,10 +398,11 @@ static int compare(struct parser *p)
 			return -1;
 	} else if (p->info[l].type != p->info[r].type ||
 		   (p->info[l].type == T_CHOICE && p->info[l].of != p->info[r].of)) {
-		return fail(p, p->info[l].at, "'%.*s' and '%.*s' are not of one kind (%s and %s): compare a number "
+		return fail(p, p->info[l].at, "'%.*s' and '%.*s' are not of one kind (%s%s%s): compare a number "
 			    "with a number, a choice with its values", SHOWN(p, l), SHOWN(p, r),
-			    p->info[l].type == p->info[r].type ? "two choices" : type_names[p->info[l].type],
-			    p->info[l].type == p->info[r].type ? "apart" : type_names[p->info[r].type]);
+			    p->info[l].type == p->info[r].type ? "choices of two parameters" : type_names[p->info[l].type],
+			    p->info[l].type == p->info[r].type ? "" : " and ",
+			    p->info[l].type == p->info[r].type ? "" : type_names[p->info[r].type]);
 	}
 	if (p->tok == K_OP && strchr("=!<>", p->s[p->pos]))
 		return fail(p, p->pos, "a comparison has two sides: join two with and (a <= b and b <= c)");
@@ -443,8 +458,11 @@ int constraint_parse(const struct kernel_manifest *m, const char *text, struct k
 	if (strlen(text) > CONSTRAINT_MAX_TEXT)
 		fail(p, 0, "%zu bytes, over the limit of %d (split it into several constraints)", strlen(text),
 		     CONSTRAINT_MAX_TEXT);
-	else if (!lex(p) && (root = need_bool(p, parse_or(p), NULL)) >= 0 && p->tok != K_END)
-		fail(p, p->pos, "expected and, or, an operator or the end, got '%.*s'", (int)p->tlen, p->s + p->pos);
+	else if (!lex(p) && (root = parse_or(p)) >= 0 && p->tok != K_END)
+		fail(p, p->pos, "expected and, or, an operator or the end, got %s%.*s%s", p->tok == K_QUOTED ? "" : "'",
+		     (int)p->tlen, p->s + p->pos, p->tok == K_QUOTED ? "" : "'");
+	else if (root >= 0)
+		root = need_bool(p, root, NULL);
 	if (p->failed) {
 		snprintf(why, len, "%s", p->why);
 		*where = p->where;
