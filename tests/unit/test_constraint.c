@@ -12,6 +12,7 @@
 
 #include "../../tuner/config/config.h"
 #include "../../tuner/plan/plan.h"
+#include "../../tuner/search/search.h"
 #include "../check.h"
 
 /* engine 0, block 1, tile 2 (variant b only), huge 3, g 4 (the list). */
@@ -301,6 +302,54 @@ int main(void)
 		CHECK(plan_of(dir, "  variant: [b]\n  engine: [psync, libaio]\n  g: [1, 4]\n", NULL, &s, &pl, &err) == 0,
 		      "psync with g 1, g 4 with libaio: %s", err.msg);
 		CHECK(pl.ntrials == 3 && pl.excluded[0] == 1, "psync at g 1, libaio at 1 and 4: %zu", pl.ntrials);
+		plan_free(&pl);
+		sweep_free(&s);
+	}
+	/* strategy joint (and so adaptive): a context whose list the
+	 * constraint cuts to g 1 races the others; nothing proposed, anchors
+	 * included, breaks a constraint, the race ends and the decision's
+	 * candidates are allowed combinations. */
+	{
+		struct plan pl;
+		struct sweep s;
+		struct search se;
+		struct trial **ts, *cand[512];
+		size_t n, nc, rounds = 0;
+		long long batch = 0, id = 0;
+
+		CHECK(plan_of(dir, "  variant: [a]\n  engine: [psync, libaio, io_uring]\nstrategy: joint\ng_min: 1\n"
+			      "g_max: 64\nruns: 5\n", NULL, &s, &pl, &err) == 0, "the joint plan: %s", err.msg);
+		CHECK(pl.nbatches == 3 && pl.batches[0].count == 1 && pl.ntrials == 129, "psync's list is g 1: %zu %zu",
+		      pl.nbatches, pl.ntrials);
+		CHECK(search_init(&se, &s, &pl, NULL, &err) == 0, "search: %s", err.msg);
+		ts = malloc((pl.ntrials + SEARCH_ANCHORS * pl.nbatches) * sizeof(*ts));
+		while (ts && rounds++ < 100 && (n = search_next(&se, ts, pl.ntrials)) > 0)
+			for (size_t k = 0; k < n; k++) {
+				struct trial *t = ts[k];
+				/* 100 + 400/g ns, io_uring a tenth faster. */
+				double ns = (100.0 + 400.0 / (double)t->list_value) * (t->values[0] == 2 ? 0.9 : 1.0);
+
+				CHECK(manifest_trial_allowed(t), "the search proposed %s", t->key);
+				if (!k || !plan_same_process(t, ts[k - 1]))
+					batch = id + 1;
+				t->id = ++id;
+				t->batch = batch;
+				t->stats.n = 5;
+				t->stats.median = ns;
+				t->stats.mad = ns * 0.002;
+				t->stats.ci_low = ns * 0.995;
+				t->stats.ci_high = ns * 1.005;
+				t->status = TRIAL_DONE;
+			}
+		CHECK(rounds < 100, "the joint search ends (%zu rounds)", rounds);
+		search_score(&se);
+		search_mark_raced_out(&se);
+		nc = pl.ntrials <= 512 ? search_decision(&pl, 0, cand) : 0;
+		CHECK(nc > 0, "the decision has candidates");
+		for (size_t k = 0; k < nc; k++)
+			CHECK(manifest_trial_allowed(cand[k]), "candidate %s breaks a constraint", cand[k]->key);
+		free(ts);
+		search_free(&se);
 		plan_free(&pl);
 		sweep_free(&s);
 	}
