@@ -199,6 +199,16 @@ int main(void)
 			  "listed twice" },
 			{ "constraints: []\n", "k.yaml:14:14: key 'constraints': the list is empty" },
 			{ "constraints: { a: b }\n", "expected a value or a list of values, got a mapping" },
+			/* Written over lines, or not as it reads (escapes, quotes doubled):
+			 * the fault where it is in the file. */
+			{ "constraints:\n  - g <= block and\n    g <= blok\n", "k.yaml:16:10: key 'constraints': in 'g <= "
+			  "block and g <= blok': 'blok' is not a parameter" },
+			{ "constraints:\n  - >\n    g <= block and\n    g <= blok\n", "k.yaml:17:10: key 'constraints': in "
+			  "'g <= block and g <= blok': 'blok'" },
+			{ "constraints:\n  - |\n    g <= block or\n", "k.yaml:16:18: key 'constraints': in 'g <= block or': "
+			  "expected a number, a parameter or '(', got the end" },
+			{ "constraints:\n  - \"engine != \\\"psync\\\" or g <= blok\"\n", "k.yaml:15:34: key 'constraints'" },
+			{ "constraints:\n  - 'engine != ''psync'' or g <= blok'\n", "k.yaml:15:34: key 'constraints'" },
 		};
 		char yaml[2048];
 
@@ -211,6 +221,12 @@ int main(void)
 		snprintf(yaml, sizeof(yaml), "%s%s", kernel, CONSTRAINTS);
 		CHECK(decode(yaml, &m, &err) == 0, "three constraints: %s", err.msg);
 		CHECK(m.constraints.n == 3 && m.constraints.v[1].at.col == 6, "the quoted one's text starts at column 6");
+		manifest_free(&m);
+		/* A folded one reads as one line, its last line break no part of it. */
+		snprintf(yaml, sizeof(yaml), "%sconstraints:\n  - >\n    engine != psync or\n    g == 1\n", kernel);
+		CHECK(decode(yaml, &m, &err) == 0, "a folded constraint: %s", err.msg);
+		CHECK(m.constraints.n == 1 && !strcmp(m.constraints.v[0].text, "engine != psync or g == 1"), "folded: '%s'",
+		      m.constraints.n ? m.constraints.v[0].text : "");
 		manifest_free(&m);
 	}
 

@@ -229,13 +229,20 @@ static int value_of(struct ctx *c, const struct conf_key *k, const struct ynode 
 	if (!(nv = realloc(*values, (*count + 1) * sizeof(*nv))))
 		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
 	*values = nv;
-	if (!(nv[*count].text = strdup(n->value)))
+	nv += *count;
+	nv->raw = NULL;
+	if (!(nv->text = strdup(n->value)))
 		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
-	nv[*count].at = where_of(n);
-	/* A text list's items are read further (a constraint's offsets): where
-	 * a quoted one's text starts. */
-	if (k->type == CONF_TEXT_LIST && !n->plain)
-		nv[*count].at.col++;
+	nv->at = where_of(n);
+	/* A text list's items are read further (a constraint's offsets): the
+	 * source where the text is not it as written, else where a quoted
+	 * one's text starts. */
+	if (k->type == CONF_TEXT_LIST && n->raw && !(nv->raw = strdup(n->raw))) {
+		free(nv->text);
+		return tune_fail(c->err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	if (k->type == CONF_TEXT_LIST && !n->raw && !n->plain)
+		nv->at.col++;
 	(*count)++;
 	return 0;
 }
@@ -256,8 +263,10 @@ static int decode_text_list(struct ctx *c, const struct conf_key *k, const struc
 
 static void release_values(struct conf_value *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(v[i].text);
+		free(v[i].raw);
+	}
 	free(v);
 }
 

@@ -25,6 +25,11 @@ struct ynode {
 	char *value;          /* scalars only */
 	int plain;            /* scalar was unquoted */
 	size_t line, col;
+	/* A scalar whose value is not its source as written (escapes, quotes
+	 * doubled, lines folded, a block scalar): the source from (line, col)
+	 * on, so that a place in the value can be found in the file. NULL
+	 * when the value is the source (within its quotes). */
+	char *raw;
 	struct ynode **items; /* sequence items, or map keys and values alternating */
 	size_t n;
 };
@@ -101,6 +106,10 @@ struct conf_list {
 struct conf_value {
 	char *text;
 	struct conf_where at;
+	/* CONF_TEXT_LIST: the source as written from at, when the text is
+	 * not it (struct ynode's raw); else NULL and at is where the text
+	 * starts (within its quotes). */
+	char *raw;
 };
 struct conf_entry {
 	char *name;
@@ -155,6 +164,9 @@ void conf_strs_join(const struct conf_strs *l, const char *sep, char *out, size_
 /* The entry of l closest to a mistyped word, or NULL (tune_suggest). */
 const char *conf_strs_suggest(const struct conf_strs *l, const char *word);
 void conf_ints_join(const struct conf_ints *l, const char *sep, char *out, size_t len);
+/* Where character offset of a CONF_TEXT_LIST value's text was written in
+ * its file (through its raw source when the text is not it as written). */
+struct conf_where conf_text_where(const struct conf_value *v, size_t offset);
 
 /* hostinfo.c: facts about the machine tune runs on (hwloc topology, /proc and
  * /sys), recorded with every sweep so that results can be told apart. */

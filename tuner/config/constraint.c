@@ -562,15 +562,20 @@ int constraints_compile(struct kernel_manifest *m, struct tune_error *err)
 	if (t->n && !(m->constraint = calloc(t->n, sizeof(*m->constraint))))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	for (size_t k = 0; k < t->n; k++) {
-		char why[600], shown[200];
-		size_t where;
-		struct conf_where at = t->v[k].at;
+		char why[600], shown[200], *text = t->v[k].text;
+		size_t where, len;
 
-		if (constraint_parse(m, t->v[k].text, &m->constraint[k], &where, why, sizeof(why)) == 0)
+		/* A block scalar's line breaks are blanks, its last one no part of it. */
+		for (char *ch = text; *ch; ch++)
+			if (*ch == '\n' || *ch == '\r')
+				*ch = ' ';
+		for (len = strlen(text); len && (text[len - 1] == ' ' || text[len - 1] == '\t'); len--)
+			text[len - 1] = '\0';
+		if (constraint_parse(m, text, &m->constraint[k], &where, why, sizeof(why)) == 0)
 			continue;
-		names_show(t->v[k].text, 0, shown, sizeof(shown));
-		at.col += where;
-		return conf_fail_at(err, m->path, at, "key 'constraints': in '%s': %s", shown, why);
+		names_show(text, 0, shown, sizeof(shown));
+		return conf_fail_at(err, m->path, conf_text_where(&t->v[k], where), "key 'constraints': in '%s': %s",
+				    shown, why);
 	}
 	return 0;
 }

@@ -14,6 +14,8 @@ struct parser {
 	yaml_parser_t yp;
 	const char *path;
 	struct tune_error *err;
+	const char *text; /* the source, and where a mark's character index last was in it */
+	size_t len, at_char, at_byte;
 };
 
 const char *ynode_kind_name(enum ynode_kind kind)
@@ -34,6 +36,7 @@ static void ynode_free(struct ynode *n)
 		ynode_free(n->items[i]);
 	free(n->items);
 	free(n->value);
+	free(n->raw);
 	free(n);
 }
 
@@ -65,6 +68,32 @@ static int add_item(struct ynode *parent, struct ynode *child)
 	return 0;
 }
 
+/* The byte offset of character index ch (a mark's) in the source: marks
+ * count characters, UTF-8 takes up to 4 bytes for one. */
+static size_t byte_at(struct parser *p, size_t ch)
+{
+	if (ch < p->at_char)
+		p->at_char = p->at_byte = 0;
+	while (p->at_char < ch && p->at_byte < p->len) {
+		p->at_byte++;
+		while (p->at_byte < p->len && ((unsigned char)p->text[p->at_byte] & 0xC0) == 0x80)
+			p->at_byte++;
+		p->at_char++;
+	}
+	return p->at_byte;
+}
+
+/* n->raw for scalar n of ev when its value is not its source as written. */
+static int keep_raw(struct parser *p, const yaml_event_t *ev, struct ynode *n)
+{
+	size_t from = byte_at(p, ev->start_mark.index), to = byte_at(p, ev->end_mark.index), q = n->plain ? 0 : 1;
+	size_t len = ev->data.scalar.length;
+
+	if (to < from || (to - from == len + 2 * q && !memcmp(p->text + from + q, n->value, len)))
+		return 0;
+	return (n->raw = strndup(p->text + from, to - from)) ? 0 : -1;
+}
+
 /* Builds the node that starts with ev (already read); consumes its end. */
 static int build_node(struct parser *p, yaml_event_t *ev, int depth, struct ynode **out)
 {
@@ -87,7 +116,7 @@ static int build_node(struct parser *p, yaml_event_t *ev, int depth, struct ynod
 		n->kind = YNODE_SCALAR;
 		n->value = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-		if (!n->value)
+		if (!n->value || keep_raw(p, ev, n))
 			goto oom;
 		*out = n;
 		return 0;
@@ -143,7 +172,7 @@ fail:
 
 int ydoc_parse(const char *path, const char *text, size_t len, struct ydoc *doc, struct tune_error *err)
 {
-	struct parser p = { .path = path, .err = err };
+	struct parser p = { .path = path, .err = err, .text = text, .len = len };
 	yaml_event_t ev;
 	int rc = 0, done = 0;
 
