@@ -4,6 +4,7 @@
  * each constraint's count, and a sweep (or platform) listing a value no
  * allowed combination takes, or no allowed combination at all, refused at
  * the value. Table-driven. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,8 @@ static const struct {
 	{ "'x' + 1 == 2", 0, "'x' (quoted) is a choice's value: compare a choice with it (engine == 'x')" },
 	{ "huge == 'on'", 8, "'huge' is a condition: compare it with on or off (unquoted), not 'on'" },
 	{ "variant == engine", 0, "are not of one kind (choices of two parameters)" },
+	{ "g == inf", 5, "inf is a value of a duration that takes it (inf: true)" },
+	{ "g < 4kb", 4, "'4kb' is neither a number nor a name (a number is digits alone, a duration's in ns" },
 };
 
 static int decode(const char *yaml, struct kernel_manifest *m, struct tune_error *err)
@@ -186,6 +189,25 @@ int main(void)
 	}
 	CHECK(constraint_names(&(struct kernel_constraint){ 0 }, 0, 5) == 0, "an empty constraint names nothing");
 	manifest_free(&m);
+	/* A duration is its ns, and inf where it takes it (as a sweep writes them). */
+	{
+		static const char dur[] = "name: k\nmain: k/main.c\nsources: [k/main.c]\nvariants: [a]\nbaseline: a\n"
+			"metric: { field: ns }\nparameters:\n  - { name: t_ns, type: duration, min: 0, max: 100000, inf: true, "
+			"default: 10, flag: --t }\n";
+		struct kernel_constraint c;
+		char why[600] = "";
+		size_t where;
+
+		CHECK(decode(dur, &m, &err) == 0, "a duration: %s", err.msg);
+		if (constraint_parse(&m, "t_ns == inf or t_ns < 5000", &c, &where, why, sizeof(why)) == 0) {
+			CHECK(constraint_holds(&c, 0, (long long[]){ LLONG_MAX }) && constraint_holds(&c, 0, (long long[]){ 10 }) &&
+			      !constraint_holds(&c, 0, (long long[]){ 6000 }), "inf, 10 ns hold; 6000 ns breaks");
+			free(c.nodes);
+		} else {
+			CHECK(0, "'t_ns == inf or t_ns < 5000' parses: %s", why);
+		}
+		manifest_free(&m);
+	}
 
 	/* In a manifest: the line and column of the fault, in a plain and a quoted item. */
 	{

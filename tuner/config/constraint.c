@@ -88,9 +88,13 @@ static int lex(struct parser *p)
 	if (isdigit((unsigned char)*s)) {
 		while (isdigit((unsigned char)s[p->tlen]))
 			p->tlen++;
-		if (name_char(s[p->tlen]))
-			return fail(p, p->pos, "'%.*s' is neither a number nor a name (quote a choice's value that starts "
-				    "with a digit: '4k')", (int)(p->tlen + 1), s);
+		if (name_char(s[p->tlen])) {
+			while (name_char(s[p->tlen]))
+				p->tlen++;
+			return fail(p, p->pos, "'%.*s' is neither a number nor a name (a number is digits alone, a "
+				    "duration's in ns; quote a choice's value that starts with a digit: '4k')",
+				    (int)(p->tlen < 64 ? p->tlen : 64), s);
+		}
 		return p->tok = K_NUM, 0;
 	}
 	if (isalpha((unsigned char)*s) || *s == '_') {
@@ -170,6 +174,9 @@ static int unknown_word(struct parser *p, int i)
 	if (p->info[i].quoted)
 		return fail(p, p->info[i].at, "%.*s (quoted) is a choice's value: compare a choice with it (%s == %.*s)",
 			    SHOWN(p, i), first_choice(p->m), SHOWN(p, i));
+	if (len == 3 && !strncmp(p->s + p->info[i].at, "inf", 3))
+		return fail(p, p->info[i].at, "inf is a value of a duration that takes it (inf: true): compare that "
+			    "parameter with it (timeout_ns == inf)");
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 64 ? len : 64), p->s + p->info[i].at);
 	suggestion = tune_suggest(word, names);
 	return fail(p, p->info[i].at, "'%s' is not a parameter of kernel '%s'%s%s%s", word, p->m->name,
@@ -231,6 +238,8 @@ static int resolve_word(struct parser *p, int w, int other)
 			return fail(p, p->info[w].at, "'%.*s' is a condition: compare it with on or off%s, not '%s'",
 				    SHOWN(p, other), p->info[w].quoted ? " (unquoted)" : "", word);
 		p->nodes[w].v = bool_word(p, w);
+	} else if (p->info[other].type == T_INT && par && par->inf && !p->info[w].quoted && !strcmp(word, "inf")) {
+		p->nodes[w].v = LLONG_MAX; /* as a sweep's inf reaches the kernel */
 	} else if (p->info[other].type != T_CHOICE) {
 		return p->info[w].quoted ? fail(p, p->info[w].at, "'%.*s' is a number: '%s' (quoted) is a choice's "
 						"value", SHOWN(p, other), word) : unknown_word(p, w);
