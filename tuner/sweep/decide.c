@@ -38,6 +38,7 @@ static int paired_stats(struct sweep_run *r, const struct trial *a, const struct
 	size_t n = 0, cap = 0;
 	int rc;
 
+	memset(s, 0, sizeof(*s));
 	if (!a->id || !b->id || !a->batch || a->batch != b->batch)
 		return 0;
 	if ((rc = store_paired_ratios(r->ms.ctx->store, a->id, b->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
