@@ -7,11 +7,11 @@
 # a grid of g in all 8 contexts, measured in PASSES passes whose processes
 # run in alternating orders (so that a drift across a pass falls on each
 # context early and late), every choice's g among its points: a point's
-# figure is the geometric mean of its passes' medians. Prints each choice's
-# ratio to the fastest point of that grid and whether it lies in the 2%
-# plateau.
+# figure is the median of its passes' medians, its ratio to the fastest the
+# median over passes of the two measured in the same pass. Prints each
+# choice's ratio and whether it lies in the 2% plateau.
 # usage: bench/chase-joint.sh [path/to/tune] [size_mb] [tunes] [atunes] [queries] [passes]
-#        (default build/tune, 512, 5, 2, 100000, 4)
+#        (default build/tune, 512, 5, 2, 100000, 9)
 #        bench/chase-joint.sh --again DIR   (the tables again from a run's databases)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +20,7 @@ size=${2:-512}
 tunes=${3:-5}
 atunes=${4:-2}
 queries=${5:-100000}
-passes=${6:-4}
+passes=${6:-9}
 again=
 [ "${1:-}" = --again ] && again=$2 && set --
 dir=${again:-$(mktemp -d)}
@@ -67,6 +67,7 @@ if [ -z "$again" ]; then
 	sweep bench-joint-grid grid "$hints" "off, on" "$grid" > "$dir/grid1.yaml"
 	sweep bench-joint-grid grid "pldl1strm, pldl3keep, pldl2keep, pldl1keep" "on, off" "$grid" > "$dir/grid2.yaml"
 fi
+[ -z "$again" ] || passes=$(find "$dir" -name 'pass*.db' | wc -l)
 for pass in $(seq 1 "$passes"); do
 	[ -n "$again" ] || "$tune" run "$dir/grid$((2 - pass % 2)).yaml" --platform local --db "$dir/pass$pass.db" \
 		> /dev/null 2> "$dir/pass$pass.err"
@@ -76,9 +77,21 @@ for pass in $(seq 1 "$passes"); do
 		FROM trials t JOIN trial_summary m ON m.trial_id = t.id WHERE t.status = 'done'" |
 		awk -v p="$pass" '{ print $1 "/" $2 "/" $3, $4, p }'
 done > "$dir/points"
-# A point's figure: the geometric mean of its passes; its spread: the largest over the smallest.
-awk '{ s[$1] += log($2); n[$1]++; if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if ($2 > hi[$1]) hi[$1] = $2 }
-	END { for (k in s) print k, exp(s[k] / n[k]), hi[k] / lo[k] }' "$dir/points" | sort > "$dir/side"
+# A point's figure: the median of its passes; the fastest point: the least
+# figure; a point's ratio: the median over passes of its median over the
+# fastest's in the same pass (a pass that ran slow in one spell moves one
+# of its ratios, not the verdict); its spread: its largest over its smallest.
+awk '{ v[$1, $3] = $2; k[$1] = 1; p[$3] = 1 }
+	function median(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] < a[j - 1]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	END {
+		for (x in k) { n = 0; for (q in p) if ((x, q) in v) a[++n] = v[x, q]
+			fig[x] = median(a, n); spread[x] = a[n] / a[1]
+			if (best == "" || fig[x] < fig[best]) best = x }
+		for (x in k) { n = 0; for (q in p) if ((x, q) in v && (best, q) in v) a[++n] = v[x, q] / v[best, q]
+			print x, fig[x], spread[x], median(a, n) }
+	}' "$dir/points" | sort > "$dir/side"
 read -r best best_ns _ <<< "$(sort -k2 -g "$dir/side" | head -1)"
 echo "grid of 8 contexts x g, $passes passes in alternating orders: fastest $best at $best_ns ns/lookup;" \
 	"a point's passes spread by a median factor of" \
@@ -86,11 +99,10 @@ echo "grid of 8 contexts x g, $passes passes in alternating orders: fastest $bes
 echo "each context's fastest point (ns/lookup): $(awk '{ split($1, k, "/"); c = k[1] "/" k[2]
 	if (!(c in b) || $2 < b[c]) { b[c] = $2; g[c] = k[3] } } END { for (c in b) printf "%s/%s %.1f\n", c, g[c], b[c] }' \
 	"$dir/side" | sort -k2 -g | paste -sd' ' -)"
-echo "within 2% of it: $(awk -v b="$best_ns" '$2 <= 1.02 * b { print $1 }' "$dir/side" | paste -sd' ' -)"
+echo "within 2% of it: $(awk '$4 <= 1.02 { print $1 }' "$dir/side" | paste -sd' ' -)"
 printf '%-9s %-3s %-10s %-5s %5s %8s %8s %9s %7s %s\n' strategy run hint pages g ratio plateau processes batches seconds
 while read -r strat i hint pages g secs batches procs; do
-	ns=$(awk -v k="$hint/$pages/$g" '$1 == k { print $2 }' "$dir/side")
-	ratio=$(awk -v a="$ns" -v b="$best_ns" 'BEGIN { printf "%.3f", a / b }')
+	ratio=$(awk -v k="$hint/$pages/$g" '$1 == k { printf "%.3f", $4 }' "$dir/side")
 	in=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.02 ? "yes" : "no") }')
 	printf '%-9s %-3s %-10s %-5s %5s %8s %8s %9s %7s %s\n' "$strat" "$i" "$hint" "$pages" "$g" "$ratio" "$in" "$procs" \
 		"$batches" "$secs"

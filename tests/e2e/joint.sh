@@ -42,6 +42,12 @@ check "the first round measured every context" \
 	test "$(q "$db" "SELECT count(DISTINCT json_extract(params, '\$.hint') || json_extract(params, '\$.hugepages'))
 		FROM trials WHERE phase = 'search' AND batch IN (SELECT DISTINCT batch FROM trials
 		WHERE phase IN ('search', 'anchor') ORDER BY batch LIMIT 4)")" = 4
+# While the race goes on, a process runs once: 3 runs for each trial of
+# the first round, however unsettled (max_runs 6 would repeat it).
+check "the first round's processes ran once" \
+	test "$(q "$db" "SELECT count(*) FROM (SELECT t.id FROM trials t JOIN samples x ON x.trial_id = t.id
+		WHERE x.warmup = 0 AND t.batch IN (SELECT DISTINCT batch FROM trials WHERE phase IN ('search', 'anchor')
+		ORDER BY batch LIMIT 4) GROUP BY t.id HAVING count(*) != 3)")" = 0
 last=$(q "$db" "SELECT count(DISTINCT json_extract(params, '\$.hint') || json_extract(params, '\$.hugepages'))
 	FROM trials WHERE phase IN ('search', 'anchor') AND batch = (SELECT max(batch) FROM trials WHERE phase IN ('search', 'anchor'))")
 check "the last round measured one context ($last)" test "$last" = 1

@@ -74,8 +74,9 @@ static void setup(struct platform *p, struct sweep *s, int strategy, size_t nhin
 }
 
 static long long last_id;
-/* Kernel processes measured, and how much each drifts on its own (log). */
-static size_t processes;
+/* Kernel processes measured, those of them to run once (no repetitions),
+ * and how much each drifts on its own (log). */
+static size_t processes, once_processes;
 static double jitter;
 
 /* Measures a round as the sweep does: each context's trials (and anchors) in
@@ -97,6 +98,7 @@ static void fake_round(struct trial **ts, size_t n, double sat_a, double sat_b, 
 			first = t;
 			batch = last_id + 1;
 			processes++;
+			once_processes += t->once != 0;
 			/* A process's own drift, the same for all its trials. */
 			own = exp(jitter * (2.0 * (double)((uint64_t)batch * 0x9e3779b97f4a7c15ull >> 11) * 0x1.0p-53 - 1.0));
 		}
@@ -535,11 +537,15 @@ int main(void)
 			      err.msg);
 			CHECK(pl.nbatches == 10, "scalar and interleaved-prefetch, 10 contexts: %zu", pl.nbatches);
 			cand = calloc(pl.ntrials + 1, sizeof(struct trial *));
-			processes = 0;
+			processes = once_processes = 0;
 			jitter = 0.04;
 			run_search(&se, &pl, 48, 48, 0.99);
 			jitter = 0;
 			procs[k] = processes;
+			/* The race's processes run once (8 contexts: at least the
+			 * first round's 8), the survivor's and the final's repeat. */
+			CHECK(k ? once_processes >= 8 && once_processes < processes : once_processes == 0,
+			      "%s: %zu of %zu processes to run once", k ? "joint" : "adaptive", once_processes, processes);
 			search_score(&se);
 			search_mark_raced_out(&se);
 			nc = search_decision(&pl, 0, cand);

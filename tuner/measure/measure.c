@@ -249,7 +249,7 @@ static int run_trials(struct measure_session *r, struct trial **todo, size_t n, 
 	struct gathered g = { .cpu = -1, .load = -1 };
 	const char *reason = NULL;
 	char why[1024], label[160], shown[4200];
-	long long max_runs = sw->max_runs > sw->runs ? sw->max_runs : sw->runs;
+	long long max_runs = sw->max_runs > sw->runs && !todo[0]->once ? sw->max_runs : sw->runs;
 	struct built *bin;
 	int rc = 0;
 	double cost = plan_cost(todo, n);

@@ -29,6 +29,7 @@ void plan_copy_trial(const struct trial *src, int phase, const char *suffix, str
 	out->batch = 0;
 	out->status = TRIAL_PENDING;
 	out->phase = phase;
+	out->once = 0;
 	memset(&out->stats, 0, sizeof(out->stats));
 	out->score = out->score_low = out->score_high = 0;
 	snprintf(out->key, sizeof(out->key), "%.300s/%s", src->key, suffix);

@@ -56,6 +56,9 @@ struct trial {
 	/* Its context left a joint search's race (search/halving.c): no
 	 * candidate of the decision. */
 	int raced_out;
+	/* Its process runs once, without repetitions: a joint search's round
+	 * whose race goes on (search/halving.c). */
+	int once;
 };
 
 struct batch {

@@ -73,6 +73,29 @@ static size_t final_of(const struct kernel_manifest *m, const struct search_deci
 	return search_finals_ranked(m, fin, n0, cand);
 }
 
+/* The final's candidates in the best's process, cand[1..n), scored by
+ * their paired ratio to it, run by run (drift within the process cancels):
+ * the knee is then the smallest g whose ratio's interval ends within
+ * tolerance, not whose own interval does, which a spell of drift widens. */
+static int pair_with_best(const struct search_decider *d, struct trial **cand, size_t n, struct tune_error *err)
+{
+	int rc = 0;
+
+	for (size_t k = 1; k < n && !rc; k++) {
+		double low, high;
+
+		if (!plan_same_process(cand[k], cand[0]) || cand[k]->batch != cand[0]->batch)
+			continue;
+		rc = d->paired(d->arg, cand[k], cand[0], &low, &high, err);
+		if (rc == 1) {
+			cand[k]->score_low = cand[0]->score * low;
+			cand[k]->score_high = cand[0]->score * high;
+			rc = 0;
+		}
+	}
+	return rc;
+}
+
 /* The trials of trial i's decision that failed. */
 static size_t failed_in(const struct plan *pl, size_t i)
 {
@@ -112,7 +135,7 @@ int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, co
 		if (sw->final_top > 0) {
 			nf = search_finalists(m, sw, cand, n, knee, drift, fin);
 			n = final_of(m, d, &pl->trials[i], knee, fin, nf, finals, cand, &nb, &rc, err);
-			if (rc || !n)
+			if (rc || !n || (d->paired && (rc = pair_with_best(d, cand, n, err)) != 0))
 				continue;
 			knee = search_knee(m, cand, n, cand[0], sw->tolerance);
 			for (size_t k = 0; k < nf + nb; k++)

@@ -187,7 +187,7 @@ static int decide(struct replay *p, const struct sweep *sw, double drift, struct
 		  struct tune_error *err)
 {
 	struct replay_decision rd = { p, sw, out };
-	struct search_decider d = { replay_final, replay_decided, NULL, &rd, 0, NULL };
+	struct search_decider d = { replay_final, replay_decided, NULL, &rd, 0, NULL, NULL };
 
 	return search_decide_each(p->plan, sw, drift, &d, err);
 }

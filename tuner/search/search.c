@@ -342,7 +342,9 @@ static size_t anchors_for(struct search *s, size_t b, struct trial **out)
 /* The joint search's round (halving.c): each context's trials, then its
  * anchors; a context in its decision's race whose walk of the list is over,
  * its incumbent alone, so that the race compares processes of one round.
- * The contexts in plan order, reversed every other round. */
+ * The contexts in plan order, reversed every other round. While a race goes
+ * on, its processes run once: successive halving spends little on the many
+ * and the repetitions that settle a batch on the few that are left. */
 static size_t joint_round(struct search *s, const size_t *idx, size_t np, struct trial **out)
 {
 	const struct plan *pl = s->plan;
@@ -360,6 +362,8 @@ static size_t joint_round(struct search *s, const size_t *idx, size_t np, struct
 			n += anchors_for(s, b, out + n);
 		if (n > before)
 			s->ctx[b].round = s->round;
+		for (size_t k = before; k < n; k++)
+			out[k]->once = search_race_size(s, b) > 1;
 	}
 	return n;
 }

@@ -210,10 +210,17 @@ struct search_decider {
 	void *arg;
 	int beside;          /* measure the baseline beside each process of the final: the gain, run by run */
 	struct tk_rng *shuffle; /* the final in a random order (by process still), or NULL: as chosen */
+	/* a's metric over best's run by run, both measured in one final
+	 * process: the paired ratios' interval into *low, *high (1: there is
+	 * one), which the knee is then taken by; NULL: each trial's own
+	 * interval (the replay, whose runs are drawn apart). */
+	int (*paired)(void *arg, const struct trial *a, const struct trial *best, double *low, double *high,
+		      struct tune_error *err);
 };
 /* Each decision of the plan, by the one loop the sweep and the replay share:
  * rank, knee, finalists (drift widening the tolerance), the final measured
- * by d, the knee again from that measurement alone, d told the outcome. */
+ * by d, the knee again from that measurement alone (by paired ratios to the
+ * best where d gives them), d told the outcome. */
 int search_decide_each(struct plan *pl, const struct sweep *sw, double drift, const struct search_decider *d,
 		       struct tune_error *err);
 

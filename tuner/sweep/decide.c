@@ -27,27 +27,51 @@ static const char *size_class(const struct platform *p, long long mb)
 	return "dram";
 }
 
-/* Trial a against the knee run by run, when one process measured both
- * (their runs interleaved): the median of the paired ratios (a's metric
- * over the knee's) and its interval, as a JSON object into *out; NULL when
- * measured apart. Drift between runs cancels in each ratio. */
-static int paired(struct sweep_run *r, const struct trial *a, const struct trial *knee, json_t **out,
-		  struct tune_error *err)
+/* Trial a against b run by run, when one process measured both (their runs
+ * interleaved): the paired ratios (a's metric over b's) into *s; returns 1
+ * when there are some, 0 when measured apart, negative on a store error.
+ * Drift between runs cancels in each ratio. */
+static int paired_stats(struct sweep_run *r, const struct trial *a, const struct trial *b, struct stats *s,
+			struct tune_error *err)
 {
 	double *v = NULL;
 	size_t n = 0, cap = 0;
-	struct stats s;
 	int rc;
 
-	*out = NULL;
-	if (!a->id || !knee->id || !a->batch || a->batch != knee->batch)
+	memset(s, 0, sizeof(*s));
+	if (!a->id || !b->id || !a->batch || a->batch != b->batch)
 		return 0;
-	if ((rc = store_paired_ratios(r->ms.ctx->store, a->id, knee->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
-		stats_compute(v, n, &s, NULL);
-		*out = json_pack("{s:f, s:f, s:f, s:I, s:f}", "ratio", s.median, "low", s.ci_low, "high", s.ci_high,
-				 "runs", (json_int_t)s.n, "coverage", s.coverage);
+	if ((rc = store_paired_ratios(r->ms.ctx->store, a->id, b->id, &v, &n, &cap, tune_msg(err))) == 0 && n) {
+		stats_compute(v, n, s, NULL);
+		rc = 1;
 	}
 	free(v);
+	return rc;
+}
+
+/* The same, as a JSON object into *out (NULL when measured apart). */
+static int paired(struct sweep_run *r, const struct trial *a, const struct trial *knee, json_t **out,
+		  struct tune_error *err)
+{
+	struct stats s;
+	int rc = paired_stats(r, a, knee, &s, err);
+
+	*out = rc == 1 ? json_pack("{s:f, s:f, s:f, s:I, s:f}", "ratio", s.median, "low", s.ci_low, "high", s.ci_high,
+				   "runs", (json_int_t)s.n, "coverage", s.coverage) : NULL;
+	return rc < 0 ? rc : 0;
+}
+
+/* The decider's paired interval (struct search_decider). */
+static int paired_interval(void *arg, const struct trial *a, const struct trial *best, double *low, double *high,
+			   struct tune_error *err)
+{
+	struct stats s;
+	int rc = paired_stats(arg, a, best, &s, err);
+
+	if (rc == 1) {
+		*low = s.ci_low;
+		*high = s.ci_high;
+	}
 	return rc;
 }
 
@@ -167,7 +191,7 @@ static void undecided(void *arg, const struct trial *first, size_t nfailed)
 int sweep_decide(struct sweep_run *r, double drift, struct tune_error *err)
 {
 	struct tk_rng rng = { (uint64_t)r->sweep.seed ^ 0x66696e616cull };
-	struct search_decider d = { measure_final, record_decision, undecided, r, 1, &rng };
+	struct search_decider d = { measure_final, record_decision, undecided, r, 1, &rng, paired_interval };
 
 	return search_decide_each(&r->plan, &r->sweep, drift, &d, err);
 }
