@@ -55,12 +55,14 @@ int cmd_help(int argc, char **argv, struct tune_error *err)
 	if (!strcmp(topic, "kernel")) {
 		printf("kernel manifests (<kernels dir>/<name>/kernel.yaml) take these keys:\n\n");
 		conf_help(stdout, manifest_keys, 2);
-		printf("\nconstraints: each a condition over the parameters (by name), variant, integers, a choice's\n"
-		       "values (by name; quote one that is not a bare word: 'posix-aio'), on and off, with + - * / %%,\n"
-		       "== != < <= > >=, and, or, not and parentheses. No strategy measures a trial that breaks one; a\n"
-		       "list's values it excludes leave that process's list alone. One naming a parameter the variant\n"
-		       "does not take holds; x / 0, x %% 0 and an overflow break it (guard: tile == 0 or block %% tile\n"
-		       "== 0). A sweep listing a value no allowed combination takes is an error at that value.\n");
+		printf("\nconstraints: each a condition over the parameters (by name; a duration in ns, and inf where it\n"
+		       "takes it), variant, integers, a choice's values (by name; quote one that is not a bare word:\n"
+		       "'posix-aio'), on and off, with + - * / %%, == != < <= > >=, and, or, not and parentheses; a\n"
+		       "long one may be folded over lines (- > then its lines). No strategy measures a trial that\n"
+		       "breaks one; a list's values it excludes leave that process's list alone. One naming a parameter\n"
+		       "the variant does not take holds; x / 0, x %% 0 and an overflow break it (guard: tile == 0 or\n"
+		       "block %% tile == 0). A sweep listing a value no allowed combination takes is an error at that\n"
+		       "value; tune kernel check says when a variant's defaults break one.\n");
 		return 0;
 	}
 	if (!strcmp(topic, "protocol")) {
