@@ -34,6 +34,8 @@ check "the metric is dd's seconds, as read from its stderr" \
 check "an optimum recorded" test "$(q "$db" "SELECT COUNT(*) FROM optima WHERE kernel = 'ddcopy'")" = 1
 check "dd's version is recorded with its build" \
 	test "$(q "$db" "SELECT COUNT(*) FROM builds WHERE kernel = 'ddcopy' AND compiler = 'dd' AND compiler_version LIKE 'dd (%'")" -ge 1
+"$tune" kernels --kernels-dir $kd > "$TMP/kernels"
+check "tune kernels shows ddcopy's constraint" grep -qxF '  constraints: bs_kib <= mb * 1024' "$TMP/kernels"
 samples=$(q "$db" "SELECT COUNT(*) FROM samples")
 "$tune" kernel check ddcopy --kernels-dir $kd --platform $plat > "$TMP/out" 2> "$TMP/err"
 rc=$?

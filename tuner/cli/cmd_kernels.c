@@ -61,6 +61,9 @@ static void show(const struct kernel_manifest *m)
 	printf("  %-13s\n", "parameters:");
 	for (size_t i = 0; i < m->parameters.n; i++)
 		param(MANIFEST_PARAM(m, i));
+	/* What a sweep may combine: a trial breaking one is never made. */
+	for (size_t k = 0; k < m->constraints.n; k++)
+		printf("  %-13s%s\n", k ? "" : "constraints:", m->constraints.v[k].text);
 	if (m->exports.n) {
 		list("exports:", &m->exports, NULL);
 	} else {
