@@ -52,8 +52,8 @@ static int start_range(const char *text, long long *lo, long long *hi, struct tu
 /* The strategies asked for, adaptive first (random takes its budget). */
 static int strategies(const char *list, int *out, size_t *n, struct tune_error *err)
 {
-	static const int order[] = { STRATEGY_ADAPTIVE, STRATEGY_GRID, STRATEGY_RANDOM };
-	int want[3] = { 0, 0, 0 };
+	static const int order[] = { STRATEGY_ADAPTIVE, STRATEGY_JOINT, STRATEGY_GRID, STRATEGY_RANDOM };
+	int want[4] = { 0, 0, 0, 0 };
 	char buf[128];
 	size_t at = 0;
 
@@ -67,11 +67,11 @@ static int strategies(const char *list, int *out, size_t *n, struct tune_error *
 				want[k] = found = 1;
 		if (!found)
 			return tune_fail(err, TUNE_ERR_USAGE, "replay: option '--strategies': '%.*s' is not a strategy "
-					 "(grid, random, adaptive)", (int)len, buf + at);
+					 "(grid, random, adaptive, joint)", (int)len, buf + at);
 		at += len + (buf[at + len] == ',');
 	}
 	*n = 0;
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < 4; k++)
 		if (want[order[k]])
 			out[(*n)++] = order[k];
 	return 0;
@@ -244,7 +244,7 @@ int cmd_replay(int argc, char **argv, struct tune_error *err)
 	struct replay_options ro;
 	double seeds = 100, drift = 10, adaptive_trials = 0;
 	long long lo_hi[2] = { 0, 0 };
-	int which[4], rc;
+	int which[6], rc;
 	size_t nwhich = 0;
 
 	if ((rc = cmd_parse_options("replay", argc, argv, &o, err)) != 0)

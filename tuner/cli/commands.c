@@ -55,7 +55,7 @@ static const struct cmd_option replay_options[] = {
 	{ "drift", 'x', "PCT", 0, "the drift's step from one kernel process to the next, in %, 0..100 (default 10)" },
 	{ "start", 'G', "LO,HI", 0, "also replay the adaptive search started in [LO, HI] of the list parameter, as a "
 	  "kernel's probe starts it (chase's Little's law bounds on g: the probe fields g_low and g_high)" },
-	{ "strategies", 'S', "LIST", 0, "comma-separated, of grid, random, adaptive (default all three; random gets "
+	{ "strategies", 'S', "LIST", 0, "comma-separated, of grid, random, adaptive, joint (default the first three; random gets "
 	  "the adaptive search's number of trials unless the sweep sets max_trials; with --kernel-tuner: grid, "
 	  "random, joint, default all three)" },
 	{ "format", 'F', "FORMAT", 0, "with --kernel-tuner: table or json (an object per strategy and budget; "

@@ -483,7 +483,7 @@ void kernel_choices_load(void);
 
 /* sweep.c: one parameter space to measure, read from sweeps/<name>.yaml. Lists
  * it leaves out come from the platform; `quick:` overrides for --quick. */
-enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE };
+enum sweep_strategy { STRATEGY_GRID, STRATEGY_RANDOM, STRATEGY_ADAPTIVE, STRATEGY_JOINT };
 
 struct sweep_quick {
 	long long runs, warmup, max_runs; /* -1: not overridden */

@@ -6,7 +6,7 @@
 #include "../base/strbuf.h"
 #include "config.h"
 
-const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", NULL };
+const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", "joint", NULL };
 
 #define Q(field) offsetof(struct sweep_quick, field)
 static const struct conf_key quick_keys[] = {
@@ -114,9 +114,9 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 	return 0;
 }
 
-/* An adaptive search walks a numeric list parameter, lower metric better:
- * over every value from g_min to g_max within its range unless the sweep
- * lists them, ascending. */
+/* An adaptive search (and the joint one) walks a numeric list parameter,
+ * lower metric better: over every value from g_min to g_max within its
+ * range unless the sweep lists them, ascending. */
 static int adaptive_list(struct sweep *s, struct tune_error *err)
 {
 	const struct kernel_manifest *m = s->manifest;
@@ -124,6 +124,9 @@ static int adaptive_list(struct sweep *s, struct tune_error *err)
 	size_t li = list ? (size_t)(list - MANIFEST_PARAM(m, 0)) : 0;
 	struct conf_ints *v[2] = { list ? &s->values[li] : NULL, list ? &s->quick_values[li] : NULL };
 
+	/* The joint search measures such a list whole in each process. */
+	if (s->strategy == STRATEGY_JOINT && (!list || list->type == PARAM_CHOICE || m->metric.better != BETTER_LOWER))
+		return 0;
 	if (!list || list->type == PARAM_CHOICE || m->metric.better != BETTER_LOWER)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: key 'strategy': adaptive searches a numeric list parameter "
 				 "whose metric is better lower; kernel '%s' has %s (use grid or random)", s->path, m->name,
@@ -201,7 +204,7 @@ static int load_manifest_sweep(struct sweep *s, struct tune_error *err)
 	if ((rc = resolve_params(s, &s->params, s->values, &s->kvariants, err)) != 0 ||
 	    (rc = resolve_params(s, &s->quick.params, s->quick_values, &s->quick_kvariants, err)) != 0)
 		return rc;
-	if (s->strategy == STRATEGY_ADAPTIVE && (rc = adaptive_list(s, err)) != 0)
+	if ((s->strategy == STRATEGY_ADAPTIVE || s->strategy == STRATEGY_JOINT) && (rc = adaptive_list(s, err)) != 0)
 		return rc;
 	/* What the sweep leaves out: every variant, each parameter's default. */
 	for (size_t v = 0, every = !s->kvariants.n; every && v < s->manifest->variants.n; v++)

@@ -53,6 +53,9 @@ struct trial {
 	/* Its median as if measured beside the search's first batch of its
 	 * context (search.c), its interval likewise; the median when not searched. */
 	double score, score_low, score_high;
+	/* Its context left a joint search's race (search/halving.c): no
+	 * candidate of the decision. */
+	int raced_out;
 };
 
 struct batch {

@@ -153,7 +153,7 @@ size_t search_decision(struct plan *pl, size_t i, struct trial **cand)
 		if (manifest_same_decision(&pl->trials[j], &pl->trials[i]))
 			return 0;
 	for (size_t j = i; j < pl->ntrials; j++)
-		if (manifest_same_decision(&pl->trials[j], &pl->trials[i]) && pl->trials[j].stats.n)
+		if (manifest_same_decision(&pl->trials[j], &pl->trials[i]) && pl->trials[j].stats.n && !pl->trials[j].raced_out)
 			cand[n++] = &pl->trials[j];
 	return n;
 }

@@ -393,6 +393,7 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 			}
 		}
 		search_score(&se);
+		search_mark_raced_out(&se);
 		rc = decide(&p, sw, se.drift, out, err);
 		search_free(&se);
 		time_ns += p.time_ns;

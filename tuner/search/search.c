@@ -86,6 +86,31 @@ static void propose(struct search *s, struct proposals *p, size_t i)
 	p->out[p->n++] = i;
 }
 
+/* Points of g a round measures between two it has: the adaptive search
+ * one (the geometric midpoint), the joint search three (a round's process
+ * measures a few more points, and the walk needs fewer rounds, a kernel
+ * process each: from a bracket of 4x to the noise's 1.12x in two rounds,
+ * not four). */
+static int splits(const struct search *s)
+{
+	return s->strategy == STRATEGY_JOINT ? 3 : 1;
+}
+
+/* (a, c) split geometrically into splits(s) + 1 parts: the trial of batch b
+ * at each inner point, strictly between a and c, proposed. */
+static void propose_between(struct search *s, struct proposals *p, size_t b, long long a, long long c)
+{
+	int k = splits(s);
+
+	for (int j = 1; j <= k; j++) {
+		long long x = k == 1 ? geo_mid(a, c) : (long long)llround((double)a * pow((double)c / (double)a,
+										      (double)j / (double)(k + 1)));
+
+		if (x > a && x < c)
+			propose(s, p, at_g(s, b, x));
+	}
+}
+
 /* Advances batch b's phase on what is measured, then proposes its trials. */
 static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 {
@@ -123,12 +148,19 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 				c->phase = SEARCH_DONE;
 				break;
 			}
-			/* A best at the edge of what was probed: the next power out. */
+			/* A best at the edge of what was probed: the next power out
+			 * (the joint search: the next two, in one process). */
 			neighbours(s, b, gb, &below, &above);
-			if (below == gb && gb > gmin)
+			if (below == gb && gb > gmin) {
 				propose(s, p, at_g(s, b, halved(gb, gmin)));
-			if (above == gb && gb < gmax)
+				if (splits(s) > 1)
+					propose(s, p, at_g(s, b, halved(halved(gb, gmin), gmin)));
+			}
+			if (above == gb && gb < gmax) {
 				propose(s, p, at_g(s, b, gb * 2 < gmax ? gb * 2 : gmax));
+				if (splits(s) > 1)
+					propose(s, p, at_g(s, b, gb * 4 < gmax ? gb * 4 : gmax));
+			}
 			if (p->n > before)
 				return;
 			c->lo = below;
@@ -148,10 +180,10 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 			/* Finer than the noise is not worth measuring. */
 			if ((double)c->hi / (double)(c->lo ? c->lo : 1) <= 1.0 + 6.0 * sw->tolerance)
 				goto refined;
-			if (c->lo < gb && geo_mid(c->lo, gb) > c->lo && geo_mid(c->lo, gb) < gb)
-				propose(s, p, at_g(s, b, geo_mid(c->lo, gb)));
-			if (c->hi > gb && geo_mid(gb, c->hi) > gb && geo_mid(gb, c->hi) < c->hi)
-				propose(s, p, at_g(s, b, geo_mid(gb, c->hi)));
+			if (c->lo > 0 && c->lo < gb)
+				propose_between(s, p, b, c->lo, gb);
+			if (c->hi > gb)
+				propose_between(s, p, b, gb, c->hi);
 			if (p->n > before)
 				return;
 refined:
@@ -182,9 +214,8 @@ refined:
 			}
 			c->lo = over;
 			c->hi = within;
-			if (over > 0 && (double)within / (double)over > 1.05 && geo_mid(over, within) > over &&
-			    geo_mid(over, within) < within)
-				propose(s, p, at_g(s, b, geo_mid(over, within)));
+			if (over > 0 && (double)within / (double)over > 1.05)
+				propose_between(s, p, b, over, within);
 			/* Nothing below measured over the tolerance (a probe that
 			 * started above g_min): halve until something is. */
 			if (over == 0 && within > gmin)
@@ -197,6 +228,21 @@ refined:
 			return;
 		}
 	}
+}
+
+/* A list that is no number to walk (the joint search's): every value of
+ * context b in one process, once. */
+static void grid_step(struct search *s, size_t b, struct proposals *p)
+{
+	const struct batch *bt = &s->plan->batches[b];
+	size_t left = 0;
+
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
+		left += !settled(s, i);
+	if (!left)
+		s->ctx[b].phase = SEARCH_DONE;
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
+		propose(s, p, i);
 }
 
 /* Racing over the categorical choices (variant, hint, huge pages): a context
@@ -293,6 +339,31 @@ static size_t anchors_for(struct search *s, size_t b, struct trial **out)
 	return k;
 }
 
+/* The joint search's round (halving.c): each context's trials, then its
+ * anchors; a context in its decision's race whose walk of the list is over,
+ * its incumbent alone, so that the race compares processes of one round.
+ * The contexts in plan order, reversed every other round. */
+static size_t joint_round(struct search *s, const size_t *idx, size_t np, struct trial **out)
+{
+	const struct plan *pl = s->plan;
+	size_t n = 0;
+
+	s->round++;
+	for (size_t r = 0; r < pl->nbatches; r++) {
+		size_t b = s->round % 2 ? r : pl->nbatches - 1 - r, before = n;
+
+		for (size_t k = 0; k < np; k++)
+			if (batch_of(pl, idx[k]) == b)
+				out[n++] = &pl->trials[idx[k]];
+		if (n > before || (search_racing(s, b) && s->ctx[b].phase == SEARCH_DONE &&
+				   search_race_size(s, b) > 1))
+			n += anchors_for(s, b, out + n);
+		if (n > before)
+			s->ctx[b].round = s->round;
+	}
+	return n;
+}
+
 size_t search_next(struct search *s, struct trial **out, size_t max)
 {
 	size_t *idx = calloc(max ? max : 1, sizeof(*idx)), n = 0;
@@ -340,10 +411,17 @@ size_t search_next(struct search *s, struct trial **out, size_t max)
 		break;
 	}
 	default:
-		race(s);
+		if (s->strategy == STRATEGY_JOINT)
+			search_halve(s);
+		else
+			race(s);
 		for (size_t b = 0; b < pl->nbatches; b++)
-			if (s->ctx[b].phase < SEARCH_DONE)
-				adaptive_step(s, b, &p);
+			if (s->ctx[b].phase < SEARCH_DONE) {
+				if (s->inner_grid)
+					grid_step(s, b, &p);
+				else
+					adaptive_step(s, b, &p);
+			}
 		break;
 	}
 	for (size_t k = 0; k < p.n; k++)
@@ -356,6 +434,11 @@ size_t search_next(struct search *s, struct trial **out, size_t max)
 			idx[k] = idx[k - 1];
 			idx[k - 1] = t;
 		}
+	if (s->strategy == STRATEGY_JOINT) {
+		n = joint_round(s, idx, p.n, out);
+		free(idx);
+		return n;
+	}
 	for (size_t k = 0; k < p.n; k++) {
 		size_t b = batch_of(pl, idx[k]);
 
@@ -376,6 +459,11 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 	s->strategy = sw->strategy;
 	s->sweep = sw;
 	s->plan = plan;
+	if (sw->strategy == STRATEGY_JOINT) {
+		const struct kernel_param *list = manifest_list_param(sw->manifest);
+
+		s->inner_grid = !list || list->type == PARAM_CHOICE || sw->manifest->metric.better != BETTER_LOWER;
+	}
 	s->tried = calloc(plan->ntrials ? plan->ntrials : 1, 1);
 	s->ctx = calloc(plan->nbatches ? plan->nbatches : 1, sizeof(*s->ctx));
 	if (!s->tried || !s->ctx) {
@@ -402,6 +490,9 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 					s->ctx[b].phase = k;
 			s->ctx[b].lo = json_integer_value(json_object_get(c, "lo"));
 			s->ctx[b].hi = json_integer_value(json_object_get(c, "hi"));
+			s->ctx[b].round = (int)json_integer_value(json_object_get(c, "round"));
+			s->ctx[b].left_of = (int)json_integer_value(json_object_get(c, "left_of"));
+			s->ctx[b].runner_up = json_is_true(json_object_get(c, "runner_up"));
 		}
 		for (size_t k = 0; k < json_array_size(json_object_get(o, "anchors")); k++) {
 			json_int_t src = json_integer_value(json_array_get(json_object_get(o, "anchors"), k));
@@ -413,6 +504,7 @@ int search_init(struct search *s, const struct sweep *sw, struct plan *plan, con
 						 "an anchor outside its plan (run it with --fresh)", sw->name);
 			}
 		}
+		s->round = (int)json_integer_value(json_object_get(o, "round"));
 		json_decref(o);
 	}
 	return 0;
@@ -425,12 +517,14 @@ char *search_state_json(const struct search *s)
 	char *out;
 
 	for (size_t b = 0; b < s->plan->nbatches; b++)
-		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I}", "phase", phase_names[s->ctx[b].phase], "lo",
-						      (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi));
+		json_array_append_new(ctxs, json_pack("{s:s, s:I, s:I, s:i, s:i, s:b}", "phase", phase_names[s->ctx[b].phase],
+						      "lo", (json_int_t)s->ctx[b].lo, "hi", (json_int_t)s->ctx[b].hi, "round",
+						      s->ctx[b].round, "left_of", s->ctx[b].left_of, "runner_up",
+						      s->ctx[b].runner_up));
 	for (size_t k = 0; k < s->nanchors; k++)
 		json_array_append_new(anchors, json_integer((json_int_t)s->anchor_of[k]));
-	o = json_pack("{s:s, s:o, s:o, s:I, s:b}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
-		      "anchors", anchors, "measured", (json_int_t)s->used, "budget_hit", s->budget_hit);
+	o = json_pack("{s:s, s:o, s:o, s:I, s:b, s:i}", "strategy", sweep_strategy_names[s->strategy], "contexts", ctxs,
+		      "anchors", anchors, "measured", (json_int_t)s->used, "budget_hit", s->budget_hit, "round", s->round);
 	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return out;

@@ -41,6 +41,9 @@ struct search_ctx {
 	/* Where the probe looks first (a kernel's probe's start: Little's
 	 * law's bounds on chase's g), 0: everywhere from g_min to g_max. */
 	long long start_lo, start_hi;
+	int round;      /* the last round that measured it (joint: halving.c) */
+	int left_of;    /* joint: how many raced when it left the race (0: racing) */
+	int runner_up;  /* joint: second when the race came down to one: a candidate still */
 };
 
 struct search {
@@ -59,6 +62,8 @@ struct search {
 	 * while no anchor is measured. A comparison of processes (contexts
 	 * racing, who goes to the final) allows for it. */
 	double drift;
+	int round;      /* rounds proposed so far */
+	int inner_grid; /* joint: the list is no number to walk (or better higher): all of it at once */
 };
 
 /* state may be NULL (a new search) or what search_state_json() saved; its
@@ -79,6 +84,18 @@ char *search_state_json(const struct search *s);
 
 /* The measured trial of batch b with the best score, or (size_t)-1. */
 size_t search_best_in(const struct search *s, size_t b);
+
+/* halving.c: the joint search's race of the contexts of each decision.
+ * Drops the worse half of each decision's race (down to one) by what each
+ * context showed in the round just measured. */
+void search_halve(struct search *s);
+/* Whether context b is still in its decision's race, and how many are. */
+int search_racing(const struct search *s, size_t b);
+size_t search_race_size(const struct search *s, size_t b);
+/* Before the decision: the trials of contexts that left the race (but the
+ * baseline's, and the runner-up's of its last round) are no candidates of
+ * it (struct trial's raced_out): the last two meet in the final. */
+void search_mark_raced_out(struct search *s);
 
 /* score.c: sets every measured trial's score (struct trial) from its batch
  * and the anchors measured with it. */
