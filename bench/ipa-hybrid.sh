@@ -14,7 +14,7 @@ db=$(mktemp -d)/bench.db
 "$tune" run ipa-threshold --platform local --db "$db" > /dev/null
 "$tune" run ipa-hybrid --platform local --db "$db" > /dev/null
 "$tune" run ipa-hybrid-check --platform local --db "$db" > /dev/null
-"$tune" results --platform local --db "$db" | sed -n '/^IPA hybrid/,/^$/p'
+"$tune" results --platform local --db "$db" | sed -n '/^IPA hybrid: wall/,/^Outliers/p' | sed '$d'
 sqlite3 -header -column "$db" "
 SELECT json_extract(params, '$.threshold_ns') AS ipa_T_ns FROM optima WHERE kernel = 'ipa';
 SELECT variant, json_extract(params, '$.threshold_ns') AS hybrid_T_ns, json_extract(params, '$.hybrid_pct') AS f_pct,
