@@ -4,8 +4,8 @@
 # (T, f)), then sweeps/ipa-hybrid-check (the tuned hybrid beside always
 # block, always poll, IPA at its own T, Linux's f = 1/2 on every call and
 # f = 1/2 at the tuned T, in one process, interleaved run by run), and
-# prints the tables of tune results: the grid of the joint tuning and the
-# hybrid over each other policy, run by run, with intervals.
+# prints the tables of tune results: the grid of T and f tuned together and
+# the hybrid over each other policy, run by run, with intervals.
 # usage: bench/ipa-hybrid.sh [path/to/tune]   (default build/tune)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)

@@ -25,7 +25,7 @@ WHERE r.kernel = '{kernel}';
 -- Both are of the newest sweep that has their rows on the platform, host
 -- and fingerprint, so that the tuning's grid stays beside the newer check.
 --
--- The joint tuning: the hybrid's wall time per call at each (T, f) of a
+-- T and f tuned together: the hybrid's wall time per call at each (T, f) of a
 -- sweep's search, a row per T and a column per f, the chosen pair marked.
 -- Each (T, f) is its own kernel process: a cell is set against another
 -- measured minutes apart, which ipa-hybrid-check does not do.

@@ -30,7 +30,7 @@ check "every policy in one process at T = $t, f = $f, IPA at $ti" test "$(q "$db
 check "block never polls nor sleeps; Linux's sleeps on every call" test "$(q "$db" "SELECT group_concat(polled_share || '/' || slept_share) FROM (SELECT * FROM ipa_hybrid_results r JOIN sweeps s ON s.id = r.sweep_id WHERE s.name = 'ipa-hybrid-check-tiny' AND policy IN ('block', 'linux') ORDER BY policy)")" = "0.0/0.0,0.0/1.0"
 
 "$tune" results --platform tiny --db "$db" > "$TMP/results"
-check "results show the joint tuning's grid" grep -q "IPA hybrid: wall time per call (ns) against the threshold T (rows) and the sleep fraction f" "$TMP/results"
+check "results show the grid of T and f" grep -q "IPA hybrid: wall time per call (ns) against the threshold T (rows) and the sleep fraction f" "$TMP/results"
 check "results show the chosen cell" grep -q " \*" "$TMP/results"
 check "results set the hybrid against every other policy" test "$(grep -cE "^(best fixed policy: always (block|poll)|always block|always poll|IPA at its own T = .*|Linux: f = 1/2 on every call|f = 1/2 at the same T) +[0-9.]+ \[[0-9.]+, [0-9.]+\].* [0-9]\.[0-9]{3} \[[0-9.]+, [0-9.]+\].* 5$" "$TMP/results")" = 6
 "$tune" results --platform tiny --db "$db" --format json > "$TMP/results.json"
