@@ -9,6 +9,11 @@
  *   {"interval": [MEDIAN, LOW, HIGH], "runs": N, "digits": D}
  *                                 a median and its interval as the other
  *                                 tables give one (report_interval());
+ *   {"ratios": [R, ...], "digits": D}
+ *                                 the median of per-run ratios (a policy
+ *                                 over another, run by run) and its
+ *                                 interval, computed here as every median
+ *                                 of tune's is (stats_compute());
  *   {"text": TEXT}                TEXT as it is.
  * A "value" beside "printf" or "text" is the cell's value in JSON (else
  * JSON reads the text, as for any cell).
@@ -16,8 +21,10 @@
  * printf whole. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../tuner/base/stats.h"
 #include "../tuner/base/strbuf.h"
 #include "report.h"
 
@@ -127,9 +134,37 @@ static int format_printf(json_t *spec, char *out, size_t len, char *why, size_t 
 	return 0;
 }
 
+/* The median of the numbers of array a and its interval, as an interval
+ * cell; an empty or non-numeric array is said so (-1). */
+static int ratios_cell(json_t *a, const char *numfmt, char *out, size_t len, json_t **value, char *why, size_t wlen)
+{
+	size_t n = json_array_size(a);
+	double *v = n && n <= 1000000 ? malloc(n * sizeof(*v)) : NULL;
+	struct stats st;
+
+	if (!v) {
+		snprintf(why, wlen, "'ratios' holds %zu numbers (give 1 to 1000000)", n);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!json_is_number(json_array_get(a, i))) {
+			free(v);
+			snprintf(why, wlen, "'ratios' holds a value that is no number, at %zu", i);
+			return -1;
+		}
+		v[i] = json_number_value(json_array_get(a, i));
+	}
+	stats_compute(v, n, &st, NULL);
+	free(v);
+	*value = report_interval(st.median, st.ci_low, st.ci_high, (long long)st.n, numfmt, out, len);
+	return 1;
+}
+
 int report_typed_cell(const char *text, char *out, size_t len, json_t **value, char *why, size_t wlen)
 {
 	json_t *o, *iv;
+	json_int_t digits;
+	char numfmt[8];
 	int rc = 1;
 
 	*value = NULL;
@@ -142,15 +177,18 @@ int report_typed_cell(const char *text, char *out, size_t len, json_t **value, c
 			rc = -1;
 		if (rc > 0 && json_object_get(o, "value"))
 			*value = json_incref(json_object_get(o, "value"));
-	} else if (json_is_array(iv = json_object_get(o, "interval")) && json_array_size(iv) == 3) {
-		json_int_t digits = json_integer_value(json_object_get(o, "digits"));
-		char numfmt[8];
-
-		/* The format is built here from a digit, never taken from the cell. */
-		snprintf(numfmt, sizeof(numfmt), "%%.%df", digits >= 0 && digits <= 9 ? (int)digits : 1);
+		json_decref(o);
+		return rc;
+	}
+	/* The format is built here from a digit, never taken from the cell. */
+	digits = json_integer_value(json_object_get(o, "digits"));
+	snprintf(numfmt, sizeof(numfmt), "%%.%df", digits >= 0 && digits <= 9 ? (int)digits : 1);
+	if (json_is_array(iv = json_object_get(o, "interval")) && json_array_size(iv) == 3) {
 		*value = report_interval(json_number_value(json_array_get(iv, 0)), json_number_value(json_array_get(iv, 1)),
 					 json_number_value(json_array_get(iv, 2)),
 					 json_integer_value(json_object_get(o, "runs")), numfmt, out, len);
+	} else if (json_is_array(iv = json_object_get(o, "ratios"))) {
+		rc = ratios_cell(iv, numfmt, out, len, value, why, wlen);
 	} else {
 		rc = 0; /* a JSON object as text, not a typed cell */
 	}

@@ -2,7 +2,9 @@
  * latency, and the ways a caller can wait for it: poll a completion flag,
  * block until the device wakes it (the "interrupt": a futex), IPA (poll when
  * the predicted time is under a threshold, block otherwise: Algorithm 1,
- * lines 31-37), or hybrid (sleep part of the predicted time, then poll).
+ * lines 31-37), or hybrid (poll below the threshold; above it, sleep a
+ * fraction f of the predicted time, then poll: Linux's hybrid polling sleeps
+ * f = 1/2 of the expected time on every call).
  *
  * A device thread, pinned to its own CPU, completes each slot's call when its
  * deadline passes: it publishes the call's sequence number in the slot's
@@ -115,32 +117,42 @@ static inline int ipa_should_poll(uint64_t predicted_ns, uint64_t threshold_ns)
 	return predicted_ns < threshold_ns;
 }
 
-/* Waits for call seq in mode; returns 1 when it polled, 0 when it blocked. */
+/* How a call was waited for, as ipa_wait() returns it. */
+enum ipa_waited { IPA_BLOCKED, IPA_POLLED, IPA_SLEPT };
+
+/* Waits for call seq in mode: IPA_POLLED, IPA_BLOCKED, or IPA_SLEPT (the
+ * hybrid slept sleep_fraction of the predicted time, then polled). */
 static inline int ipa_wait(struct ipa_slot *s, uint32_t seq, int mode, uint64_t predicted_ns, uint64_t threshold_ns,
-			   double hybrid_fraction)
+			   double sleep_fraction)
 {
 	switch (mode) {
 	case IPA_POLL:
 		ipa_wait_poll(s, seq);
-		return 1;
+		return IPA_POLLED;
 	case IPA_INTERRUPT:
 		ipa_wait_block(s, seq);
-		return 0;
+		return IPA_BLOCKED;
 	case IPA_IPA:
 		if (ipa_should_poll(predicted_ns, threshold_ns)) {
 			ipa_wait_poll(s, seq);
-			return 1;
+			return IPA_POLLED;
 		}
 		ipa_wait_block(s, seq);
-		return 0;
+		return IPA_BLOCKED;
 	default: {
-		uint64_t nap = (uint64_t)((double)predicted_ns * hybrid_fraction);
+		/* The CPU is given up for the part of the wait that is surely
+		 * idle, and the rest polled, so the wake-up is never paid. */
+		uint64_t nap = (uint64_t)((double)predicted_ns * sleep_fraction);
 		struct timespec ts = { (time_t)(nap / 1000000000u), (long)(nap % 1000000000u) };
 
+		if (ipa_should_poll(predicted_ns, threshold_ns)) {
+			ipa_wait_poll(s, seq);
+			return IPA_POLLED;
+		}
 		if (nap)
 			nanosleep(&ts, NULL);
 		ipa_wait_poll(s, seq);
-		return 1;
+		return IPA_SLEPT;
 	}
 	}
 }

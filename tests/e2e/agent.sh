@@ -51,7 +51,7 @@ check "malformed JSON: 400" test "$(tail -1 <<< "$out")" = 400
 check "malformed JSON: where" grep -q "malformed JSON at line 1" <<< "$out"
 out=$(post 1 /v1/run "${good/chase/bash}" "${auth[@]}")
 check "unknown kernel: 400" test "$(tail -1 <<< "$out")" = 400
-check "unknown kernel: the choices" grep -q "field 'kernel' must be one of chase ipa sched" <<< "$out"
+check "unknown kernel: the choices" grep -q "field 'kernel' must be one of chase ipa ipa_hybrid sched" <<< "$out"
 out=$(post 1 /v1/run "${good/\"size_mb\":1/\"size_mb\":0}" "${auth[@]}")
 check "out of range: 400 with the field" grep -q "parameter 'size_mb': 0 is out of range \[1, 1048576\]" <<< "$out"
 out=$(post 1 /v1/run "${good/\"list\":\[1,4\]/\"list\":[1,4096]}" "${auth[@]}")

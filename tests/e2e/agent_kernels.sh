@@ -75,7 +75,7 @@ check "an unknown field: 400" grep -q "unknown field 'binary'" <<< "$out"
 out=$(post "${good/,\"unroll\":2/}")
 check "a missing value: 400, nothing defaulted" grep -q "parameter 'unroll' is missing" <<< "$out"
 out=$(post "${good/\"kernel\":\"sumk\"/\"kernel\":\"nope\"}")
-check "a kernel it does not have: 400 with those it has" grep -q "field 'kernel' must be one of chase ipa sched sumk" <<< "$out"
+check "a kernel it does not have: 400 with those it has" grep -q "field 'kernel' must be one of chase ipa ipa_hybrid sched sumk" <<< "$out"
 # A working set over half of the agent's memory is refused there.
 check "the agent restarts with the examples too" start --kernels-dir "$TMP/here" --kernels-dir examples
 hp=$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/facts" | grep -oE '"hashprobe":"[0-9a-f]{16}"' | cut -d'"' -f4)

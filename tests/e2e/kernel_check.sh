@@ -8,7 +8,7 @@ tune=$1
 source "$(dirname "$0")/lib.sh"
 export TUNE_DB=$TMP/never.db # a check records nothing
 
-for k in chase ipa sched; do
+for k in chase ipa ipa_hybrid sched; do
 	"$tune" kernel check $k --platform $plat > "$TMP/out" 2> "$TMP/err"
 	rc=$?
 	check "$k speaks the protocol ($(tail -1 "$TMP/err"))" test $rc = 0

@@ -170,7 +170,7 @@ bad "  g: [1, 1]" "bad.yaml:4:10: key 'g': value '1' is listed twice"
 printf 'name: b\nkernel: nosuch\n' > "$TMP/bad.yaml"
 "$tune" run "$TMP/bad.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/bad.db" > /dev/null 2> "$TMP/err6"
 check "an unknown kernel names the file, line, column and the kernels there" \
-	grep -q "bad.yaml:2:9: key 'kernel': unknown value 'nosuch'.*chase ipa sched sumk" "$TMP/err6"
+	grep -q "bad.yaml:2:9: key 'kernel': unknown value 'nosuch'.*chase ipa ipa_hybrid sched sumk" "$TMP/err6"
 "$tune" run "$TMP/sumk.yaml" --platform $plat --db "$TMP/bad.db" > /dev/null 2> "$TMP/err7"
 check "without its folder the kernel is not found" grep -q "key 'kernel': unknown value 'sumk'" "$TMP/err7"
 TUNE_KERNELS_DIR=$kd "$tune" kernels > "$TMP/kernels2" 2>&1
@@ -188,8 +188,9 @@ check "a platform's kernels_dirs finds the kernel ($(tail -1 "$TMP/err9"))" \
 check "a kernels_dirs entry that is no folder is named" grep -q "kplat.yaml: key 'kernels_dirs': '$TMP/nope' is not a folder" "$TMP/err10"
 
 # The shipped manifests name only flags their binaries take.
-for k in chase ipa sched; do
-	cc -std=c11 -O0 -D_GNU_SOURCE -Ikernels -Ikernels/sdk -o "$TMP/$k" "kernels/$k/${k}_main.c" -pthread -lm 2> /dev/null
+for km in chase/chase_main.c ipa/ipa_main.c ipa_hybrid/hybrid_main.c sched/sched_main.c; do
+	k=${km%%/*}
+	cc -std=c11 -O0 -D_GNU_SOURCE -Ikernels -Ikernels/sdk -o "$TMP/$k" "kernels/$km" -pthread -lm 2> /dev/null
 	"$TMP/$k" --help > "$TMP/$k.help" 2>&1
 	missing=""
 	for f in $(sed -n "/^$k  /,/^  exports:/p" "$TMP/kernels" | grep -oE 'flag --[a-z0-9-]+' | cut -d' ' -f2); do

@@ -116,7 +116,7 @@ int main(void)
 
 			CHECK(rc == 0, "platform %s: %s", names[i], err.msg);
 			CHECK(rc || !strcmp(p.name, names[i]), "name %s", p.name);
-			CHECK(rc || p.sweeps.n == 5, "platform %s lists its sweeps", names[i]);
+			CHECK(rc || p.sweeps.n == 7, "platform %s lists its sweeps", names[i]);
 			platform_free(&p);
 		}
 	}

@@ -397,7 +397,7 @@ int main(void)
 	CHECK(manifest_load("nope", &m, &err) == TUNE_ERR_CONFIG, "missing kernel");
 	manifest_free(&m);
 	CHECK_CONTAINS(err.msg, "kernel 'nope' not found");
-	CHECK_CONTAINS(err.msg, "kernels there: chase, ipa, k, sched");
+	CHECK_CONTAINS(err.msg, "kernels there: chase, ipa, ipa_hybrid, k, sched");
 	CHECK_CONTAINS(err.msg, "--kernels-dir");
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/k", dir);
