@@ -203,6 +203,20 @@ static size_t best_scored(const struct joint *j, int unexpanded, const size_t *s
 	return best;
 }
 
+/* The anchor: the cheapest point scored, SPACE_NONE when none. Being the
+ * cheapest, it is most often one point for the whole search, so that every
+ * batch is scaled to one measurement and a slow draw of an anchor misleads
+ * one batch, not every score chained through it. */
+static size_t cheapest_scored(const struct joint *j)
+{
+	size_t a = SPACE_NONE;
+
+	for (size_t p = 0; p < j->sp->npoints; p++)
+		if (j->kind[p] == JP_VALID && (a == SPACE_NONE || j->cost[p] < j->cost[a]))
+			a = p;
+	return a;
+}
+
 /* The final's batch: each candidate still in, JOINT_FINAL_REPS times,
  * interleaved (A B C A B C). */
 static void final_batch(struct joint *j, size_t *points, size_t max, size_t *n)
@@ -310,10 +324,10 @@ static int joint_propose(void *state, size_t *points, size_t max, size_t *n, str
 	/* Expand the best point not yet expanded: its untried neighbours, and
 	 * the next best's with them until the batch has JOINT_BATCH new
 	 * points (a plateau's points have few untried neighbours each),
-	 * beside one anchor: the cheapest of the points expanded. Not before
+	 * beside the anchor: the cheapest point scored. Not before
 	 * the start has its valid points (a third of what the budget
 	 * measures, 4 to JOINT_START_MAX). */
-	j->anchor = SPACE_NONE;
+	j->anchor = cheapest_scored(j);
 	*n = 1;
 	for (;;) {
 		double start = budget_points(j) / 3;
@@ -322,8 +336,6 @@ static int joint_propose(void *state, size_t *points, size_t max, size_t *n, str
 		if (p == SPACE_NONE || (double)j->nvalid < (start < 4 ? 4 : start > JOINT_START_MAX ? JOINT_START_MAX : start))
 			break;
 		m = neighbours(j, p);
-		if (j->anchor == SPACE_NONE || j->cost[p] < j->cost[j->anchor])
-			j->anchor = p;
 		for (size_t k = 0; k < m && *n < max; k++) {
 			int dup = 0;
 
@@ -341,8 +353,7 @@ static int joint_propose(void *state, size_t *points, size_t max, size_t *n, str
 		return 0;
 	}
 	*n = 0;
-	/* Nothing to expand: random points, beside the best as the anchor. */
-	j->anchor = best_scored(j, 0, NULL, 0);
+	/* Nothing to expand: random points, beside the anchor. */
 	if (j->anchor != SPACE_NONE)
 		points[(*n)++] = j->anchor;
 	random_points(j, points, max, n, JOINT_START);
