@@ -313,7 +313,8 @@ static void test_batches(void)
 
 /* A bowl of 10 x 10 x 2 points: time 1 + 0.1 ((a - 6)^2 + (b - 3)^2) + 0.5 c,
  * the best (6, 3, 0) alone within 5%; the corner a + b > 15 excluded by the
- * record, a = 0 with b = 0 failing; each valid point costs 2 ms. */
+ * record, a = 0 with b = 0 failing; a valid point costs 2 to 2.75 ms (its
+ * compile time 1 + 0.25 ((7a + 3b) mod 4)). */
 static int bowl_space(struct search_space *sp)
 {
 	size_t cap = 1 << 16, used = 0;
@@ -339,7 +340,7 @@ static int bowl_space(struct search_space *sp)
 					str_appendf(text, cap, &used, "\"time\": \"CompilationFailedConfig\", \"compile_time\": 2}");
 				else
 					str_appendf(text, cap, &used, "\"time\": %.17g, \"times\": [%.17g, %.17g], \"compile_time\": "
-						    "1, \"benchmark_time\": 1}", t, t * 0.99, t * 1.01);
+						    "%g, \"benchmark_time\": 1}", t, t * 0.99, t * 1.01, 1 + 0.25 * ((7 * a + 3 * b) % 4));
 			}
 	str_appendf(text, cap, &used, "}}");
 	rc = search_space_parse_kt(text, used, "bowl.json", sp, &err);
@@ -348,7 +349,8 @@ static int bowl_space(struct search_space *sp)
 }
 
 /* The joint search on the bowl: each batch after its first has a point
- * measured before (the anchor) in front, its last batch repeats its
+ * measured before (the anchor) in front, the cheapest measured so far (so
+ * that most batches share one anchor), its last batch repeats its
  * finalists, and it finds the best under a drift (30% a process) that
  * misleads random's lowest measurement, in every seed at a third of the
  * space's time. */
@@ -360,8 +362,8 @@ static void test_joint(void)
 	struct space_replay_row jr, rr;
 	struct search_space sp;
 	struct tune_error err = { "" };
-	size_t points[SPACE_BATCH_MAX], n, batches = 0, anchored = 0, last_repeats = 0;
-	double values[SPACE_BATCH_MAX], costs[SPACE_BATCH_MAX], spent = 0;
+	size_t points[SPACE_BATCH_MAX], n, batches = 0, anchored = 0, searching = 0, cheapest = 0, last_repeats = 0;
+	double values[SPACE_BATCH_MAX], costs[SPACE_BATCH_MAX], spent = 0, least = INFINITY;
 	unsigned char *seen;
 	void *state = NULL;
 	int rc;
@@ -389,9 +391,15 @@ static void test_joint(void)
 					repeats += points[k] == points[i];
 			}
 			anchored += batches > 0 && seen[points[0]];
+			/* The search's batches (the final's repeat its points). */
+			searching += batches > 0 && !repeats;
+			cheapest += batches > 0 && !repeats && seen[points[0]] && costs[0] == least;
 			last_repeats = repeats;
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < n; i++) {
 				seen[points[i]] = 1;
+				if (!isnan(values[i]) && costs[i] < least)
+					least = costs[i];
+			}
 			batches++;
 			joint->tell(state, points, values, costs, n);
 		}
@@ -401,6 +409,8 @@ static void test_joint(void)
 	}
 	CHECK(batches > 3 && anchored >= batches - 2, "%zu of %zu batches after the first begin with a point "
 	      "measured before", anchored, batches);
+	CHECK(searching > 2 && cheapest == searching, "%zu of the search's %zu batches after the first begin with the "
+	      "cheapest point measured before", cheapest, searching);
 	CHECK(last_repeats >= 2, "its last batch (the final) measures each finalist twice: %zu repeats", last_repeats);
 	rc = search_space_replay(&sp, joint, &o, &jr, &err);
 	CHECK(rc == 0 && jr.median_ratio == 1.0 && jr.within_5pct == 1.0, "rc %d (%s): joint under drift: median %g, "
