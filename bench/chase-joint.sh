@@ -4,14 +4,15 @@
 # hints x 2 page sizes x g in [1, 1024]. TUNES re-tunes with joint and
 # ATUNES with adaptive, each into its own database: the choice, the kernel
 # processes it took (each builds the working set anew) and its time. Then
-# a grid of g in all 8 contexts, measured in two passes whose processes run
-# in opposite orders (so that a drift across a pass falls on each context
-# once early and once late), every choice's g among its points: a point's
-# figure is the geometric mean of its two medians. Prints each choice's
+# a grid of g in all 8 contexts, measured in PASSES passes whose processes
+# run in alternating orders (so that a drift across a pass falls on each
+# context early and late), every choice's g among its points: a point's
+# figure is the geometric mean of its passes' medians. Prints each choice's
 # ratio to the fastest point of that grid and whether it lies in the 2%
 # plateau.
-# usage: bench/chase-joint.sh [path/to/tune] [size_mb] [tunes] [atunes] [queries]
-#        (default build/tune, 512, 5, 2, 100000)
+# usage: bench/chase-joint.sh [path/to/tune] [size_mb] [tunes] [atunes] [queries] [passes]
+#        (default build/tune, 512, 5, 2, 100000, 4)
+#        bench/chase-joint.sh --again DIR   (the tables again from a run's databases)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 tune=${1:-$src/build/tune}
@@ -19,7 +20,10 @@ size=${2:-512}
 tunes=${3:-5}
 atunes=${4:-2}
 queries=${5:-100000}
-dir=$(mktemp -d)
+passes=${6:-4}
+again=
+[ "${1:-}" = --again ] && again=$2 && set --
+dir=${again:-$(mktemp -d)}
 hints="pldl1keep, pldl2keep, pldl3keep, pldl1strm"
 sweep() { # name strategy hints pages [group sizes]
 	printf 'name: %s\nkernel: chase\nstrategy: %s\nrecord_optima: %s\nseed: 42\ntimeout_s: 3000\n' "$1" "$2" \
@@ -33,11 +37,13 @@ sweep() { # name strategy hints pages [group sizes]
 }
 # One tune: "strategy i hint hugepages g seconds batches processes".
 one() {
-	local db=$dir/$1$2.db
 	sweep "bench-$1" "$1" "$hints" "off, on" > "$dir/$1.yaml"
-	"$tune" run "$dir/$1.yaml" --platform local --db "$db" > /dev/null 2> "$dir/$1$2.err"
-	sqlite3 -separator ' ' "$db" "SELECT '$1', $2, json_extract(o.params, '$.hint'),
-		CASE json_extract(o.params, '$.hugepages') WHEN 1 THEN 'on' ELSE 'off' END,
+	"$tune" run "$dir/$1.yaml" --platform local --db "$dir/$1$2.db" > /dev/null 2> "$dir/$1$2.err"
+	tunes_of "$1" "$2"
+}
+tunes_of() {
+	sqlite3 -separator ' ' "$dir/$1$2.db" "SELECT '$1', $2, json_extract(o.params, '$.hint'),
+		json_extract(o.params, '$.hugepages'),
 		json_extract(o.params, '$.group_size'),
 		CAST(round((julianday(s.finished) - julianday(s.started)) * 86400) AS INTEGER),
 		(SELECT count(DISTINCT batch) FROM trials t WHERE t.sweep_id = s.id),
@@ -45,25 +51,41 @@ one() {
 		 WHERE t.sweep_id = s.id AND x.warmup = 1 AND t.id = t.batch)
 		FROM optima o JOIN sweeps s ON s.id = o.sweep_id"
 }
-for i in $(seq 1 "$tunes"); do one joint "$i" | tee -a "$dir/tunes" >&2; done
-for i in $(seq 1 "$atunes"); do one adaptive "$i" | tee -a "$dir/tunes" >&2; done
-grid=$( (for g in 8 11 16 23 32 45 64 91 128 181 256 362 512 724 1024; do echo "$g"; done
+if [ -n "$again" ]; then
+	: > "$dir/tunes"
+	for db in "$dir"/joint*.db "$dir"/adaptive*.db; do
+		i=${db##*/}; i=${i%.db}; s=${i%%[0-9]*}; i=${i#"$s"}
+		tunes_of "$s" "$i" >> "$dir/tunes"
+	done
+else
+	for i in $(seq 1 "$tunes"); do one joint "$i" | tee -a "$dir/tunes" >&2; done
+	for i in $(seq 1 "$atunes"); do one adaptive "$i" | tee -a "$dir/tunes" >&2; done
+fi
+[ -n "$again" ] || grid=$( (for g in 8 11 16 23 32 45 64 91 128 181 256 362 512 724 1024; do echo "$g"; done
 	awk '{ print $5 }' "$dir/tunes") | sort -un | paste -sd, -)
-sweep bench-joint-grid grid "$hints" "off, on" "$grid" > "$dir/grid1.yaml"
-sweep bench-joint-grid grid "pldl1strm, pldl3keep, pldl2keep, pldl1keep" "on, off" "$grid" > "$dir/grid2.yaml"
-for pass in 1 2; do
-	"$tune" run "$dir/grid$pass.yaml" --platform local --db "$dir/grid$pass.db" > /dev/null 2> "$dir/grid$pass.err"
-	sqlite3 -separator ' ' "$dir/grid$pass.db" "SELECT json_extract(t.params, '$.hint'),
-		CASE json_extract(t.params, '$.hugepages') WHEN 1 THEN 'on' ELSE 'off' END,
+if [ -z "$again" ]; then
+	sweep bench-joint-grid grid "$hints" "off, on" "$grid" > "$dir/grid1.yaml"
+	sweep bench-joint-grid grid "pldl1strm, pldl3keep, pldl2keep, pldl1keep" "on, off" "$grid" > "$dir/grid2.yaml"
+fi
+for pass in $(seq 1 "$passes"); do
+	[ -n "$again" ] || "$tune" run "$dir/grid$((2 - pass % 2)).yaml" --platform local --db "$dir/pass$pass.db" \
+		> /dev/null 2> "$dir/pass$pass.err"
+	sqlite3 -separator ' ' "$dir/pass$pass.db" "SELECT json_extract(t.params, '$.hint'),
+		json_extract(t.params, '$.hugepages'),
 		json_extract(t.params, '$.group_size'), m.median
-		FROM trials t JOIN trial_summary m ON m.trial_id = t.id WHERE t.status = 'done'" | sort > "$dir/side$pass"
-done
-join -j1 <(awk '{ print $1 "/" $2 "/" $3, $4 }' "$dir/side1") <(awk '{ print $1 "/" $2 "/" $3, $4 }' "$dir/side2") |
-	awk '{ print $1, sqrt($2 * $3), $2 / $3 }' > "$dir/side"
-read -r best best_ns <<< "$(sort -k2 -g "$dir/side" | head -1)"
-echo "grid of 8 contexts x g, two passes in opposite orders: fastest $best at $best_ns ns/lookup;" \
-	"the passes' medians of a point differ by a median factor of" \
-	"$(awk '{ r = $3 < 1 ? 1 / $3 : $3; print r }' "$dir/side" | sort -g | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }')"
+		FROM trials t JOIN trial_summary m ON m.trial_id = t.id WHERE t.status = 'done'" |
+		awk -v p="$pass" '{ print $1 "/" $2 "/" $3, $4, p }'
+done > "$dir/points"
+# A point's figure: the geometric mean of its passes; its spread: the largest over the smallest.
+awk '{ s[$1] += log($2); n[$1]++; if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if ($2 > hi[$1]) hi[$1] = $2 }
+	END { for (k in s) print k, exp(s[k] / n[k]), hi[k] / lo[k] }' "$dir/points" | sort > "$dir/side"
+read -r best best_ns _ <<< "$(sort -k2 -g "$dir/side" | head -1)"
+echo "grid of 8 contexts x g, $passes passes in alternating orders: fastest $best at $best_ns ns/lookup;" \
+	"a point's passes spread by a median factor of" \
+	"$(awk '{ print $3 }' "$dir/side" | sort -g | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }')"
+echo "each context's fastest point (ns/lookup): $(awk '{ split($1, k, "/"); c = k[1] "/" k[2]
+	if (!(c in b) || $2 < b[c]) { b[c] = $2; g[c] = k[3] } } END { for (c in b) printf "%s/%s %.1f\n", c, g[c], b[c] }' \
+	"$dir/side" | sort -k2 -g | paste -sd' ' -)"
 echo "within 2% of it: $(awk -v b="$best_ns" '$2 <= 1.02 * b { print $1 }' "$dir/side" | paste -sd' ' -)"
 printf '%-9s %-3s %-10s %-5s %5s %8s %8s %9s %7s %s\n' strategy run hint pages g ratio plateau processes batches seconds
 while read -r strat i hint pages g secs batches procs; do

@@ -167,14 +167,7 @@ check "json is valid, versioned, names the host" test "$(q "$db" "SELECT json_ex
 # An interrupted adaptive search resumes from its state to an optimum (an
 # anchor it stored but never measured is dropped, not left pending).
 db=$TMP/resume.db
-for i in 1 2 3; do
-	"$tune" run tests/data/sweeps/adaptive.yaml --platform $plat --db "$db" > /dev/null 2>&1 &
-	pid=$!
-	sleep "0.$((RANDOM % 5 + 3))"
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
-done
+killed_runs "$db" tests/data/sweeps/adaptive.yaml
 # As a kill between storing a round and measuring it leaves one:
 q "$db" "INSERT INTO trials (sweep_id, trial_key, kernel, variant, phase, work, seed, runs, warmup, params, context)
 	SELECT sweep_id, trial_key || '/anchor999', kernel, variant, 'anchor', work, seed, runs, warmup, params, context

@@ -32,6 +32,7 @@ db=$TMP/joint.db
 "$tune" run "$TMP/joint.yaml" --platform $plat --db "$db" > "$TMP/out" 2> "$TMP/err"
 rc=$?
 check "joint sweep exits 0 ($(tail -2 "$TMP/err")) (rc $rc)" test $rc = 0
+check "the race says who goes on" grep -q "tune: sweep 'joint': 1 of 4 contexts go on in the race: chase interleaved-prefetch size_mb=4 hugepages=o[nf]* hint=pldl1[a-z]* group_size=1..64" "$TMP/err"
 check "search state says joint" test "$(q "$db" "SELECT json_extract(search_state, '\$.strategy') FROM sweeps")" = joint
 # 4 contexts: ceil(4/3) = 2 go on after a round, then one.
 check "three contexts left the race, one walked on" \
@@ -53,17 +54,44 @@ searched=$(q "$db" "SELECT count(*) FROM trials WHERE phase = 'search' AND statu
 check "fewer search trials than an adaptive search of g in each context would ($searched)" test "$searched" -lt 100
 check "tune results shows it" "$tune" results --db "$db" --platform tiny > /dev/null
 
+# A list that is no number to walk: sched's policies, measured whole in one
+# process per dispatch; the two dispatches race, the loser is the runner-up
+# and meets the winner in the final.
+cat > "$TMP/sched.yaml" <<'YAML'
+name: sched-joint
+kernel: sched
+strategy: joint
+params:
+  variant: [co, eft]
+  dispatch: [inline, worker]
+  speedup: [4]
+  apps: [2]
+  tasks: 10
+  accels: 1
+  cost_dist: uniform
+  cost_a_ns: 20000
+  cost_b_ns: 100000
+  completion: ipa
+  threshold_ns: 30000
+runs: 3
+warmup: 1
+final_top: 2
+seed: 3
+timeout_s: 120
+YAML
+"$tune" run "$TMP/sched.yaml" --platform $plat --db "$TMP/sched.db" > /dev/null 2> "$TMP/err3"
+rc=$?
+check "sched by joint exits 0 ($(tail -1 "$TMP/err3")) (rc $rc)" test $rc = 0
+check "sched by joint: one dispatch left the race, as the runner-up" \
+	test "$(q "$TMP/sched.db" "SELECT count(*) FROM sweeps, json_each(json_extract(search_state, '\$.contexts'))
+		WHERE json_extract(value, '\$.phase') = 'dropped' AND json_extract(value, '\$.runner_up')")" = 1
+check "sched by joint: both policies of the first round, an optimum" \
+	test "$(q "$TMP/sched.db" "SELECT count(*) FROM trials WHERE phase = 'search'") $(q "$TMP/sched.db" "SELECT count(*) FROM optima")" = "4 1"
+
 # Killed at random moments, then resumed: a consistent database each time,
 # and the same end as a run left alone.
 db=$TMP/resume.db
-for i in 1 2 3; do
-	"$tune" run "$TMP/joint.yaml" --platform $plat --db "$db" > /dev/null 2>&1 &
-	pid=$!
-	sleep "0.$((RANDOM % 6 + 3))"
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	[ -f "$db" ] && check "integrity after kill $i" test "$(q "$db" "PRAGMA integrity_check")" = ok
-done
+killed_runs "$db" "$TMP/joint.yaml"
 "$tune" run "$TMP/joint.yaml" --platform $plat --db "$db" > /dev/null 2> "$TMP/err2"
 rc=$?
 check "resumed joint sweep exits 0 ($(tail -1 "$TMP/err2")) (rc $rc)" test $rc = 0

@@ -30,6 +30,20 @@ tiny_platform() {
 	printf 'name: %s\narch: auto\ncompiler: cc\ncflags: [-O2]\n' "$1"
 	printf 'params:\n  hint: [pldl1keep, pldl1strm]\n  size_mb: [1, 4]\n  group_size: [1, 4, 16]\n'
 }
+# killed_runs DB SWEEP: three runs of SWEEP into DB on $plat, each killed
+# (-9) at a random moment within its first second; the database must be
+# whole after each.
+killed_runs() {
+	local i pid
+	for i in 1 2 3; do
+		"$tune" run "$2" --platform $plat --db "$1" > /dev/null 2>&1 &
+		pid=$!
+		sleep "0.$((RANDOM % 6 + 3))"
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		[ -f "$1" ] && check "integrity after kill $i" test "$(q "$1" "PRAGMA integrity_check")" = ok
+	done
+}
 # agent_token: a token for agents and orchestrators in $TMP/token, mode 600
 # as both sides require; its text in $token.
 agent_token() {

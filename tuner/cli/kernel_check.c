@@ -181,7 +181,7 @@ static int check_line(struct checker *c, const char *label, struct trial **todo,
 	json_error_t jerr;
 	json_t *o = json_loads(line, 0, &jerr), *warm, *run;
 	struct manifest_line v;
-	char why[512] = "", hint[400], where[256], value[128];
+	char why[512] = "", advice[400], where[256], value[128];
 	size_t k;
 
 	snprintf(where, sizeof(where), "%s, output line %zu", label, no);
@@ -195,9 +195,9 @@ static int check_line(struct checker *c, const char *label, struct trial **todo,
 	run = json_object_get(o, TK_FIELD_RUN);
 	if (manifest_sample(c->m, todo[0], o, &v, why, sizeof(why)) != 0 || !json_is_boolean(warm) ||
 	    !json_is_integer(run) || json_integer_value(run) < 0) {
-		suggestion(o, absent_field(c, o), hint, sizeof(hint));
+		suggestion(o, absent_field(c, o), advice, sizeof(advice));
 		problem(c, where, "%s%s", why[0] ? why : !json_is_boolean(warm) ? "field 'warmup' is missing or not "
-			"true or false" : "field 'run' is missing or not a whole number from 0", hint);
+			"true or false" : "field 'run' is missing or not a whole number from 0", advice);
 		json_decref(o);
 		return -1;
 	}

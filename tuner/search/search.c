@@ -86,6 +86,31 @@ static void propose(struct search *s, struct proposals *p, size_t i)
 	p->out[p->n++] = i;
 }
 
+/* Points of g a round measures between two it has: the adaptive search
+ * one (the geometric midpoint), the joint search three (a round's process
+ * measures a few more points, and the walk needs fewer rounds, a kernel
+ * process each: from a bracket of 4x to the noise's 1.12x in two rounds,
+ * not four). */
+static int splits(const struct search *s)
+{
+	return s->strategy == STRATEGY_JOINT ? 3 : 1;
+}
+
+/* (a, c) split geometrically into splits(s) + 1 parts: the trial of batch b
+ * at each inner point, strictly between a and c, proposed. */
+static void propose_between(struct search *s, struct proposals *p, size_t b, long long a, long long c)
+{
+	int k = splits(s);
+
+	for (int j = 1; j <= k; j++) {
+		long long x = k == 1 ? geo_mid(a, c) : (long long)llround((double)a * pow((double)c / (double)a,
+										      (double)j / (double)(k + 1)));
+
+		if (x > a && x < c)
+			propose(s, p, at_g(s, b, x));
+	}
+}
+
 /* Advances batch b's phase on what is measured, then proposes its trials. */
 static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 {
@@ -123,12 +148,19 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 				c->phase = SEARCH_DONE;
 				break;
 			}
-			/* A best at the edge of what was probed: the next power out. */
+			/* A best at the edge of what was probed: the next power out
+			 * (the joint search: the next two, in one process). */
 			neighbours(s, b, gb, &below, &above);
-			if (below == gb && gb > gmin)
+			if (below == gb && gb > gmin) {
 				propose(s, p, at_g(s, b, halved(gb, gmin)));
-			if (above == gb && gb < gmax)
+				if (splits(s) > 1)
+					propose(s, p, at_g(s, b, halved(halved(gb, gmin), gmin)));
+			}
+			if (above == gb && gb < gmax) {
 				propose(s, p, at_g(s, b, gb * 2 < gmax ? gb * 2 : gmax));
+				if (splits(s) > 1)
+					propose(s, p, at_g(s, b, gb * 4 < gmax ? gb * 4 : gmax));
+			}
 			if (p->n > before)
 				return;
 			c->lo = below;
@@ -148,10 +180,10 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 			/* Finer than the noise is not worth measuring. */
 			if ((double)c->hi / (double)(c->lo ? c->lo : 1) <= 1.0 + 6.0 * sw->tolerance)
 				goto refined;
-			if (c->lo < gb && geo_mid(c->lo, gb) > c->lo && geo_mid(c->lo, gb) < gb)
-				propose(s, p, at_g(s, b, geo_mid(c->lo, gb)));
-			if (c->hi > gb && geo_mid(gb, c->hi) > gb && geo_mid(gb, c->hi) < c->hi)
-				propose(s, p, at_g(s, b, geo_mid(gb, c->hi)));
+			if (c->lo > 0 && c->lo < gb)
+				propose_between(s, p, b, c->lo, gb);
+			if (c->hi > gb)
+				propose_between(s, p, b, gb, c->hi);
 			if (p->n > before)
 				return;
 refined:
@@ -182,9 +214,8 @@ refined:
 			}
 			c->lo = over;
 			c->hi = within;
-			if (over > 0 && (double)within / (double)over > 1.05 && geo_mid(over, within) > over &&
-			    geo_mid(over, within) < within)
-				propose(s, p, at_g(s, b, geo_mid(over, within)));
+			if (over > 0 && (double)within / (double)over > 1.05)
+				propose_between(s, p, b, over, within);
 			/* Nothing below measured over the tolerance (a probe that
 			 * started above g_min): halve until something is. */
 			if (over == 0 && within > gmin)
@@ -206,12 +237,12 @@ static void grid_step(struct search *s, size_t b, struct proposals *p)
 	const struct batch *bt = &s->plan->batches[b];
 	size_t left = 0;
 
-	for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-		propose(s, p, i);
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
 		left += !settled(s, i);
-	}
 	if (!left)
 		s->ctx[b].phase = SEARCH_DONE;
+	for (size_t i = bt->first; i < bt->first + bt->count; i++)
+		propose(s, p, i);
 }
 
 /* Racing over the categorical choices (variant, hint, huge pages): a context

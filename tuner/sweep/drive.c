@@ -323,6 +323,44 @@ static int make_views(struct sweep_run *r, struct tune_error *err)
 	return rc;
 }
 
+/* What a joint search's race left, said when it changes (*racing: how
+ * many raced, 0 before the first round): the contexts still racing. */
+static void say_race(const struct sweep_run *r, const struct search *s, size_t *racing)
+{
+	const struct plan *pl = &r->plan;
+	size_t now = 0;
+
+	for (size_t b = 0; b < pl->nbatches; b++)
+		now += search_racing(s, b);
+	if (s->strategy != STRATEGY_JOINT || now == *racing || !*racing) {
+		*racing = now;
+		return;
+	}
+	fprintf(stderr, "tune: sweep '%s': %zu of %zu contexts go on in the race", r->sweep.name, now, pl->nbatches);
+	for (size_t b = 0, said = 0; b < pl->nbatches; b++)
+		if (search_racing(s, b)) {
+			const struct batch *bt = &pl->batches[b];
+			struct trial *ends[2] = { &pl->trials[bt->first], &pl->trials[bt->first + bt->count - 1] };
+			char label[200];
+
+			/* Labelled as its processes are: the list by its ends. */
+			plan_batch_label(ends, 2, label, sizeof(label));
+			fprintf(stderr, "%s %s", said++ ? ";" : ":", label);
+		}
+	fputc('\n', stderr);
+	*racing = now;
+}
+
+/* The search's state into the sweep's row, for a resume. */
+static int save_search(struct sweep_run *r, const struct search *s, struct tune_error *err)
+{
+	char *st = search_state_json(s);
+	int rc = st ? store_sweep_save_state(r->ms.ctx->store, r->ms.sweep_id, st, tune_msg(err)) : 0;
+
+	free(st);
+	return rc;
+}
+
 int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const struct exec_options *o,
 		 struct sweep_summary *sum, struct tune_error *err)
 {
@@ -330,7 +368,7 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	char *spec = NULL, *env = NULL, *state = NULL, hash[17], machine[STORE_HOLDER_MAX];
 	struct search search = { 0 };
 	struct trial **all = NULL, **round = NULL;
-	size_t measured_before = 0;
+	size_t measured_before = 0, racing = 0;
 	int resumed = 0, rc, rounds = 0;
 	double load_at_start = -1;
 
@@ -412,10 +450,14 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 		rc = sweep_probe_starts(ctx->store, ctx->host_id, r->sweep.manifest, &search, tune_msg(err));
 	while (!rc) {
 		size_t todo = search_next(&search, round, r->plan.ntrials);
-		char title[200], round_name[24], *st;
+		char title[200], round_name[24];
 
-		if (!todo)
+		say_race(r, &search, &racing);
+		/* The search's last word (a joint race's last cut) is kept too. */
+		if (!todo) {
+			rc = save_search(r, &search, err);
 			break;
+		}
 		rounds++;
 		snprintf(round_name, sizeof(round_name), "round %d", rounds);
 		sweep_round_title(r, r->sweep.strategy == STRATEGY_GRID ? "" : round_name, title, sizeof(title));
@@ -423,12 +465,8 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 			break;
 		if (r->ms.batches)
 			flush_held(r);
-		if ((st = search_state_json(&search)) != NULL) {
-			rc = store_sweep_save_state(ctx->store, r->ms.sweep_id, st, tune_msg(err));
-			free(st);
-			if (rc)
-				break;
-		}
+		if ((rc = save_search(r, &search, err)) != 0)
+			break;
 		if (r->sweep.time_limit_s > 0 && tk_now_s() - r->t0 > (double)r->sweep.time_limit_s) {
 			sweep_warn(r, "time budget of %lld s reached after %d rounds; deciding on what is measured",
 			     r->sweep.time_limit_s, rounds);
