@@ -107,6 +107,34 @@ struct space_strategy_ops {
 };
 /* The joint search (space_joint.c). */
 extern const struct space_strategy_ops search_space_joint;
+
+/* What the joint search knows of a point. */
+enum space_point_state { SPACE_UNTRIED, SPACE_SCORED, SPACE_FAILED, SPACE_EXCLUDED };
+/* The joint search's steps (space_steps.c): what a step along one
+ * parameter (a value index one up or down) did to the score wherever both
+ * ends were scored, and the untried neighbours of scored points ranked by
+ * it. Per point a state (enum space_point_state) and, scored, a score. */
+struct space_steps {
+	const struct search_space *sp;
+	size_t *off;     /* per parameter: its first entry (2 a value: down, up) */
+	double *sum;     /* per entry: the log score ratios of the step, summed */
+	size_t *count;   /* per entry: how many */
+	size_t *coord;
+	double *pred;    /* per point: its prediction while ranking, else 0 */
+	size_t *cand;
+};
+/* s for sp: 0, or -1 out of memory (space_steps_free() it still). */
+int space_steps_init(struct space_steps *s, const struct search_space *sp);
+void space_steps_free(struct space_steps *s);
+/* What the steps between p, newly scored, and its scored neighbours did. */
+void space_steps_learn(struct space_steps *s, size_t p, const unsigned char *state, const double *score);
+/* Whether q is likely to fail: two of its neighbours failed (failures
+ * cluster: too many threads, too much shared memory). */
+int space_steps_likely_failing(struct space_steps *s, size_t q, const unsigned char *state);
+/* The untried neighbours of scored points predicted best (none likely to
+ * fail) into points[0..want), best first; how many there were. */
+size_t space_steps_pick(struct space_steps *s, const unsigned char *state, const double *score, size_t *points,
+			size_t want);
 /* The strategies, NULL-ended, and the one of a name (or NULL). */
 extern const struct space_strategy_ops *const search_space_strategies[];
 const struct space_strategy_ops *search_space_strategy(const char *name);

@@ -1,29 +1,36 @@
 /* The joint search of a recorded space (space.h): every parameter at once,
- * as a best-first local search over the grid of the parameters' value
- * indices, every decision from measurements taken side by side.
+ * as a local search over the grid of the parameters' value indices guided
+ * by what its steps did, every decision from measurements taken side by
+ * side.
  *
  * Why this design. The spaces' parameters are ordered values mostly, and
  * neighbours along one coordinate (one value index up or down) are
  * similar: on convolution_A100 every valid point descends to one of 98
  * local minima of that neighbourhood, a few of them good. So the search
- * measures a few random points and then always expands the best point not
- * yet expanded: its untried neighbours along each parameter are measured.
- * A climb that ends in a local minimum goes on from the next best point
- * seen, most often beside it (a plateau, a second basin), else another
- * start: hill climbing whose restarts are chosen by what was measured, not
- * drawn. Kernel Tuner's benchmark of its strategies (Schoonhoven et al.,
- * 2022) found such local searches (greedy ILS, multi-start local search)
- * among the best, Willemsen et al. that budgets must be counted in time,
- * compile time included; none of them faces drift. Here every batch is one
+ * measures a few random points and then, batch by batch, the untried
+ * neighbours of the points scored that the steps seen so far predict best
+ * (space_steps.c: a neighbour's origin's score times what that step, from
+ * that value, did elsewhere, with a bonus for steps seldom seen). A climb
+ * that ends in a local minimum goes on from the next best point seen, most
+ * often beside it (a plateau, a second basin): hill climbing whose
+ * restarts are chosen by what was measured, not drawn, and whose moves
+ * skip the steps already seen to lose. Kernel Tuner's benchmark of its
+ * strategies (Schoonhoven et al., 2022) found such local searches (greedy
+ * ILS, multi-start local search) among the best, Willemsen et al. that
+ * budgets must be counted in time, compile time included; none of them
+ * faces drift. Here every batch is one
  * kernel process: a scored point is measured again in it (the anchor, as
- * the one-dimensional search's rounds carry one: the cheapest of the points
- * expanded), and a new point's score is its measurement over the anchor's
- * in the same batch times the anchor's score, so that scores read as if
- * measured beside the first batch: no number of one process is compared
- * with one of another. A batch gathers the neighbours of the next best
- * points until it has JOINT_BATCH new ones, so that an anchor serves many.
- * The repeats come at the end: a final measures the best few by score
- * (up to JOINT_FINAL_MAX, as the budget affords) side by side, twice each,
+ * the one-dimensional search's rounds carry one), and a new point's score
+ * is its measurement over the anchor's in the same batch times the
+ * anchor's score, so that scores read as if measured beside the first
+ * batch: no number of one process is compared with one of another. The
+ * anchor is the cheapest point scored: it costs least, and once found it
+ * stays the anchor, so that the batches hang from one point like a star,
+ * not a chain, and a slow draw of an anchor misleads one batch instead of
+ * every score chained through it. A batch has JOINT_BATCH new points
+ * beside its anchor. The repeats come at the end: a final measures the
+ * best few by score (up to JOINT_FINAL_MAX, as the budget affords, none
+ * under JOINT_FINAL_FROM measurements' worth) side by side, twice each,
  * in one batch, each judged by its lower run (a run is now and then slow,
  * never fast), drops those clearly behind and measures the rest again
  * until one is left or the budget is spent; its winner is the choice.
@@ -33,15 +40,36 @@
  * and a neighbour two of whose own neighbours failed is skipped (failures
  * cluster: too many threads, too much shared memory).
  *
- * What did worse, on convolution_A100 (median ratio and share within 5% at
- * 2% and 5% of its time, 100 seeds). In a model of the replay without noise,
- * drift or anchors: random 1.46, 0% and 1.32, 1%; the same best-first
+ * Before the steps guided it, the search expanded the best point not yet
+ * expanded: all its untried neighbours, and the next best's until a batch
+ * had 8 (best-first). On convolution_A100, 1,000 seeds (median, share
+ * within 5%): 1.623, 2% at 0.5% of its time; 1.483, 5% at 1%; 1.158, 16%
+ * at 2%; 1.000, 74% at 5%. Guided: 1.604, 3%; 1.483, 5%; 1.074, 28%;
+ * 1.000, 90% (the start at most 8 points, not 12, and no final under 40
+ * measurements' worth, not 20, each worth a little at 0.5%). On five
+ * synthetic spaces of 9,264 valid points (main effects, pairwise
+ * interactions, a jagged pair of parameters), 200 seeds, the mean of their
+ * medians and shares within 5% at 2% and 5%: best-first 1.355, 39% and
+ * 1.226, 57%; guided 1.180, 63% and 1.113, 87%. The bonus of a step never
+ * seen (log): 0.15, 0.3 or 0.45 give 83%, 91% and 91% at 5% on
+ * convolution_A100 (300 seeds), 0.45 a median of 1.112 at 2%. Two random
+ * points in each batch whose best prediction is no better than the
+ * incumbent by 10% (restarts when the climb is stuck): the synthetic
+ * spaces 1.010, 70% and 1.000, 98%, but convolution_A100 88% at 5%
+ * (1,000 seeds), not 90%; one random point in every batch, 87% (300
+ * seeds); all of the best point's neighbours first and the steps' picks
+ * after, 1.236, 17% at 2% and 72% at 5% (100 seeds); a neighbour
+ * predicted by the mean over its scored neighbours, not the lowest, 89%.
+ *
+ * What did worse than best-first, on convolution_A100 (median ratio and
+ * share within 5% at 2% and 5% of its time, 100 seeds). In a model of the
+ * replay without noise, drift or anchors: random 1.46, 0% and 1.32, 1%; the same best-first
  * search 1.16, 17% and 1.00, 93%; all values of a parameter as neighbours
  * (a line search; a step costs 28 measurements) 1.51, 16% and 1.47, 39%;
  * two-index steps added along long parameters 1.52, 16% and 1.00, 75%; the
  * incumbent's diagonal neighbours (two parameters at once) added 1.33, 12%
  * and 1.00, 71%; cyclic coordinate descent from random starts 1.52 at
- * convergence. In the replay at 10% drift, 300 seeds (this design: 1.158,
+ * convergence. In the replay at 10% drift, 300 seeds (best-first: 1.158,
  * 17% and 1.000, 72%; with the first point expanded as the anchor, not the
  * cheapest, and a final judging by the mean: 1.158, 17% and 71%, and then):
  * batches of 4 new points 1.199, 16% and 59%; of 16, 1.158, 16% and 59%;
@@ -50,7 +78,23 @@
  * final cost about an eighth of the budget (the model, given 4.5%, is
  * within 5% in 88% of seeds), and a recorded run is now and then 20% slow
  * (one of 32): with each measurement its configuration's mean instead, it
- * is within 5% at 5% in 82% of seeds, not 71%. */
+ * is within 5% at 5% in 82% of seeds, not 71%.
+ *
+ * The anchor was then the cheapest of the points a batch expands, a new
+ * one most batches, each scaled through the one before: within 5% at 5% in
+ * 72% of 300 seeds; the cheapest point scored gives 82% (and with each
+ * measurement its configuration's mean, 86%), the other budgets as before
+ * (`tune replay --kernel-tuner convolution_A100.json.gz --seeds 300
+ * --drift 0 --strategies joint`; the joint search's rows are the same at
+ * any drift). Tried beside it, none clearly better (300 seeds, median
+ * and share within 5% at 2%, share at 5%; best-first 1.158, 17%, 82%):
+ * the incumbent's whole line along each parameter (every value) once it
+ * has led for 10, 30, 60 or 100 measurements 1.165, 11%, 66%; 1.165, 13%,
+ * 70%; 83%; 82% (only along parameters of 6 values or more: 70%, 75%, 83%,
+ * 84%); batches of 12 new points 74%, of 16 64%; a start of at most 8,
+ * 16 or 24 points 82%, 82% and 1.212, 11%, 79%; a final of one run each
+ * 80%, of at most 2 to 4 finalists 80% and 81%, begun a whole batch
+ * earlier (its round seldom cut by the budget) 81%. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +104,19 @@
 /* Random points a batch of the start asks for (excluded ones cost nothing),
  * and the valid points the start measures at most. */
 #define JOINT_START 12
-#define JOINT_START_MAX 12
-/* New points an expanding batch gathers at least, while there are. */
+#define JOINT_START_MAX 8
+/* New points a batch of the search measures beside its anchor. */
 #define JOINT_BATCH 8
 /* Finalists at most, and how often each is measured in a final's batch. */
 #define JOINT_FINAL_MAX 8
 #define JOINT_FINAL_REPS 2
+/* No final under this many measurements' worth of budget: it would take
+ * what the search needs. */
+#define JOINT_FINAL_FROM 40
 /* A finalist is dropped when it is behind the leader by this (log), its
  * lower run of each round against the round's mean, averaged over rounds. */
 #define JOINT_FINAL_GAP 0.03
 
-enum joint_point { JP_UNKNOWN, JP_VALID, JP_FAILED, JP_EXCLUDED };
 enum joint_phase { JOINT_SEARCH, JOINT_FINAL, JOINT_DONE };
 
 struct joint {
@@ -81,11 +127,10 @@ struct joint {
 	size_t nvalid;
 	double batch_cost; /* the search's batches' costs, summed, and how many */
 	size_t nbatches;
-	unsigned char *kind;     /* per point: enum joint_point */
-	unsigned char *expanded; /* per point: its neighbours proposed */
+	unsigned char *kind;     /* per point: enum space_point_state */
+	struct space_steps steps;
 	double *score;           /* per valid point: as if measured beside the first batch */
 	double *cost;            /* per point told: what measuring it cost */
-	size_t *coord, *near;
 	size_t nscored;
 	/* The batch in flight: its anchor (a scored point measured again), or
 	 * SPACE_NONE in the first. */
@@ -106,11 +151,9 @@ static void joint_stop(void *state)
 	if (!j)
 		return;
 	free(j->kind);
-	free(j->expanded);
 	free(j->score);
 	free(j->cost);
-	free(j->coord);
-	free(j->near);
+	space_steps_free(&j->steps);
 	free(j);
 }
 
@@ -118,12 +161,11 @@ static int joint_start(void **state, const struct search_space *sp, uint64_t see
 		       struct tune_error *err)
 {
 	struct joint *j = calloc(1, sizeof(*j));
-	size_t n = sp->npoints ? sp->npoints : 1, d = sp->nparams ? sp->nparams : 1;
+	size_t n = sp->npoints ? sp->npoints : 1;
 
 	*state = j;
-	if (!j || !(j->kind = calloc(n, 1)) || !(j->expanded = calloc(n, 1)) || !(j->score = calloc(n, sizeof(double))) ||
-	    !(j->cost = calloc(n, sizeof(double))) || !(j->coord = calloc(d, sizeof(size_t))) ||
-	    !(j->near = calloc(2 * d, sizeof(size_t)))) {
+	if (!j || !(j->kind = calloc(n, 1)) || !(j->score = calloc(n, sizeof(double))) ||
+	    !(j->cost = calloc(n, sizeof(double))) || space_steps_init(&j->steps, sp) != 0) {
 		joint_stop(j);
 		*state = NULL;
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
@@ -136,64 +178,21 @@ static int joint_start(void **state, const struct search_space *sp, uint64_t see
 	return 0;
 }
 
-/* The neighbours of point p (one value index up or down along one
- * parameter) into j->near; how many. */
-static size_t neighbours(struct joint *j, size_t p)
-{
-	const struct search_space *sp = j->sp;
-	size_t n = 0;
-
-	search_space_coords(sp, p, j->coord);
-	for (size_t i = 0; i < sp->nparams; i++)
-		for (int step = -1; step <= 1; step += 2) {
-			size_t c = j->coord[i];
-
-			if ((step < 0 && c == 0) || (step > 0 && c + 1 >= sp->params[i].nvalues))
-				continue;
-			j->coord[i] = step < 0 ? c - 1 : c + 1;
-			j->near[n++] = search_space_point(sp, j->coord);
-			j->coord[i] = c;
-		}
-	return n;
-}
-
-/* Whether q is likely invalid: two of its neighbours failed. */
-static int likely_failing(struct joint *j, size_t q)
-{
-	const struct search_space *sp = j->sp;
-	size_t failed = 0;
-
-	search_space_coords(sp, q, j->coord);
-	for (size_t i = 0; i < sp->nparams; i++)
-		for (int step = -1; step <= 1; step += 2) {
-			size_t c = j->coord[i], r;
-
-			if ((step < 0 && c == 0) || (step > 0 && c + 1 >= sp->params[i].nvalues))
-				continue;
-			j->coord[i] = step < 0 ? c - 1 : c + 1;
-			r = search_space_point(sp, j->coord);
-			j->coord[i] = c;
-			failed += j->kind[r] == JP_FAILED;
-		}
-	return failed >= 2;
-}
-
 /* What a valid point costs to measure, as far as seen. */
 static double mean_cost(const struct joint *j)
 {
 	return j->nvalid ? j->valid_cost / (double)j->nvalid : 0;
 }
 
-/* The best scored point not in skip[0..nskip) and, with unexpanded, not
- * yet expanded; SPACE_NONE when none. */
-static size_t best_scored(const struct joint *j, int unexpanded, const size_t *skip, size_t nskip)
+/* The best scored point not in skip[0..nskip); SPACE_NONE when none. */
+static size_t best_scored(const struct joint *j, const size_t *skip, size_t nskip)
 {
 	size_t best = SPACE_NONE;
 
 	for (size_t p = 0; p < j->sp->npoints; p++) {
 		int skipped = 0;
 
-		if (j->kind[p] != JP_VALID || (unexpanded && j->expanded[p]))
+		if (j->kind[p] != SPACE_SCORED)
 			continue;
 		for (size_t k = 0; k < nskip; k++)
 			skipped |= skip[k] == p;
@@ -201,6 +200,20 @@ static size_t best_scored(const struct joint *j, int unexpanded, const size_t *s
 			best = p;
 	}
 	return best;
+}
+
+/* The anchor: the cheapest point scored, SPACE_NONE when none. Being the
+ * cheapest, it is most often one point for the whole search, so that every
+ * batch is scaled to one measurement and a slow draw of an anchor misleads
+ * one batch, not every score chained through it. */
+static size_t cheapest_scored(const struct joint *j)
+{
+	size_t a = SPACE_NONE;
+
+	for (size_t p = 0; p < j->sp->npoints; p++)
+		if (j->kind[p] == SPACE_SCORED && (a == SPACE_NONE || j->cost[p] < j->cost[a]))
+			a = p;
+	return a;
 }
 
 /* The final's batch: each candidate still in, JOINT_FINAL_REPS times,
@@ -230,17 +243,16 @@ static double budget_points(const struct joint *j)
 }
 
 /* The final's candidates: the best few by score, as many as the budget
- * affords (a thirtieth of it), none under 20 measurements' worth (the
- * final would take what the search needs) or while fewer than two are
- * scored. */
+ * affords (a thirtieth of it), none under JOINT_FINAL_FROM measurements'
+ * worth or while fewer than two are scored. */
 static void pick_finalists(struct joint *j)
 {
 	double afford = budget_points(j) / 30;
 	size_t want = afford >= JOINT_FINAL_MAX ? JOINT_FINAL_MAX : afford >= 2 ? (size_t)afford : 2;
 
 	j->nfin = 0;
-	while (budget_points(j) >= 20 && j->nfin < want) {
-		size_t p = best_scored(j, 0, j->fin, j->nfin);
+	while (budget_points(j) >= JOINT_FINAL_FROM && j->nfin < want) {
+		size_t p = best_scored(j, j->fin, j->nfin);
 
 		if (p == SPACE_NONE)
 			break;
@@ -261,7 +273,7 @@ static void random_points(struct joint *j, size_t *points, size_t max, size_t *n
 		size_t p = (size_t)tk_rng_below(&j->rng, j->sp->npoints);
 		int dup = 0;
 
-		if (j->kind[p] != JP_UNKNOWN)
+		if (j->kind[p] != SPACE_UNTRIED)
 			continue;
 		for (size_t k = 0; k < *n; k++)
 			dup |= points[k] == p;
@@ -272,7 +284,7 @@ static void random_points(struct joint *j, size_t *points, size_t max, size_t *n
 	}
 	if (got < want)
 		for (size_t p = 0; p < j->sp->npoints && got < want && *n < max; p++)
-			if (j->kind[p] == JP_UNKNOWN) {
+			if (j->kind[p] == SPACE_UNTRIED) {
 				int dup = 0;
 
 				for (size_t k = 0; k < *n; k++)
@@ -307,42 +319,24 @@ static int joint_propose(void *state, size_t *points, size_t max, size_t *n, str
 		final_batch(j, points, max, n);
 		return *n ? 0 : 1;
 	}
-	/* Expand the best point not yet expanded: its untried neighbours, and
-	 * the next best's with them until the batch has JOINT_BATCH new
-	 * points (a plateau's points have few untried neighbours each),
-	 * beside one anchor: the cheapest of the points expanded. Not before
-	 * the start has its valid points (a third of what the budget
+	/* The untried neighbours of the points scored that the steps seen
+	 * predict best, beside the anchor: the cheapest point scored. Not
+	 * before the start has its valid points (a third of what the budget
 	 * measures, 4 to JOINT_START_MAX). */
-	j->anchor = SPACE_NONE;
-	*n = 1;
-	for (;;) {
+	j->anchor = cheapest_scored(j);
+	if (j->anchor != SPACE_NONE) {
 		double start = budget_points(j) / 3;
-		size_t p = best_scored(j, 1, NULL, 0), m;
 
-		if (p == SPACE_NONE || (double)j->nvalid < (start < 4 ? 4 : start > JOINT_START_MAX ? JOINT_START_MAX : start))
-			break;
-		m = neighbours(j, p);
-		if (j->anchor == SPACE_NONE || j->cost[p] < j->cost[j->anchor])
-			j->anchor = p;
-		for (size_t k = 0; k < m && *n < max; k++) {
-			int dup = 0;
-
-			for (size_t i = 1; i < *n; i++)
-				dup |= points[i] == j->near[k];
-			if (!dup && j->kind[j->near[k]] == JP_UNKNOWN && !likely_failing(j, j->near[k]))
-				points[(*n)++] = j->near[k];
+		if ((double)j->nvalid >= (start < 4 ? 4 : start > JOINT_START_MAX ? JOINT_START_MAX : start))
+			*n = 1 + space_steps_pick(&j->steps, j->kind, j->score, points + 1,
+						  JOINT_BATCH < max - 1 ? JOINT_BATCH : max - 1);
+		if (*n > 1) {
+			points[0] = j->anchor;
+			return 0;
 		}
-		j->expanded[p] = 1;
-		if (*n > JOINT_BATCH || *n + 2 * j->sp->nparams > max)
-			break;
-	}
-	if (*n > 1) {
-		points[0] = j->anchor;
-		return 0;
 	}
 	*n = 0;
-	/* Nothing to expand: random points, beside the best as the anchor. */
-	j->anchor = best_scored(j, 0, NULL, 0);
+	/* Nothing to pick: random points, beside the anchor. */
 	if (j->anchor != SPACE_NONE)
 		points[(*n)++] = j->anchor;
 	random_points(j, points, max, n, JOINT_START);
@@ -431,18 +425,19 @@ static void joint_tell(void *state, const size_t *points, const double *values, 
 	for (size_t i = from; i < n; i++) {
 		size_t p = points[i];
 
-		if (p >= j->sp->npoints || j->kind[p] == JP_VALID)
+		if (p >= j->sp->npoints || j->kind[p] == SPACE_SCORED)
 			continue;
 		j->cost[p] = costs[i];
 		if (isnan(values[i])) {
-			j->kind[p] = costs[i] > 0 ? JP_FAILED : JP_EXCLUDED;
+			j->kind[p] = costs[i] > 0 ? SPACE_FAILED : SPACE_EXCLUDED;
 			continue;
 		}
-		j->kind[p] = JP_VALID;
+		j->kind[p] = SPACE_SCORED;
 		j->score[p] = values[i] * scale;
 		j->valid_cost += costs[i];
 		j->nvalid++;
 		j->nscored++;
+		space_steps_learn(&j->steps, p, j->kind, j->score);
 	}
 }
 
@@ -450,7 +445,7 @@ static size_t joint_best(void *state)
 {
 	struct joint *j = state;
 
-	return j->chosen != SPACE_NONE ? j->chosen : best_scored(j, 0, NULL, 0);
+	return j->chosen != SPACE_NONE ? j->chosen : best_scored(j, NULL, 0);
 }
 
 const struct space_strategy_ops search_space_joint = {

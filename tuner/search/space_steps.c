@@ -1,0 +1,169 @@
+/* The steps of the joint search of a recorded space (space.h): what a
+ * step along one parameter (its value index one up or down, from a given
+ * value) did to the score wherever both ends were scored, and from that a
+ * ranking of the untried neighbours of the points scored.
+ *
+ * A step's effect is learnt as the log of its end's score over its
+ * origin's, averaged over every pair of scored neighbours it joins (both
+ * ways: the step back is the same log, negated), shrunk towards no effect
+ * by one pseudo-observation. An untried neighbour q of a scored point p is
+ * predicted at p's score times the step's effect, less an allowance for
+ * how seldom the step was seen (STEPS_EXPLORE over the square root of one
+ * plus its count, as an upper confidence bound does), the lowest such
+ * prediction over its scored neighbours. The points are scored from
+ * measurements side by side (space_joint.c); a prediction only chooses
+ * what to measure next, never what is best.
+ *
+ * Why: on convolution_A100, of a point's 12 or so neighbours most are
+ * predictably worse (use_shmem off, block_size_y of 16, a tile of 3 or 4
+ * along x), and the steps' effects are much alike from point to point:
+ * measuring all of the best point's neighbours spends most of the budget
+ * on steps already seen to lose. Kernel Tuner's benchmark (Schoonhoven et
+ * al., 2022) and the literature on combinatorial bandits (UCB) suggest the
+ * rest: local moves, ranked by what similar moves did, with a bonus for
+ * the moves seldom seen. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "search.h"
+
+/* The allowance (log) of a step never seen. */
+#define STEPS_EXPLORE 0.3
+
+int space_steps_init(struct space_steps *s, const struct search_space *sp)
+{
+	size_t n = sp->npoints ? sp->npoints : 1, d = sp->nparams ? sp->nparams : 1;
+
+	s->sp = sp;
+	s->sum = NULL;
+	s->count = NULL;
+	s->pred = NULL;
+	s->cand = NULL;
+	if (!(s->off = calloc(d + 1, sizeof(size_t))) || !(s->coord = calloc(d, sizeof(size_t))))
+		return -1;
+	for (size_t i = 0; i < sp->nparams; i++)
+		s->off[i + 1] = s->off[i] + 2 * sp->params[i].nvalues;
+	if (!(s->sum = calloc(s->off[sp->nparams] + 1, sizeof(double))) ||
+	    !(s->count = calloc(s->off[sp->nparams] + 1, sizeof(size_t))) || !(s->pred = calloc(n, sizeof(double))) ||
+	    !(s->cand = calloc(n, sizeof(size_t))))
+		return -1;
+	return 0;
+}
+
+void space_steps_free(struct space_steps *s)
+{
+	free(s->off);
+	free(s->coord);
+	free(s->sum);
+	free(s->count);
+	free(s->pred);
+	free(s->cand);
+}
+
+/* The neighbour of s->coord one step along parameter i (-1 or +1), or
+ * SPACE_NONE past either end. */
+static size_t stepped(struct space_steps *s, size_t i, int step)
+{
+	size_t c = s->coord[i], q;
+
+	if ((step < 0 && c == 0) || (step > 0 && c + 1 >= s->sp->params[i].nvalues))
+		return SPACE_NONE;
+	s->coord[i] = step < 0 ? c - 1 : c + 1;
+	q = search_space_point(s->sp, s->coord);
+	s->coord[i] = c;
+	return q;
+}
+
+/* A step's entry: from value a of parameter i, up or down. */
+static size_t entry(const struct space_steps *s, size_t i, size_t a, int step)
+{
+	return s->off[i] + 2 * a + (step > 0);
+}
+
+void space_steps_learn(struct space_steps *s, size_t p, const unsigned char *state, const double *score)
+{
+	search_space_coords(s->sp, p, s->coord);
+	for (size_t i = 0; i < s->sp->nparams; i++)
+		for (int step = -1; step <= 1; step += 2) {
+			size_t r = stepped(s, i, step), c = s->coord[i], t;
+			double d;
+
+			if (r == SPACE_NONE || r == p || state[r] != SPACE_SCORED)
+				continue;
+			d = log(score[p] / score[r]);
+			t = entry(s, i, step < 0 ? c - 1 : c + 1, -step);
+			s->sum[t] += d;
+			s->count[t]++;
+			t = entry(s, i, c, step);
+			s->sum[t] -= d;
+			s->count[t]++;
+		}
+}
+
+int space_steps_likely_failing(struct space_steps *s, size_t q, const unsigned char *state)
+{
+	size_t failed = 0;
+
+	search_space_coords(s->sp, q, s->coord);
+	for (size_t i = 0; i < s->sp->nparams; i++)
+		for (int step = -1; step <= 1; step += 2) {
+			size_t r = stepped(s, i, step);
+
+			failed += r != SPACE_NONE && state[r] == SPACE_FAILED;
+		}
+	return failed >= 2;
+}
+
+/* Each untried neighbour of a scored point into s->cand, its prediction
+ * in s->pred; how many. */
+static size_t predict(struct space_steps *s, const unsigned char *state, const double *score)
+{
+	const struct search_space *sp = s->sp;
+	size_t nc = 0;
+
+	for (size_t p = 0; p < sp->npoints; p++) {
+		if (state[p] != SPACE_SCORED)
+			continue;
+		search_space_coords(sp, p, s->coord);
+		for (size_t i = 0; i < sp->nparams; i++)
+			for (int step = -1; step <= 1; step += 2) {
+				size_t q = stepped(s, i, step), t;
+				double v, seen;
+
+				if (q == SPACE_NONE || state[q] != SPACE_UNTRIED)
+					continue;
+				t = entry(s, i, s->coord[i], step);
+				seen = (double)s->count[t] + 1;
+				v = score[p] * exp(s->sum[t] / seen - STEPS_EXPLORE / sqrt(seen));
+				if (s->pred[q] == 0)
+					s->cand[nc++] = q;
+				if (s->pred[q] == 0 || v < s->pred[q])
+					s->pred[q] = v;
+			}
+	}
+	return nc;
+}
+
+size_t space_steps_pick(struct space_steps *s, const unsigned char *state, const double *score, size_t *points,
+			size_t want)
+{
+	size_t nc = predict(s, state, score), got = 0;
+
+	for (size_t k = 0; k < nc; k++)
+		if (space_steps_likely_failing(s, s->cand[k], state))
+			s->pred[s->cand[k]] = INFINITY;
+	while (got < want) {
+		size_t b = SPACE_NONE;
+
+		for (size_t k = 0; k < nc; k++)
+			if (isfinite(s->pred[s->cand[k]]) && (b == SPACE_NONE || s->pred[s->cand[k]] < s->pred[s->cand[b]]))
+				b = k;
+		if (b == SPACE_NONE)
+			break;
+		points[got++] = s->cand[b];
+		s->pred[s->cand[b]] = INFINITY;
+	}
+	for (size_t k = 0; k < nc; k++)
+		s->pred[s->cand[k]] = 0;
+	return got;
+}
