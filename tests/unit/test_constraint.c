@@ -31,36 +31,36 @@ static const char kernel[] =
 #define NA PARAM_NA
 static const struct {
 	const char *text;
-	int variant;
 	long long v[5]; /* engine, block, tile, huge, g */
+	int variant;
 	int holds;
 } evals[] = {
-	{ "engine != psync or g == 1", 1, { 0, 4, 0, 0, 4 }, 0 },
-	{ "engine != psync or g == 1", 1, { 0, 4, 0, 0, 1 }, 1 },
-	{ "engine != psync or g == 1", 1, { 1, 4, 0, 0, 4 }, 1 },
-	{ "engine == 'io_uring'", 0, { 2, 4, NA, 0, 4 }, 1 },
-	{ "g <= block", 0, { 0, 4, NA, 0, 8 }, 0 },
+	{ "engine != psync or g == 1", { 0, 4, 0, 0, 4 }, 1, 0 },
+	{ "engine != psync or g == 1", { 0, 4, 0, 0, 1 }, 1, 1 },
+	{ "engine != psync or g == 1", { 1, 4, 0, 0, 4 }, 1, 1 },
+	{ "engine == 'io_uring'", { 2, 4, NA, 0, 4 }, 0, 1 },
+	{ "g <= block", { 0, 4, NA, 0, 8 }, 0, 0 },
 	/* x % 0 has no value: it breaks the constraint, unless a guard is true first. */
-	{ "block % tile == 0", 1, { 0, 4, 0, 0, 1 }, 0 },
-	{ "tile == 0 or block % tile == 0", 1, { 0, 4, 0, 0, 1 }, 1 },
-	{ "tile == 0 or block % tile == 0", 1, { 0, 6, 4, 0, 1 }, 0 },
-	{ "block / (g - g) == 1", 1, { 0, 6, 4, 0, 1 }, 0 },
+	{ "block % tile == 0", { 0, 4, 0, 0, 1 }, 1, 0 },
+	{ "tile == 0 or block % tile == 0", { 0, 4, 0, 0, 1 }, 1, 1 },
+	{ "tile == 0 or block % tile == 0", { 0, 6, 4, 0, 1 }, 1, 0 },
+	{ "block / (g - g) == 1", { 0, 6, 4, 0, 1 }, 1, 0 },
 	/* A parameter the variant does not take: the constraint holds. */
-	{ "tile > 1000", 0, { 0, 4, NA, 0, 1 }, 1 },
-	{ "tile > 1000 or g > 1000", 0, { 0, 4, NA, 0, 1 }, 1 },
-	{ "variant != a or huge", 0, { 0, 4, NA, 0, 1 }, 0 },
-	{ "variant != a or huge", 0, { 0, 4, NA, 1, 1 }, 1 },
-	{ "variant == b", 1, { 0, 4, 1, 1, 1 }, 1 },
-	{ "huge == on", 0, { 0, 4, NA, 1, 1 }, 1 },
-	{ "huge == off", 0, { 0, 4, NA, 1, 1 }, 0 },
-	{ "not not huge", 0, { 0, 4, NA, 1, 1 }, 1 },
-	{ "not huge and -g + 2 * block >= (block - 1) * 1", 0, { 0, 3, NA, 0, 4 }, 1 },
-	{ "1 + 2 * 3 == 7 and 10 - 2 - 3 == 5 and 7 / 2 == 3 and -7 % 3 == -1", 0, { 0, 3, NA, 0, 4 }, 1 },
-	{ "huge or g == 1 and block == 2", 0, { 0, 3, NA, 1, 2 }, 1 },
-	{ "(huge or g == 1) and block == 2", 0, { 0, 3, NA, 1, 2 }, 0 },
-	{ "block * 4611686018427387904 > 0", 0, { 0, 3, NA, 1, 2 }, 0 },
-	{ "true", 0, { 0, 3, NA, 1, 2 }, 1 },
-	{ "\tg<=block ", 0, { 0, 3, NA, 1, 2 }, 1 },
+	{ "tile > 1000", { 0, 4, NA, 0, 1 }, 0, 1 },
+	{ "tile > 1000 or g > 1000", { 0, 4, NA, 0, 1 }, 0, 1 },
+	{ "variant != a or huge", { 0, 4, NA, 0, 1 }, 0, 0 },
+	{ "variant != a or huge", { 0, 4, NA, 1, 1 }, 0, 1 },
+	{ "variant == b", { 0, 4, 1, 1, 1 }, 1, 1 },
+	{ "huge == on", { 0, 4, NA, 1, 1 }, 0, 1 },
+	{ "huge == off", { 0, 4, NA, 1, 1 }, 0, 0 },
+	{ "not not huge", { 0, 4, NA, 1, 1 }, 0, 1 },
+	{ "not huge and -g + 2 * block >= (block - 1) * 1", { 0, 3, NA, 0, 4 }, 0, 1 },
+	{ "1 + 2 * 3 == 7 and 10 - 2 - 3 == 5 and 7 / 2 == 3 and -7 % 3 == -1", { 0, 3, NA, 0, 4 }, 0, 1 },
+	{ "huge or g == 1 and block == 2", { 0, 3, NA, 1, 2 }, 0, 1 },
+	{ "(huge or g == 1) and block == 2", { 0, 3, NA, 1, 2 }, 0, 0 },
+	{ "block * 4611686018427387904 > 0", { 0, 3, NA, 1, 2 }, 0, 0 },
+	{ "true", { 0, 3, NA, 1, 2 }, 0, 1 },
+	{ "\tg<=block ", { 0, 3, NA, 1, 2 }, 0, 1 },
 };
 
 static const struct {
@@ -360,7 +360,7 @@ int main(void)
 		CHECK(pl.nbatches == 3 && pl.batches[0].count == 1 && pl.ntrials == 129, "psync's list is g 1: %zu %zu",
 		      pl.nbatches, pl.ntrials);
 		CHECK(search_init(&se, &s, &pl, NULL, &err) == 0, "search: %s", err.msg);
-		ts = malloc((pl.ntrials + SEARCH_ANCHORS * pl.nbatches) * sizeof(*ts));
+		ts = malloc((pl.ntrials + SEARCH_ANCHORS * pl.nbatches) * sizeof(struct trial *));
 		while (ts && rounds++ < 100 && (n = search_next(&se, ts, pl.ntrials)) > 0)
 			for (size_t k = 0; k < n; k++) {
 				struct trial *t = ts[k];
