@@ -76,7 +76,8 @@ static size_t final_of(const struct kernel_manifest *m, const struct search_deci
 /* The final's candidates in the best's process, cand[1..n), scored by
  * their paired ratio to it, run by run (drift within the process cancels):
  * the knee is then the smallest g whose ratio's interval ends within
- * tolerance, not whose own interval does, which a spell of drift widens. */
+ * tolerance, not whose own interval does, which a spell of drift widens.
+ * The decider says which were measured apart (0: left as they are). */
 static int pair_with_best(const struct search_decider *d, struct trial **cand, size_t n, struct tune_error *err)
 {
 	int rc = 0;
@@ -84,8 +85,6 @@ static int pair_with_best(const struct search_decider *d, struct trial **cand, s
 	for (size_t k = 1; k < n && !rc; k++) {
 		double low, high;
 
-		if (!plan_same_process(cand[k], cand[0]) || cand[k]->batch != cand[0]->batch)
-			continue;
 		rc = d->paired(d->arg, cand[k], cand[0], &low, &high, err);
 		if (rc == 1) {
 			cand[k]->score_low = cand[0]->score * low;

@@ -353,17 +353,17 @@ static size_t joint_round(struct search *s, const size_t *idx, size_t np, struct
 	s->round++;
 	for (size_t r = 0; r < pl->nbatches; r++) {
 		size_t b = s->round % 2 ? r : pl->nbatches - 1 - r, before = n;
+		int race_goes_on = search_race_size(s, b) > 1;
 
 		for (size_t k = 0; k < np; k++)
 			if (batch_of(pl, idx[k]) == b)
 				out[n++] = &pl->trials[idx[k]];
-		if (n > before || (search_racing(s, b) && s->ctx[b].phase == SEARCH_DONE &&
-				   search_race_size(s, b) > 1))
+		if (n > before || (search_racing(s, b) && s->ctx[b].phase == SEARCH_DONE && race_goes_on))
 			n += anchors_for(s, b, out + n);
 		if (n > before)
 			s->ctx[b].round = s->round;
 		for (size_t k = before; k < n; k++)
-			out[k]->once = search_race_size(s, b) > 1;
+			out[k]->once = race_goes_on;
 	}
 	return n;
 }
