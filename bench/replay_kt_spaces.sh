@@ -16,18 +16,25 @@ dir=${1:?usage: bench/replay_kt_spaces.sh [path/to/tune] DIR [seeds] [drifts]}
 seeds=${2:-100}
 drifts=${3:-0 10}
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+rows=$(mktemp)
+trap 'rm -f "$out" "$rows"' EXIT
 found=0
 for f in "$dir"/*.json "$dir"/*.json.gz; do
 	[ -f "$f" ] || continue
 	found=1
 	for d in $drifts; do
 		echo "replaying $(basename "$f") at ${d}% drift" >&2
+		# tune names the file and the key of a malformed cache file
 		"$tune" replay --kernel-tuner "$f" --seeds "$seeds" --drift "$d" --strategies random,joint \
-			--format json | python3 -c 'import json, sys
-for r in json.load(sys.stdin):
-    r["space"] = sys.argv[1]
-    print(json.dumps(r))' "$(basename "$f")" >>"$out"
+			--format json >"$rows" || {
+			rc=$?
+			echo "bench/replay_kt_spaces.sh: tune replay could not replay '$f' (exit $rc)" >&2
+			exit "$rc"
+		}
+		python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1])):
+    r["space"] = sys.argv[2]
+    print(json.dumps(r))' "$rows" "$(basename "$f")" >>"$out"
 	done
 done
 [ $found = 1 ] || { echo "bench/replay_kt_spaces.sh: no .json or .json.gz file in '$dir'" >&2; exit 2; }

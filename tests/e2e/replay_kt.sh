@@ -93,6 +93,12 @@ check "replay_kt_spaces.sh: 2 spaces x 2 drifts x 5 budgets ($(tail -2 "$TMP/spa
 bash "$src/bench/replay_kt_spaces.sh" "$tune" "$TMP/none" > /dev/null 2> "$TMP/err"
 rc=$?
 check "replay_kt_spaces.sh: an empty folder is exit 2, named ($(cat "$TMP/err"))" sh -c "test $rc = 2 && grep -q \"no .json or .json.gz file in '$TMP/none'\" '$TMP/err'"
+mkdir -p "$TMP/broken"
+printf '{"cache": 1' > "$TMP/broken/bad.json"
+bash "$src/bench/replay_kt_spaces.sh" "$tune" "$TMP/broken" > /dev/null 2> "$TMP/err"
+rc=$?
+check "replay_kt_spaces.sh: a malformed file is tune's exit 3, the file named by tune and by the script ($(tr '\n' '|' < "$TMP/err"))" \
+	sh -c "test $rc = 3 && grep -q '^tune: $TMP/broken/bad.json:1:' '$TMP/err' && grep -q \"could not replay '$TMP/broken/bad.json'\" '$TMP/err' && ! grep -q Traceback '$TMP/err'"
 if /usr/bin/python3 -c 'import optuna' 2> /dev/null; then
 	/usr/bin/python3 "$src/bench/replay_kt_tpe.py" --tune "$tune" --seeds 10 --drift 0 --budgets 25,50,75,100 "$TMP/small.json" \
 		> "$TMP/tpe" 2> "$TMP/err"
