@@ -1,43 +1,63 @@
 #!/usr/bin/env bash
 # Benchmark: the joint search against random on every Kernel Tuner cache
-# file in a folder (the FAIR benchmark hub's, say), not only the two spaces
-# the README's table names. Each space is replayed by `tune replay
-# --kernel-tuner` at each drift, SEEDS seeds, the default budgets; a row per
-# space, drift and budget gives random's and the joint search's median ratio
-# and share within 5%, marked where the joint search is behind random in
-# either, and the last line counts those rows per drift.
+# file under a folder (the FAIR benchmark hub's cachefiles/, say), not only
+# the two spaces the README's table names. Each .json or .json.gz file found
+# (in subfolders too) is replayed by `tune replay --kernel-tuner` at each
+# drift, SEEDS seeds, the default budgets; a row per file, drift and budget
+# gives random's and the joint search's median ratio and share within 5%,
+# marked where the joint search is behind random in either, and the last
+# lines count those rows per drift. A file tune cannot read as a cache file
+# (tune's exit 3: another format, say) is skipped with tune's message and
+# counted; any other failure of tune stops the run.
 # usage: bench/replay_kt_spaces.sh [path/to/tune] DIR [seeds] [drifts]
 #        (default build/tune, seeds 100, drifts "0 10")
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
+usage() {
+	echo "usage: bench/replay_kt_spaces.sh [path/to/tune] DIR [seeds] [drifts]" >&2
+	echo "  (default build/tune, seeds 100, drifts \"0 10\"; every .json and .json.gz under DIR)" >&2
+	exit 2
+}
+case ${1:-} in '' | -h | --help) usage ;; esac
 tune=$src/build/tune
-[ $# -ge 2 ] && { tune=$1; shift; }
-dir=${1:?usage: bench/replay_kt_spaces.sh [path/to/tune] DIR [seeds] [drifts]}
+if [ ! -d "$1" ] && [ $# -ge 2 ]; then
+	tune=$1
+	shift
+fi
+dir=$1
 seeds=${2:-100}
 drifts=${3:-0 10}
+[ -d "$dir" ] || { echo "bench/replay_kt_spaces.sh: '$dir' is not a folder" >&2; usage; }
+[ -x "$tune" ] || { echo "bench/replay_kt_spaces.sh: no tune at '$tune' (build it, or give its path first)" >&2; exit 2; }
 out=$(mktemp)
 rows=$(mktemp)
-trap 'rm -f "$out" "$rows"' EXIT
-found=0
-for f in "$dir"/*.json "$dir"/*.json.gz; do
-	[ -f "$f" ] || continue
-	found=1
+files=$(mktemp)
+trap 'rm -f "$out" "$rows" "$files"' EXIT
+find "$dir" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort > "$files"
+[ -s "$files" ] || { echo "bench/replay_kt_spaces.sh: no .json or .json.gz file under '$dir'" >&2; exit 2; }
+skipped=0
+while IFS= read -r f; do
+	name=${f#"$dir"/}
 	for d in $drifts; do
-		echo "replaying $(basename "$f") at ${d}% drift" >&2
-		# tune names the file and the key of a malformed cache file
+		echo "replaying $name at ${d}% drift" >&2
+		rc=0
 		"$tune" replay --kernel-tuner "$f" --seeds "$seeds" --drift "$d" --strategies random,joint \
-			--format json >"$rows" || {
-			rc=$?
-			echo "bench/replay_kt_spaces.sh: tune replay could not replay '$f' (exit $rc)" >&2
-			exit "$rc"
-		}
+			--format json >"$rows" || rc=$?
+		if [ $rc = 3 ]; then
+			echo "bench/replay_kt_spaces.sh: skipped '$f': not a cache file tune reads (its message above)" >&2
+			skipped=$((skipped + 1))
+			break
+		elif [ $rc != 0 ]; then
+			echo "bench/replay_kt_spaces.sh: tune replay failed (exit $rc) on '$f' with seeds '$seeds'," \
+				"drift '$d': see its message above" >&2
+			exit $rc
+		fi
 		python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1])):
     r["space"] = sys.argv[2]
-    print(json.dumps(r))' "$rows" "$(basename "$f")" >>"$out"
+    print(json.dumps(r))' "$rows" "$name" >>"$out"
 	done
-done
-[ $found = 1 ] || { echo "bench/replay_kt_spaces.sh: no .json or .json.gz file in '$dir'" >&2; exit 2; }
+done < "$files"
 python3 - "$out" <<'EOF'
 import collections, json, sys
 rows = collections.defaultdict(dict)
@@ -47,6 +67,7 @@ for line in open(sys.argv[1]):
 behind = collections.Counter()
 total = collections.Counter()
 print("%-36s %5s %7s %16s %16s" % ("space", "drift", "budget", "random", "joint"))
+print("%-36s %5s %7s %16s %16s" % ("", "", "", "(median, w/in 5%)", "(median, w/in 5%)"))
 for key in sorted(rows):
     s = rows[key]
     if "random" not in s or "joint" not in s:
@@ -55,9 +76,13 @@ for key in sorted(rows):
     worse = j["median_ratio"] > r["median_ratio"] or j["within_5pct"] < r["within_5pct"]
     total[key[1]] += 1
     behind[key[1]] += worse
-    print("%-36s %4g%% %6g%% %8.3f, %3.0f%% %8.3f, %3.0f%%%s" % (key[0][:36], key[1], 100 * key[2],
+    print("%-36s %4g%% %6g%% %8.3f, %3.0f%% %8.3f, %3.0f%%%s" % (key[0][-36:], key[1], 100 * key[2],
           r["median_ratio"], 100 * r["within_5pct"], j["median_ratio"], 100 * j["within_5pct"],
           "  joint behind" if worse else ""))
 for d in sorted(total):
     print("drift %g%%: the joint search is behind random in %d of %d rows" % (d, behind[d], total[d]))
 EOF
+if [ $skipped -gt 0 ]; then
+	echo "bench/replay_kt_spaces.sh: $skipped file(s) skipped: not cache files tune reads" >&2
+	exit 3
+fi
