@@ -50,8 +50,8 @@ const struct conf_key sweep_keys[] = {
 	{ "ci_target_pct", CONF_INT, S(ci_target_pct), 1, 100, NULL, NULL, 0, "settled too: a ratio to the best (a lone trial: its median) known to this % at 95% (default 2)" },
 	{ "max_trials", CONF_INT, S(max_trials), 0, 1000000, NULL, NULL, 0, "budget of search trials per sweep; 0 = none" },
 	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30LL * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
-	{ "g_min", CONF_INT, S(g_min), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the smallest value of the list parameter (default 1; within its range)" },
-	{ "g_max", CONF_INT, S(g_max), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the largest (default 1024; a larger one is taken as its range's end)" },
+	{ "g_min", CONF_INT, S(list_min), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the smallest value of the list parameter (default 1; within its range)" },
+	{ "g_max", CONF_INT, S(list_max), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the largest (default 1024; a larger one is taken as its range's end)" },
 	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
 	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured side by side, with every other whose interval reaches the plateau (16 at most), before an optimum is recorded (default 3)" },
 	{ "record_optima", CONF_BOOL, S(record_optima), 0, 0, NULL, NULL, 0, "decide and record optima (default true)" },
@@ -132,9 +132,9 @@ static int adaptive_list(struct sweep *s, struct tune_error *err)
 				 "whose metric is better lower; kernel '%s' has %s (use grid or random)", s->path, m->name,
 				 !list ? "no list parameter" : list->type == PARAM_CHOICE ? "a list of choices"
 				 : "a metric better higher");
-	for (long long g = s->g_min > list->min ? s->g_min : list->min, every = !v[0]->n;
-	     every && g <= s->g_max && g <= list->max; g++)
-		if (conf_ints_push(v[0], g))
+	for (long long x = s->list_min > list->min ? s->list_min : list->min, every = !v[0]->n;
+	     every && x <= s->list_max && x <= list->max; x++)
+		if (conf_ints_push(v[0], x))
 			return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	conf_ints_sort(v[0]);
 	conf_ints_sort(v[1]);
@@ -236,8 +236,8 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->timeout_s = 600;
 	s->max_runs = -1;
 	s->ci_target_pct = 2;
-	s->g_min = 1;
-	s->g_max = 1024;
+	s->list_min = 1;
+	s->list_max = 1024;
 	s->tolerance_pct = 2;
 	s->final_top = 3;
 	s->record_optima = 1;
@@ -249,9 +249,9 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 		return rc;
 	if ((rc = load_manifest_sweep(s, err)) != 0)
 		return rc;
-	if (s->g_min > s->g_max)
+	if (s->list_min > s->list_max)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
-				 s->g_min, s->g_max);
+				 s->list_min, s->list_max);
 	s->tolerance = (double)s->tolerance_pct / 100.0;
 	return 0;
 }

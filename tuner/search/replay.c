@@ -411,11 +411,11 @@ int search_replay(const struct sweep *sw, struct plan *plan, const struct replay
 	return rc;
 }
 
-/* The plan trial at list value g of the first decision's context, or NULL. */
-static struct trial *at_point(struct plan *plan, long long g)
+/* The plan trial at list value x of the first decision's context, or NULL. */
+static struct trial *at_point(struct plan *plan, long long x)
 {
 	for (size_t i = 0; i < plan->ntrials; i++)
-		if (plan_trial_point(&plan->trials[i]) == g && manifest_same_decision(&plan->trials[i], &plan->trials[0]))
+		if (plan_trial_point(&plan->trials[i]) == x && manifest_same_decision(&plan->trials[i], &plan->trials[0]))
 			return &plan->trials[i];
 	return NULL;
 }

@@ -32,39 +32,39 @@ size_t search_best_in(const struct search *s, size_t b)
 	return best;
 }
 
-/* The trial of batch b at group size g, or (size_t)-1. */
-static size_t at_g(const struct search *s, size_t b, long long g)
+/* The trial of batch b at the list parameter's value, or (size_t)-1. */
+static size_t trial_at(const struct search *s, size_t b, long long value)
 {
 	const struct batch *bt = &s->plan->batches[b];
 
 	for (size_t i = bt->first; i < bt->first + bt->count; i++)
-		if (s->plan->trials[i].list_value == g)
+		if (s->plan->trials[i].list_value == value)
 			return i;
 	return (size_t)-1;
 }
 
-/* Nearest measured g below and above g in batch b (g itself when none). */
-static void neighbours(const struct search *s, size_t b, long long g, long long *below, long long *above)
+/* Nearest measured value below and above value in batch b (value itself when none). */
+static void neighbours(const struct search *s, size_t b, long long value, long long *below, long long *above)
 {
 	const struct batch *bt = &s->plan->batches[b];
 
-	*below = *above = g;
+	*below = *above = value;
 	for (size_t i = bt->first; i < bt->first + bt->count; i++) {
 		long long x = s->plan->trials[i].list_value;
 
 		if (!measured(s, i))
 			continue;
-		if (x < g && (*below == g || x > *below))
+		if (x < value && (*below == value || x > *below))
 			*below = x;
-		if (x > g && (*above == g || x < *above))
+		if (x > value && (*above == value || x < *above))
 			*above = x;
 	}
 }
 
-/* Half of g, not below gmin: a step down towards the range's start. */
-static long long halved(long long g, long long gmin)
+/* Half of value, not below vmin: a step down towards the range's start. */
+static long long halved(long long value, long long vmin)
 {
-	return g / 2 > gmin ? g / 2 : gmin;
+	return value / 2 > vmin ? value / 2 : vmin;
 }
 
 static long long geo_mid(long long a, long long b)
@@ -86,7 +86,7 @@ static void propose(struct search *s, struct proposals *p, size_t i)
 	p->out[p->n++] = i;
 }
 
-/* Points of g a round measures between two it has: the adaptive search
+/* Values a round measures between two it has: the adaptive search
  * one (the geometric midpoint), the joint search three (a round's process
  * measures a few more points, and the walk needs fewer rounds, a kernel
  * process each: from a bracket of 4x to the noise's 1.12x in two rounds,
@@ -107,7 +107,7 @@ static void propose_between(struct search *s, struct proposals *p, size_t b, lon
 										      (double)j / (double)(k + 1)));
 
 		if (x > a && x < c)
-			propose(s, p, at_g(s, b, x));
+			propose(s, p, trial_at(s, b, x));
 	}
 }
 
@@ -117,8 +117,8 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 	const struct batch *bt = &s->plan->batches[b];
 	struct search_ctx *c = &s->ctx[b];
 	const struct sweep *sw = s->sweep;
-	long long gmin = s->plan->trials[bt->first].list_value;
-	long long gmax = s->plan->trials[bt->first + bt->count - 1].list_value;
+	long long vmin = s->plan->trials[bt->first].list_value;
+	long long vmax = s->plan->trials[bt->first + bt->count - 1].list_value;
 	size_t before = p->n;
 
 	if (bt->count == 1) {
@@ -129,7 +129,7 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 	}
 	for (int guard = 0; guard < 8 && p->n == before && c->phase < SEARCH_DONE; guard++) {
 		size_t best = search_best_in(s, b);
-		long long gb = best == (size_t)-1 ? 0 : s->plan->trials[best].list_value;
+		long long vbest = best == (size_t)-1 ? 0 : s->plan->trials[best].list_value;
 
 		switch (c->phase) {
 		case SEARCH_PROBE: {
@@ -137,11 +137,11 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 
 			/* Powers of 2 from g_min, within a factor of 2 of the start
 			 * range when there is one, else all of them and g_max. */
-			for (long long g = gmin; g <= gmax; g *= 2)
-				if (!c->start_hi || (2 * g >= c->start_lo && g <= 2 * c->start_hi))
-					propose(s, p, at_g(s, b, g));
+			for (long long value = vmin; value <= vmax; value *= 2)
+				if (!c->start_hi || (2 * value >= c->start_lo && value <= 2 * c->start_hi))
+					propose(s, p, trial_at(s, b, value));
 			if (!c->start_hi)
-				propose(s, p, at_g(s, b, gmax));
+				propose(s, p, trial_at(s, b, vmax));
 			if (p->n > before)
 				return;
 			if (best == (size_t)-1) {
@@ -150,16 +150,16 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 			}
 			/* A best at the edge of what was probed: the next power out
 			 * (the joint search: the next two, in one process). */
-			neighbours(s, b, gb, &below, &above);
-			if (below == gb && gb > gmin) {
-				propose(s, p, at_g(s, b, halved(gb, gmin)));
+			neighbours(s, b, vbest, &below, &above);
+			if (below == vbest && vbest > vmin) {
+				propose(s, p, trial_at(s, b, halved(vbest, vmin)));
 				if (splits(s) > 1)
-					propose(s, p, at_g(s, b, halved(halved(gb, gmin), gmin)));
+					propose(s, p, trial_at(s, b, halved(halved(vbest, vmin), vmin)));
 			}
-			if (above == gb && gb < gmax) {
-				propose(s, p, at_g(s, b, gb * 2 < gmax ? gb * 2 : gmax));
+			if (above == vbest && vbest < vmax) {
+				propose(s, p, trial_at(s, b, vbest * 2 < vmax ? vbest * 2 : vmax));
 				if (splits(s) > 1)
-					propose(s, p, at_g(s, b, gb * 4 < gmax ? gb * 4 : gmax));
+					propose(s, p, trial_at(s, b, vbest * 4 < vmax ? vbest * 4 : vmax));
 			}
 			if (p->n > before)
 				return;
@@ -172,7 +172,7 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 			long long l, h;
 
 			/* The bracket closes around the best measured inside it. */
-			neighbours(s, b, gb, &l, &h);
+			neighbours(s, b, vbest, &l, &h);
 			if (l > c->lo)
 				c->lo = l;
 			if (h < c->hi)
@@ -180,37 +180,37 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 			/* Finer than the noise is not worth measuring. */
 			if ((double)c->hi / (double)(c->lo ? c->lo : 1) <= 1.0 + 6.0 * sw->tolerance)
 				goto refined;
-			if (c->lo > 0 && c->lo < gb)
-				propose_between(s, p, b, c->lo, gb);
-			if (c->hi > gb)
-				propose_between(s, p, b, gb, c->hi);
+			if (c->lo > 0 && c->lo < vbest)
+				propose_between(s, p, b, c->lo, vbest);
+			if (c->hi > vbest)
+				propose_between(s, p, b, vbest, c->hi);
 			if (p->n > before)
 				return;
 refined:
 			c->phase = SEARCH_KNEE;
 			c->lo = 0;
-			c->hi = gb;
+			c->hi = vbest;
 			break;
 		}
 		case SEARCH_KNEE: {
-			/* Bisect between the largest g over tolerance and the smallest
+			/* Bisect between the largest value over tolerance and the smallest
 			 * within it, below the best. */
 			double limit = s->plan->trials[best].score * (1.0 + sw->tolerance);
-			long long over = 0, within = gb;
+			long long over = 0, within = vbest;
 
 			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-				long long g = s->plan->trials[i].list_value;
+				long long value = s->plan->trials[i].list_value;
 
-				if (!measured(s, i) || g > gb)
+				if (!measured(s, i) || value > vbest)
 					continue;
-				if (s->plan->trials[i].score > limit && g > over)
-					over = g;
+				if (s->plan->trials[i].score > limit && value > over)
+					over = value;
 			}
 			for (size_t i = bt->first; i < bt->first + bt->count; i++) {
-				long long g = s->plan->trials[i].list_value;
+				long long value = s->plan->trials[i].list_value;
 
-				if (measured(s, i) && g > over && g <= gb && s->plan->trials[i].score <= limit && g < within)
-					within = g;
+				if (measured(s, i) && value > over && value <= vbest && s->plan->trials[i].score <= limit && value < within)
+					within = value;
 			}
 			c->lo = over;
 			c->hi = within;
@@ -218,8 +218,8 @@ refined:
 				propose_between(s, p, b, over, within);
 			/* Nothing below measured over the tolerance (a probe that
 			 * started above g_min): halve until something is. */
-			if (over == 0 && within > gmin)
-				propose(s, p, at_g(s, b, halved(within, gmin)));
+			if (over == 0 && within > vmin)
+				propose(s, p, trial_at(s, b, halved(within, vmin)));
 			if (p->n == before)
 				c->phase = SEARCH_DONE;
 			return;
@@ -318,7 +318,7 @@ static size_t batch_of(const struct plan *pl, size_t i)
 }
 
 /* The anchors of context b's round: its best so far and, bisecting towards
- * the knee, the smallest g within tolerance; each measured, none proposed. */
+ * the knee, the smallest value within tolerance; each measured, none proposed. */
 static size_t anchors_for(struct search *s, size_t b, struct trial **out)
 {
 	size_t src[SEARCH_ANCHORS], n = 0, k = 0;
@@ -328,7 +328,7 @@ static size_t anchors_for(struct search *s, size_t b, struct trial **out)
 		return 0;
 	src[n++] = best;
 	if (s->ctx[b].phase == SEARCH_KNEE && s->ctx[b].hi > 0) {
-		size_t knee = at_g(s, b, s->ctx[b].hi);
+		size_t knee = trial_at(s, b, s->ctx[b].hi);
 
 		if (knee != (size_t)-1 && knee != best && measured(s, knee))
 			src[n++] = knee;
