@@ -44,12 +44,35 @@ static void test_parse(void)
 	      fabs(sp.configs[sp.config_of[3]].cost_ms - 50) < 1e-9, "2,2 fails, at its compile time");
 	CHECK(!strcmp(sp.params[0].values[2], "3") && !strcmp(sp.kernel, "k"), "values as keys write them");
 	{
-		struct space_measurer m = { &sp, { 7 }, 0, 0 };
-		double v = search_space_measure(&m, 2);
+		struct space_measurer m, o;
+		double v, w[16];
+		size_t both = 0, two[2] = { 1, 2 };
+		int differ = 0;
 
+		CHECK(search_space_measurer_init(&m, &sp, 7, 0) == 0, "a measurer");
+		v = search_space_measure(&m, 2);
 		CHECK(v == 0.9 || v == 1.1, "a measurement of 2,1 is one of its runs: %g", v);
 		CHECK(isnan(search_space_measure(&m, 3)) && isnan(search_space_measure(&m, 5)),
 		      "failing and absent points measure NAN");
+		search_space_measurer_free(&m);
+		/* Common random numbers: the k-th measurement of a point reads
+		 * the same run for a seed, whatever was measured before it and
+		 * whether alone or in a batch; the runs of one point still vary. */
+		for (uint64_t seed = 1; seed <= 8; seed++) {
+			search_space_measurer_init(&m, &sp, seed, 0);
+			search_space_measurer_init(&o, &sp, seed, 0);
+			search_space_measure_batch(&m, two, 2, w);
+			v = search_space_measure(&o, 2);
+			both += v == w[1];
+			for (int k = 0; k < 16; k++)
+				w[k] = search_space_measure(&m, 2);
+			for (int k = 1; k < 16; k++)
+				differ |= w[k] != w[0];
+			search_space_measurer_free(&m);
+			search_space_measurer_free(&o);
+		}
+		CHECK(both == 8, "the first measurement of 2,1 is the same run in 8 of 8 seeds (%zu)", both);
+		CHECK(differ, "its later measurements draw other runs");
 	}
 	search_space_free(&sp);
 }
@@ -294,14 +317,16 @@ static void test_batches(void)
 		return;
 	}
 	for (uint64_t seed = 1; seed <= 20; seed++) {
-		struct space_measurer m = { &sp, { seed }, 0.5, 0 };
+		struct space_measurer m;
 
+		search_space_measurer_init(&m, &sp, (size_t)seed, 0.5);
 		search_space_measure_batch(&m, pts, 2, v);
 		CHECK(fabs(v[1] / v[0] - 2.0) < 1e-12, "seed %llu: one batch, one drift: %g / %g", (unsigned long long)seed,
 		      v[1], v[0]);
 		v[0] = search_space_measure(&m, 0);
 		v[1] = search_space_measure(&m, 1);
 		apart += fabs(v[1] / v[0] - 2.0) > 1e-6;
+		search_space_measurer_free(&m);
 	}
 	CHECK(apart >= 18, "a process each: the drift differs (%d of 20)", apart);
 	rc = search_space_replay(&sp, &fours, &o, &row, &err);
@@ -408,6 +433,7 @@ static void test_joint(void)
 		n = joint->best(state);
 		CHECK(n < sp.npoints && sp.config_of[n] == (int32_t)sp.best, "by hand: its best is the best (%zu)", n);
 		joint->stop(state);
+		search_space_measurer_free(&m);
 	}
 	CHECK(batches > 3 && anchored >= batches - 2, "%zu of %zu batches after the first begin with a point "
 	      "measured before", anchored, batches);

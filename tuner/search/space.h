@@ -105,6 +105,20 @@ struct space_strategy_ops {
 	size_t (*best)(void *state);
 	void (*stop)(void *state);
 };
+/* Points drawn without replacement, in a seeded order (a partial
+ * Fisher-Yates shuffle of 0..n): random's draws, and the joint search's
+ * random points, so that both draw the same points for a seed (common
+ * random numbers). space_shuffle_init: 0, or -1 out of memory
+ * (space_shuffle_free() it still); next: SPACE_NONE once every point is
+ * drawn. */
+struct space_shuffle {
+	uint32_t *order; /* order[0..next): drawn; the rest not yet */
+	size_t next, n;
+	struct tk_rng rng;
+};
+int space_shuffle_init(struct space_shuffle *s, size_t n, uint64_t seed);
+size_t space_shuffle_next(struct space_shuffle *s);
+void space_shuffle_free(struct space_shuffle *s);
 /* The joint search (space_joint.c). */
 extern const struct space_strategy_ops search_space_joint;
 
@@ -141,15 +155,24 @@ const struct space_strategy_ops *search_space_strategy(const char *name);
 
 /* A measurement from the record: a recorded run of the configuration,
  * drawn at random, times the drift of the kernel process that measures it
- * (each batch is one: compiled, run and timed on its own). */
+ * (each batch is one: compiled, run and timed on its own). Which run the
+ * k-th measurement of a configuration draws depends on the seed, the
+ * configuration and k only, not on what was measured before it: common
+ * random numbers, so that two strategies measuring the same configuration
+ * for a seed read the same runs, and what tells them apart is what they
+ * asked for. The drift walks on a stream of its own. */
 struct space_measurer {
 	const struct search_space *sp;
-	struct tk_rng rng;
+	struct tk_rng rng;       /* the drift's */
+	uint64_t runs_seed;      /* the runs' */
+	uint32_t *measured;      /* per point: how often measured so far */
 	double sigma, log_drift; /* the drift's step (log sd) and where it is */
 };
 /* A measurer of sp for a replay's seed: the draws and drift walk that the
- * replay's seed makes, whoever measures (search_space_serve too). */
-void search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma);
+ * replay's seed makes, whoever measures (search_space_serve too). 0, or -1
+ * out of memory; search_space_measurer_free() it either way. */
+int search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma);
+void search_space_measurer_free(struct space_measurer *m);
 /* The measured value of point in a process of its own, NAN when it is
  * invalid or not recorded. */
 double search_space_measure(struct space_measurer *m, size_t point);

@@ -121,7 +121,7 @@ enum joint_phase { JOINT_SEARCH, JOINT_FINAL, JOINT_DONE };
 
 struct joint {
 	const struct search_space *sp;
-	struct tk_rng rng;
+	struct space_shuffle draws; /* its random points: random's, for the same seed */
 	double budget, spent;
 	double valid_cost; /* the valid points' costs, summed, and how many */
 	size_t nvalid;
@@ -154,6 +154,7 @@ static void joint_stop(void *state)
 	free(j->score);
 	free(j->cost);
 	space_steps_free(&j->steps);
+	space_shuffle_free(&j->draws);
 	free(j);
 }
 
@@ -165,13 +166,13 @@ static int joint_start(void **state, const struct search_space *sp, uint64_t see
 
 	*state = j;
 	if (!j || !(j->kind = calloc(n, 1)) || !(j->score = calloc(n, sizeof(double))) ||
-	    !(j->cost = calloc(n, sizeof(double))) || space_steps_init(&j->steps, sp) != 0) {
+	    !(j->cost = calloc(n, sizeof(double))) || space_steps_init(&j->steps, sp) != 0 ||
+	    space_shuffle_init(&j->draws, sp->npoints, seed) != 0) {
 		joint_stop(j);
 		*state = NULL;
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
 	j->sp = sp;
-	j->rng.state = seed;
 	j->budget = budget_ms;
 	j->anchor = SPACE_NONE;
 	j->chosen = SPACE_NONE;
@@ -264,36 +265,17 @@ static void pick_finalists(struct joint *j)
 		j->nfin = 0;
 }
 
-/* Random untried points into points[*n..), up to want of them. */
+/* Random untried points into points[*n..), up to want of them: the next
+ * in the order random draws for the same seed, skipping those tried. */
 static void random_points(struct joint *j, size_t *points, size_t max, size_t *n, size_t want)
 {
-	size_t tries = 0, got = 0;
+	size_t got = 0, p;
 
-	while (got < want && *n < max && tries++ < 64 * want + j->sp->npoints / 4) {
-		size_t p = (size_t)tk_rng_below(&j->rng, j->sp->npoints);
-		int dup = 0;
-
-		if (j->kind[p] != SPACE_UNTRIED)
-			continue;
-		for (size_t k = 0; k < *n; k++)
-			dup |= points[k] == p;
-		if (!dup) {
+	while (got < want && *n < max && (p = space_shuffle_next(&j->draws)) != SPACE_NONE)
+		if (j->kind[p] == SPACE_UNTRIED) {
 			points[(*n)++] = p;
 			got++;
 		}
-	}
-	if (got < want)
-		for (size_t p = 0; p < j->sp->npoints && got < want && *n < max; p++)
-			if (j->kind[p] == SPACE_UNTRIED) {
-				int dup = 0;
-
-				for (size_t k = 0; k < *n; k++)
-					dup |= points[k] == p;
-				if (!dup) {
-					points[(*n)++] = p;
-					got++;
-				}
-			}
 }
 
 static int joint_propose(void *state, size_t *points, size_t max, size_t *n, struct tune_error *err)

@@ -22,6 +22,18 @@ static const struct space_config *valid_config(const struct search_space *sp, si
 	return c->valid ? c : NULL;
 }
 
+/* The run the next measurement of point draws: a hash of the seed, the
+ * point and how often it was measured before. */
+static size_t run_of(struct space_measurer *m, size_t point)
+{
+	const struct space_config *c = valid_config(m->sp, point);
+	struct tk_rng r = { m->runs_seed ^ ((uint64_t)point * 0xbf58476d1ce4e5b9ull) ^
+			    ((uint64_t)m->measured[point]++ * 0x94d049bb133111ebull) };
+
+	tk_rng_next(&r);
+	return (size_t)tk_rng_below(&r, c->ntimes);
+}
+
 void search_space_measure_batch(struct space_measurer *m, const size_t *points, size_t n, double *values)
 {
 	double drift = 0;
@@ -37,7 +49,7 @@ void search_space_measure_batch(struct space_measurer *m, const size_t *points, 
 		}
 		if (drift == 0)
 			drift = search_drift_step(&m->rng, &m->log_drift, m->sigma);
-		values[i] = c->times[tk_rng_below(&m->rng, c->ntimes)] * drift;
+		values[i] = c->times[run_of(m, points[i])] * drift;
 	}
 }
 
@@ -58,12 +70,21 @@ static uint64_t seed_of(size_t seed, uint64_t what)
 	return tk_rng_next(&r);
 }
 
-void search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma)
+int search_space_measurer_init(struct space_measurer *m, const struct search_space *sp, size_t seed, double sigma)
 {
 	m->sp = sp;
 	m->rng.state = seed_of(seed, 1);
+	m->runs_seed = seed_of(seed, 3);
 	m->sigma = sigma;
 	m->log_drift = 0;
+	m->measured = calloc(sp->npoints ? sp->npoints : 1, sizeof(*m->measured));
+	return m->measured ? 0 : -1;
+}
+
+void search_space_measurer_free(struct space_measurer *m)
+{
+	free(m->measured);
+	m->measured = NULL;
 }
 
 /* One search at one budget: its choice's ratio into *ratio. */
@@ -76,9 +97,14 @@ static int search_once(const struct search_space *sp, const struct space_strateg
 	void *state = NULL;
 	int rc;
 
-	search_space_measurer_init(&m, sp, seed, sigma);
-	if ((rc = st->start(&state, sp, seed_of(seed, 2), budget_ms, err)) != 0)
+	if (search_space_measurer_init(&m, sp, seed, sigma) != 0) {
+		search_space_measurer_free(&m);
+		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
+	if ((rc = st->start(&state, sp, seed_of(seed, 2), budget_ms, err)) != 0) {
+		search_space_measurer_free(&m);
 		return rc;
+	}
 	/* Until the budget is spent: the measurement that crosses it is
 	 * made and counts (a tuner checks its clock between measurements),
 	 * those after it in its batch are not. */
@@ -121,6 +147,7 @@ static int search_once(const struct search_space *sp, const struct space_strateg
 		*ratio = c ? c->time / sp->configs[sp->best].time : INFINITY;
 	}
 	st->stop(state);
+	search_space_measurer_free(&m);
 	return rc;
 }
 

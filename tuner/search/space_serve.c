@@ -64,7 +64,12 @@ int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FI
 		free(space);
 		return -1;
 	}
-	search_space_measurer_init(&m, sp, 0, sigma);
+	if (search_space_measurer_init(&m, sp, 0, sigma) != 0) {
+		search_space_measurer_free(&m);
+		free(coord);
+		free(space);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), in)) {
 		size_t len = strcspn(line, "\n"), point;
 		char *arg = strchr(line, ' ');
@@ -91,7 +96,13 @@ int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FI
 			if (end == arg || *end) {
 				fprintf(out, "error: 'seed N' takes a number, not '%s'\n", arg);
 			} else {
-				search_space_measurer_init(&m, sp, (size_t)seed, sigma);
+				search_space_measurer_free(&m);
+				if (search_space_measurer_init(&m, sp, (size_t)seed, sigma) != 0) {
+					search_space_measurer_free(&m);
+					free(coord);
+					free(space);
+					return -1;
+				}
 				fprintf(out, "ok\n");
 			}
 		} else if ((strcmp(line, "measure") != 0 && strcmp(line, "judge") != 0) || !arg) {
@@ -116,6 +127,7 @@ int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FI
 		}
 		fflush(out);
 	}
+	search_space_measurer_free(&m);
 	free(coord);
 	free(space);
 	return 0;

@@ -137,10 +137,40 @@ static const struct space_strategy_ops grid_ops = {
 	"grid", grid_start, grid_propose, grid_tell, grid_best, grid_stop,
 };
 
+int space_shuffle_init(struct space_shuffle *s, size_t n, uint64_t seed)
+{
+	s->next = 0;
+	s->n = n;
+	s->rng.state = seed;
+	if (!(s->order = malloc((n ? n : 1) * sizeof(*s->order))))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		s->order[i] = (uint32_t)i;
+	return 0;
+}
+
+size_t space_shuffle_next(struct space_shuffle *s)
+{
+	size_t k;
+	uint32_t t;
+
+	if (s->next == s->n)
+		return SPACE_NONE;
+	k = s->next + (size_t)tk_rng_below(&s->rng, s->n - s->next);
+	t = s->order[k];
+	s->order[k] = s->order[s->next];
+	s->order[s->next++] = t;
+	return t;
+}
+
+void space_shuffle_free(struct space_shuffle *s)
+{
+	free(s->order);
+	s->order = NULL;
+}
+
 struct random_search {
-	uint32_t *order; /* order[0..next): drawn; the rest not yet */
-	size_t next, n;
-	struct tk_rng rng;
+	struct space_shuffle draws;
 	struct lowest low;
 };
 
@@ -149,7 +179,7 @@ static void random_stop(void *state)
 	struct random_search *r = state;
 
 	if (r)
-		free(r->order);
+		space_shuffle_free(&r->draws);
 	free(r);
 }
 
@@ -160,15 +190,11 @@ static int random_start(void **state, const struct search_space *sp, uint64_t se
 
 	(void)budget_ms;
 	*state = r;
-	if (!r || !(r->order = malloc((sp->npoints ? sp->npoints : 1) * sizeof(*r->order)))) {
+	if (!r || space_shuffle_init(&r->draws, sp->npoints, seed) != 0) {
 		random_stop(r);
 		*state = NULL;
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	}
-	for (size_t i = 0; i < sp->npoints; i++)
-		r->order[i] = (uint32_t)i;
-	r->n = sp->npoints;
-	r->rng.state = seed;
 	r->low.point = SPACE_NONE;
 	return 0;
 }
@@ -176,20 +202,12 @@ static int random_start(void **state, const struct search_space *sp, uint64_t se
 static int random_propose(void *state, size_t *point, size_t max, size_t *n, struct tune_error *err)
 {
 	struct random_search *r = state;
-	size_t k;
-	uint32_t t;
 
 	(void)max;
 	(void)err;
 	*n = 1;
-	if (r->next == r->n)
-		return 1;
-	k = r->next + (size_t)tk_rng_below(&r->rng, r->n - r->next);
-	t = r->order[k];
-	r->order[k] = r->order[r->next];
-	r->order[r->next++] = t;
-	*point = t;
-	return 0;
+	*point = space_shuffle_next(&r->draws);
+	return *point == SPACE_NONE;
 }
 
 static void random_tell(void *state, const size_t *points, const double *values, const double *costs, size_t n)
