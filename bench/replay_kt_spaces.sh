@@ -2,7 +2,7 @@
 # Benchmark: the joint search against random on every Kernel Tuner cache
 # file under a folder (the FAIR benchmark hub's cachefiles/, say), not only
 # the two spaces the README's table names. Each .json or .json.gz file found
-# (in subfolders too) is replayed by `tune replay --kernel-tuner` at each
+# (in subfolders too, symbolic links followed) is replayed by `tune replay --kernel-tuner` at each
 # drift, SEEDS seeds, the default budgets; a row per file, drift and budget
 # gives random's and the joint search's median ratio and share within 5%,
 # marked where the joint search is behind random in either, and the last
@@ -33,7 +33,7 @@ out=$(mktemp)
 rows=$(mktemp)
 files=$(mktemp)
 trap 'rm -f "$out" "$rows" "$files"' EXIT
-find "$dir" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort > "$files"
+find -L "$dir" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort > "$files"
 [ -s "$files" ] || { echo "bench/replay_kt_spaces.sh: no .json or .json.gz file under '$dir'" >&2; exit 2; }
 skipped=0
 while IFS= read -r f; do

@@ -79,19 +79,20 @@ printf 'seed 1\nmeasure 2,1\nmeasure 2,1\nseed 1\nmeasure 2,1\nmeasure 2,1\n' |
 	"$tune" replay --kernel-tuner "$TMP/small.json" --drift 50 --serve > "$TMP/serve" 2>&1
 check "--serve: each measurement its own process under the drift, the same again by seed ($(tr '\n' '|' < "$TMP/serve"))" \
 	sh -c "test \"\$(sed -n 2p '$TMP/serve')\" != \"\$(sed -n 3p '$TMP/serve')\" && test \"\$(sed -n 2,3p '$TMP/serve')\" = \"\$(sed -n 5,6p '$TMP/serve')\""
-# bench/replay_kt_spaces.sh over a folder of two spaces (one in a
-# subfolder): a row per space, drift and budget, and the count of rows where
+# bench/replay_kt_spaces.sh over a folder of three spaces (one in a
+# subfolder, one a symbolic link): a row per space, drift and budget, and the count of rows where
 # the joint search is behind; a folder without cache files is refused by
 # name; a file tune cannot read is skipped with its name, the others'
 # rows still printed, exit 3.
 mkdir -p "$TMP/spaces/sub" "$TMP/none" "$TMP/broken"
 cp "$TMP/small.json" "$TMP/spaces/a.json"
 gzip -c "$TMP/small.json" > "$TMP/spaces/sub/b.json.gz"
+ln -s "$TMP/small.json" "$TMP/spaces/c.json"
 bash "$src/bench/replay_kt_spaces.sh" "$tune" "$TMP/spaces" 10 "0 10" > "$TMP/spaces.out" 2> "$TMP/err"
 rc=$?
 check "replay_kt_spaces.sh: exit 0 (rc $rc: $(tail -1 "$TMP/err"))" test $rc = 0
-check "replay_kt_spaces.sh: 2 spaces x 2 drifts x 5 budgets ($(tail -2 "$TMP/spaces.out" | tr '\n' '|'))" sh -c \
-	"test \$(grep -c '^\(a\.json\|sub/b\.json\.gz\) ' '$TMP/spaces.out') = 20 && grep -q '^drift 0%: the joint search is behind random in [0-9]* of 10 rows' '$TMP/spaces.out' && grep -q '^drift 10%: .* of 10 rows' '$TMP/spaces.out'"
+check "replay_kt_spaces.sh: 3 spaces x 2 drifts x 5 budgets ($(tail -2 "$TMP/spaces.out" | tr '\n' '|'))" sh -c \
+	"test \$(grep -c '^\(a\.json\|sub/b\.json\.gz\|c\.json\) ' '$TMP/spaces.out') = 30 && grep -q '^drift 0%: the joint search is behind random in [0-9]* of 15 rows' '$TMP/spaces.out' && grep -q '^drift 10%: .* of 15 rows' '$TMP/spaces.out'"
 bash "$src/bench/replay_kt_spaces.sh" "$tune" "$TMP/none" > /dev/null 2> "$TMP/err"
 rc=$?
 check "replay_kt_spaces.sh: an empty folder is exit 2, named ($(cat "$TMP/err"))" sh -c "test $rc = 2 && grep -q \"no .json or .json.gz file under '$TMP/none'\" '$TMP/err'"
