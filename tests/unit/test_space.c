@@ -513,6 +513,58 @@ static void test_joint_steps(void)
 	search_space_free(&sp);
 }
 
+/* Ranked for their cost: a in 0..3, h in 0..1, every point alike in time;
+ * h = 0 costs 4 times h = 1 to measure. With (1, 0) scored 2% better than
+ * (1, 1), the two neighbours picked first are the cheap ones (0, 1) and
+ * (2, 1): by score alone they were (0, 0) and (2, 0), as dear as their
+ * origin. Under a budget of time, a point that costs a quarter is a
+ * quarter of the budget. */
+static void test_joint_cost(void)
+{
+	size_t cap = 1 << 12, used = 0, coord[2], points[2], got, h1 = 0;
+	char *text = malloc(cap);
+	struct search_space sp;
+	struct space_steps st;
+	struct tune_error err;
+	unsigned char state[8] = { 0 };
+	double score[8] = { 0 }, cost[8] = { 0 };
+
+	if (!text)
+		return;
+	str_appendf(text, cap, &used, "{\"tune_params_keys\": [\"a\", \"h\"], \"tune_params\": {\"a\": [0, 1, 2, 3], "
+		    "\"h\": [0, 1]}, \"cache\": {");
+	for (int a = 0; a < 4; a++)
+		for (int h = 0; h < 2; h++)
+			str_appendf(text, cap, &used, "%s\"%d,%d\": {\"a\": %d, \"h\": %d, \"time\": 1, \"times\": [1], "
+				    "\"compile_time\": %d, \"benchmark_time\": 0}", a + h ? "," : "", a, h, a, h, h ? 10 : 40);
+	str_appendf(text, cap, &used, "}}");
+	if (search_space_parse_kt(text, used, "cost.json", &sp, &err) != 0 || space_steps_init(&st, &sp) != 0) {
+		CHECK(0, "the space parses: %s", err.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	for (size_t h = 0; h < 2; h++) {
+		size_t p;
+
+		coord[0] = 1;
+		coord[1] = h;
+		p = search_space_point(&sp, coord);
+		state[p] = SPACE_SCORED;
+		score[p] = h ? 1.0 : 0.98;
+		cost[p] = h ? 10 : 40;
+		space_steps_learn(&st, p, state, score);
+	}
+	got = space_steps_pick(&st, state, score, cost, 25, points, 2);
+	for (size_t k = 0; k < got; k++) {
+		search_space_coords(&sp, points[k], coord);
+		h1 += coord[0] != 1 && coord[1] == 1;
+	}
+	CHECK(got == 2 && h1 == 2, "the cheap neighbours first: %zu of %zu picked have h = 1", h1, got);
+	space_steps_free(&st);
+	search_space_free(&sp);
+}
+
 /* The small space at drift 0: grid's order is 1,1 1,2 3,1 2,2 2,1, so its
  * best at a quarter, half, three quarters and all of 400 ms is 2, 1.5,
  * 1.5, 1; random finds the best in every seed with all of it. */
@@ -556,6 +608,7 @@ int main(void)
 	test_batches();
 	test_joint();
 	test_joint_steps();
+	test_joint_cost();
 	test_replay();
 	return check_done("test_space");
 }

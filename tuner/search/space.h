@@ -127,7 +127,8 @@ enum space_point_state { SPACE_UNTRIED, SPACE_SCORED, SPACE_FAILED, SPACE_EXCLUD
 /* The joint search's steps (space_steps.c): what a step along one
  * parameter (a value index one up or down) did to the score wherever both
  * ends were scored, and the untried neighbours of scored points ranked by
- * it. Per point a state (enum space_point_state) and, scored, a score. */
+ * it and by what measuring their origin cost. Per point a state (enum
+ * space_point_state) and, scored, a score and a cost. */
 struct space_steps {
 	const struct search_space *sp;
 	size_t *off;     /* per parameter: its first entry (2 a value: down, up) */
@@ -145,10 +146,12 @@ void space_steps_learn(struct space_steps *s, size_t p, const unsigned char *sta
 /* Whether q is likely to fail: two of its neighbours failed (failures
  * cluster: too many threads, too much shared memory). */
 int space_steps_likely_failing(struct space_steps *s, size_t q, const unsigned char *state);
-/* The untried neighbours of scored points predicted best (none likely to
- * fail) into points[0..want), best first; how many there were. */
-size_t space_steps_pick(struct space_steps *s, const unsigned char *state, const double *score, size_t *points,
-			size_t want);
+/* The untried neighbours of scored points predicted best for what they
+ * are likely to cost (none likely to fail) into points[0..want), best
+ * first; how many there were. mean_cost: what a point measured cost, on
+ * average. */
+size_t space_steps_pick(struct space_steps *s, const unsigned char *state, const double *score, const double *cost,
+			double mean_cost, size_t *points, size_t want);
 /* The strategies, NULL-ended, and the one of a name (or NULL). */
 extern const struct space_strategy_ops *const search_space_strategies[];
 const struct space_strategy_ops *search_space_strategy(const char *name);

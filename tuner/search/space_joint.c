@@ -10,7 +10,8 @@
  * measures a few random points and then, batch by batch, the untried
  * neighbours of the points scored that the steps seen so far predict best
  * (space_steps.c: a neighbour's origin's score times what that step, from
- * that value, did elsewhere, with a bonus for steps seldom seen). A climb
+ * that value, did elsewhere, with a bonus for steps seldom seen, weighed
+ * by what measuring its origin cost, as the budget is time). A climb
  * that ends in a local minimum goes on from the next best point seen, most
  * often beside it (a plateau, a second basin): hill climbing whose
  * restarts are chosen by what was measured, not drawn, and whose moves
@@ -310,7 +311,7 @@ static int joint_propose(void *state, size_t *points, size_t max, size_t *n, str
 		double start = budget_points(j) / 3;
 
 		if ((double)j->nvalid >= (start < 4 ? 4 : start > JOINT_START_MAX ? JOINT_START_MAX : start))
-			*n = 1 + space_steps_pick(&j->steps, j->kind, j->score, points + 1,
+			*n = 1 + space_steps_pick(&j->steps, j->kind, j->score, j->cost, mean_cost(j), points + 1,
 						  JOINT_BATCH < max - 1 ? JOINT_BATCH : max - 1);
 		if (*n > 1) {
 			points[0] = j->anchor;
