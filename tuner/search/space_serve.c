@@ -55,22 +55,14 @@ static char *space_json(const struct search_space *sp)
 
 int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FILE *out)
 {
-	struct space_measurer m;
+	struct space_measurer m = { 0 };
 	size_t *coord = calloc(sp->nparams ? sp->nparams : 1, sizeof(*coord));
 	char line[4096], *space = space_json(sp);
+	int rc = 0;
 
-	if (!coord || !space) {
-		free(coord);
-		free(space);
-		return -1;
-	}
-	if (search_space_measurer_init(&m, sp, 0, sigma) != 0) {
-		search_space_measurer_free(&m);
-		free(coord);
-		free(space);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), in)) {
+	if (!coord || !space || search_space_measurer_init(&m, sp, 0, sigma) != 0)
+		rc = -1;
+	while (rc == 0 && fgets(line, sizeof(line), in)) {
 		size_t len = strcspn(line, "\n"), point;
 		char *arg = strchr(line, ' ');
 		int32_t c;
@@ -98,10 +90,8 @@ int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FI
 			} else {
 				search_space_measurer_free(&m);
 				if (search_space_measurer_init(&m, sp, (size_t)seed, sigma) != 0) {
-					search_space_measurer_free(&m);
-					free(coord);
-					free(space);
-					return -1;
+					rc = -1;
+					break;
 				}
 				fprintf(out, "ok\n");
 			}
@@ -130,5 +120,5 @@ int search_space_serve(const struct search_space *sp, double sigma, FILE *in, FI
 	search_space_measurer_free(&m);
 	free(coord);
 	free(space);
-	return 0;
+	return rc;
 }
