@@ -488,13 +488,15 @@ int main(void)
 	}
 	/* Wide intervals: every g reaches the plateau and final_top asks for
 	 * as many as a final holds. The knee is still among the finalists, and a
-	 * place is left for the baseline beside it, so the gain is measured. */
-	{
+	 * place is left for the baseline beside it, so the gain is measured;
+	 * with several hints (processes) in the final, a place beside each, as
+	 * the final may choose any of them. */
+	for (size_t nhints = 1; nhints <= 4; nhints += 3) {
 		struct trial **cand, *fin[SEARCH_FINAL_MAX], *knee;
-		size_t nc, nf;
+		size_t nc, nf, besides = 0;
 		int knee_in = 0;
 
-		setup(&p, &s, STRATEGY_ADAPTIVE, 1);
+		setup(&p, &s, STRATEGY_ADAPTIVE, nhints);
 		s.final_top = SEARCH_FINAL_MAX; /* the most a sweep may ask */
 		CHECK(plan_build(&p, &s, &pl, &err) == 0, "plan: %s", err.msg);
 		cand = calloc(pl.ntrials + 1, sizeof(struct trial *));
@@ -516,6 +518,15 @@ int main(void)
 		CHECK(search_baseline_beside(s.manifest, knee) != PLAN_NA && nf < SEARCH_FINAL_MAX,
 		      "%zu finalists of %d leave no place for g = %lld beside the knee", nf, SEARCH_FINAL_MAX,
 		      search_baseline_beside(s.manifest, knee));
+		for (size_t k = 0; k < nf; k++) {
+			int first = search_baseline_beside(s.manifest, fin[k]) != PLAN_NA;
+
+			for (size_t j = 0; j < k && first; j++)
+				first = !plan_same_process(fin[j], fin[k]);
+			besides += first;
+		}
+		CHECK(nf + besides <= SEARCH_FINAL_MAX, "%zu hints: %zu finalists in %zu processes leave no place beside "
+		      "each of them in a final of %d", nhints, nf, besides, SEARCH_FINAL_MAX);
 		free(cand);
 		plan_free(&pl);
 	}

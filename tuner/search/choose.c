@@ -67,35 +67,62 @@ static int holds(struct trial *const *fin, size_t nf, const struct trial *c)
 	return 0;
 }
 
+/* Whether c joins the finalists fin[0..nf) with a place left for the knee
+ * and for a baseline beside each of their processes: whichever the final
+ * chooses, its gain over the baseline is then measured run by run. */
+static int fits(const struct kernel_manifest *m, struct trial *const *fin, size_t nf, const struct trial *c,
+		const struct trial *knee)
+{
+	const struct trial *all[SEARCH_FINAL_MAX + 2];
+	size_t n = 0, besides = 0;
+
+	if (nf >= SEARCH_FINAL_MAX)
+		return 0;
+	for (size_t k = 0; k < nf; k++)
+		all[n++] = fin[k];
+	all[n++] = c;
+	if (c != knee && !holds(fin, nf, knee))
+		all[n++] = knee;
+	for (size_t k = 0; k < n; k++) {
+		int first = search_baseline_beside(m, all[k]) != PLAN_NA;
+
+		for (size_t j = 0; j < k && first; j++)
+			first = !plan_same_process(all[j], all[k]);
+		besides += (size_t)first;
+	}
+	/* Without a baseline beside (another variant), one place for the baseline's best. */
+	return n + (besides ? besides : 1) <= SEARCH_FINAL_MAX;
+}
+
 /* Who is measured again for a decision, cand[0..n) ranked: the top final_top,
  * the knee, then every other whose interval reaches the plateau, best first,
- * up to one less than SEARCH_FINAL_MAX; then the baseline. Returns how many,
- * in fin. */
+ * as places allow (fits); then the baseline. Returns how many,
+ * into fin. */
 size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw, struct trial **cand, size_t n,
 			struct trial *knee, double drift, struct trial **fin)
 {
-	/* One place is kept for the baseline: with wide intervals every
-	 * candidate may reach the plateau, and the gain is still measured. */
-	const size_t room = SEARCH_FINAL_MAX - 1;
 	size_t nf = 0;
 
-	for (size_t k = 0; k < n && k < (size_t)sw->final_top && nf + 1 < room; k++)
-		fin[nf++] = cand[k];
-	for (size_t k = 0; k <= n && nf < room; k++) {
+	for (size_t k = 0; k < n && k < (size_t)sw->final_top; k++)
+		if (fits(m, fin, nf, cand[k], knee))
+			fin[nf++] = cand[k];
+	for (size_t k = 0; k <= n; k++) {
 		struct trial *c = k == 0 ? knee : cand[k - 1];
 
-		if (!holds(fin, nf, c) && (c == knee || reaches_plateau(m, c, cand[0], sw->tolerance)))
+		if (!holds(fin, nf, c) && (c == knee || reaches_plateau(m, c, cand[0], sw->tolerance)) &&
+		    fits(m, fin, nf, c, knee))
 			fin[nf++] = c;
 	}
 	/* Processes ran minutes apart: the best of another (a hint, a page
 	 * size) that only drift may have put behind is measured beside it. */
-	for (size_t k = 1; drift > 0 && k < n && nf < room; k++) {
+	for (size_t k = 1; drift > 0 && k < n; k++) {
 		int first_of_process = 1;
 
 		for (size_t j = 0; j < k && first_of_process; j++)
 			first_of_process = !plan_same_process(cand[j], cand[k]);
 		if (first_of_process && !holds(fin, nf, cand[k]) &&
-		    reaches_plateau(m, cand[k], cand[0], search_drift_tolerance(sw->tolerance, drift)))
+		    reaches_plateau(m, cand[k], cand[0], search_drift_tolerance(sw->tolerance, drift)) &&
+		    fits(m, fin, nf, cand[k], knee))
 			fin[nf++] = cand[k];
 	}
 	/* The baseline's best too, so that the gain over it is measured in the
