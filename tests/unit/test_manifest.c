@@ -88,6 +88,8 @@ static const struct {
 	  { ":8:54: key 'column' is no longer read: remove it", "json_extract(params, '$.<name>')" } },
 	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8 }\n",
 	  { ":8:5: parameter 'g': give it either 'define' (compile time) or 'flag' (run time)" } },
+	{ HEAD METRIC "moved: { gs: [g, nope] }\nparameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g }\n",
+	  { ":7:18: key 'moved': 'nope' is not a parameter (or variant): name what took the place of 'gs'" } },
 	{ HEAD METRIC "parameters:\n  - { name: g, type: int, min: 1, max: 8, flag: --g, define: G }\n",
 	  { ":8:5: parameter 'g': give it either 'define'" } },
 	{ HEAD METRIC "parameters:\n  - { name: g, type: int, flag: --g }\n",
@@ -269,6 +271,24 @@ int main(void)
 			CHECK_CONTAINS(err.msg, "key 'name': 'trial' is reserved: its views would be named like tune's own");
 			manifest_free(&m);
 		}
+	}
+	/* A key a kernel's manifest says it moved, or a parameter's name, given
+	 * where a sweep or platform has its own keys: the manifest says what to
+	 * write, any kernel's as the shipped ones'. */
+	{
+		char text[sizeof(good) + 64], buf[400];
+
+		snprintf(text, sizeof(text), "%smoved: { gs: [g], old: [variant, hint] }\n", good);
+		write_file(path, text);
+		CHECK(kernel_key_explain("gs", NULL, buf, sizeof(buf)) == CONF_EXPLAINED_MOVED, "gs: moved");
+		CHECK_CONTAINS(buf, "kernel k's parameter replaced it: write params: { g: ... }");
+		CHECK(kernel_key_explain("old", "quick", buf, sizeof(buf)) == CONF_EXPLAINED_MOVED, "old: moved");
+		CHECK_CONTAINS(buf, "kernel k's parameters replaced it: write quick: { params: { variant: ..., hint: ... } }");
+		CHECK(kernel_key_explain("hint", NULL, buf, sizeof(buf)) == CONF_EXPLAINED_ELSEWHERE, "hint: a parameter");
+		CHECK_CONTAINS(buf, "'hint' is a parameter of kernels chase, k: write params: { hint: ... }");
+		CHECK(kernel_key_explain("hint", "hosts", buf, sizeof(buf)) == 0, "not in another section");
+		CHECK(kernel_key_explain("hintz", NULL, buf, sizeof(buf)) == 0, "hintz: nobody's");
+		write_file(path, good);
 	}
 	/* Every kernel's report is the same: 'report' is no longer read, and
 	 * says what is instead. */

@@ -13,6 +13,7 @@ struct ctx {
 	const char *path;
 	const char *what;
 	struct tune_error *err;
+	conf_explain_fn explain; /* or NULL */
 };
 
 static int at(struct ctx *c, const struct ynode *n, const char *fmt, const char *key, const char *detail)
@@ -364,6 +365,12 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 		if (!k->name) {
 			const char *suggestion = tune_suggest_in(key->value, table, sizeof(*table));
 			char detail[512];
+			int explained = c->explain ? c->explain(key->value, section, detail, sizeof(detail)) : 0;
+
+			/* A kernel's key: its manifest says where it went. */
+			if (explained)
+				return at(c, key, explained == CONF_EXPLAINED_MOVED ? "key '%.64s' is no longer read: %s"
+					  : "unknown key '%.64s': %s", key->value, detail);
 
 			for (k = table; suggestion && k->name && strcmp(k->name, suggestion) != 0; k++)
 				;
@@ -404,16 +411,22 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 	return 0;
 }
 
-int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
-		void *dest, const char *what, struct tune_error *err)
+static int conf_decode_explained(const char *path, const struct ynode *map, const struct conf_key *table,
+				 void *dest, const char *what, conf_explain_fn explain, struct tune_error *err)
 {
-	struct ctx c = { path, what, err };
+	struct ctx c = { path, what, err, explain };
 
 	if (!map)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: the file is empty (see 'tune help %s')", path, what);
 	if (map->kind != YNODE_MAP)
 		return at(&c, map, "%s file must be a mapping of keys, not %s", what, ynode_kind_name(map->kind));
 	return decode_map(&c, map, table, dest, NULL);
+}
+
+int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
+		void *dest, const char *what, struct tune_error *err)
+{
+	return conf_decode_explained(path, map, table, dest, what, NULL, err);
 }
 
 void conf_release(const struct conf_key *table, void *dest)
@@ -534,7 +547,7 @@ void conf_help(FILE *out, const struct conf_key *table, int indent)
 }
 
 int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
-	      char **path_out, struct tune_error *err)
+	      conf_explain_fn explain, char **path_out, struct tune_error *err)
 {
 	char path[4096], known[1024];
 	struct ydoc doc;
@@ -548,7 +561,7 @@ int conf_load(const char *dir, const char *what, const char *name, const struct 
 	}
 	if ((rc = ydoc_load(path, &doc, err)) != 0)
 		return rc;
-	rc = conf_decode(path, doc.root, table, dest, what, err);
+	rc = conf_decode_explained(path, doc.root, table, dest, what, explain, err);
 	ydoc_free(&doc);
 	/* Stored absolute, so that a later command from elsewhere finds it. */
 	if (!rc && !(*path_out = realpath(path, NULL)) && !(*path_out = strdup(path)))

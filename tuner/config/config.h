@@ -137,14 +137,22 @@ struct conf_key {
 	const char *help;
 };
 
+/* What a key unknown to a file's table means elsewhere, into buf (section:
+ * where it is, NULL at the top): CONF_EXPLAINED_MOVED, no longer read;
+ * CONF_EXPLAINED_ELSEWHERE, it belongs under another key; 0, unknown. */
+typedef int (*conf_explain_fn)(const char *key, const char *section, char *buf, size_t len);
+#define CONF_EXPLAINED_MOVED 2
+#define CONF_EXPLAINED_ELSEWHERE 1
+
 /* Decodes the mapping node into dest per table; what names the file kind in
  * messages ("platform", "sweep"). Returns 0 or TUNE_ERR_CONFIG. */
 int conf_decode(const char *path, const struct ynode *map, const struct conf_key *table,
 		void *dest, const char *what, struct tune_error *err);
 /* Finds <dir>/<name>.yaml (see paths_find), parses it and decodes it into
- * dest; *path_out is the file's path, which the caller frees. */
+ * dest; *path_out is the file's path, which the caller frees. An unknown
+ * key is explained by explain first when it is given. */
 int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
-	      char **path_out, struct tune_error *err);
+	      conf_explain_fn explain, char **path_out, struct tune_error *err);
 void conf_release(const struct conf_key *table, void *dest);
 /* TUNE_ERR_CONFIG with "path:line:column: " and the formatted message. */
 int conf_fail_at(struct tune_error *err, const char *path, struct conf_where at, const char *fmt, ...)
@@ -460,6 +468,7 @@ struct kernel_manifest {
 	struct kernel_metric metric;
 	char *correctness;          /* a field that must equal the baseline's in every run */
 	struct conf_strs exports;   /* parameters (or "variant") the header gives per context */
+	struct conf_entries moved;  /* old keys of sweeps and platforms, each to what took its place */
 	struct conf_texts constraints; /* as written, with where */
 	struct kernel_constraint *constraint; /* each parsed, as many */
 	struct kernel_probe probe;  /* name NULL: none */
@@ -530,6 +539,12 @@ int manifest_names_in(const char *const *dirs, size_t nd, char ***names);
 #define KERNEL_MAX_CHOICES 128
 extern const char *kernel_choices[KERNEL_MAX_CHOICES + 1];
 void kernel_choices_load(void);
+
+/* moved_keys.c: a conf_explain_fn for sweeps and platforms: a key at their
+ * top (or in quick) that a manifest says it moved (moved:), or a parameter's
+ * name, with what to write; reads every manifest. The check of moved:. */
+int kernel_key_explain(const char *key, const char *section, char *buf, size_t len);
+int manifest_check_moved(const struct kernel_manifest *m, struct tune_error *err);
 
 /* sweep.c: one parameter space to measure, read from sweeps/<name>.yaml. Lists
  * it leaves out come from the platform; `quick:` overrides for --quick. */

@@ -99,6 +99,7 @@ const struct conf_key manifest_keys[] = {
 	{ "constraints", CONF_TEXT_LIST, M(constraints), 0, 0, NULL, NULL, 0, "conditions a trial's values must meet, each a string: engine != psync or iodepth == 1, block % tile == 0 (integers, parameters, variant, a choice's values by name, on/off, + - * / %, == != < <= > >=, and, or, not, parentheses; one naming a parameter the variant does not take holds; x / 0 breaks it); trials breaking one are never measured" },
 	{ "exports", CONF_STRING_LIST, M(exports), 0, 0, NULL, NULL, CONF_NAME, "what the header gives per context: parameters, or variant (default: the searched ones)" },
 	{ "report", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "remove it: every kernel's report is the same: the generic tables, chart and header block, or the views its views: file declares in their place (README: Reports as data)" },
+	{ "moved", CONF_VALUE_MAP, M(moved), 0, 0, NULL, NULL, 0, "keys of sweeps and platforms written before the kernel's parameters were, each to the parameters (or variant) that took its place: { sizes_mb: size_mb }; such a key then gets a message saying what to write" },
 	{ "views", CONF_STRING, M(views), 0, 0, NULL, NULL, CONF_RELPATH, "a file of SQL views of its results, relative to the kernels directory: only CREATE VIEW <name>_... AS SELECT statements, made in the database when a sweep of the kernel runs" },
 	{ "probe", CONF_SECTION, M(probe), 0, 0, NULL, probe_keys, 0, "a run measuring the host before a sweep, its fields stored with the host:" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0, NULL },
@@ -445,7 +446,8 @@ static int check_manifest(const struct kernel_manifest *m, const char *name, str
 	for (size_t i = 0; i < m->parameters.n; i++)
 		if ((rc = check_param(m, i, err)) != 0 || (rc = check_at_least(m, MANIFEST_PARAM(m, i), err)) != 0)
 			return rc;
-	if ((rc = check_probe(m, err)) != 0 || (rc = check_place_flags(m, err)) != 0)
+	if ((rc = check_probe(m, err)) != 0 || (rc = check_place_flags(m, err)) != 0 ||
+	    (rc = manifest_check_moved(m, err)) != 0)
 		return rc;
 	{
 		int variant;
@@ -522,7 +524,7 @@ int manifest_load_in(const char *dir, const char *name, struct kernel_manifest *
 	snprintf(path, sizeof(path), "%s/%s/kernel.yaml", dir, name);
 	if (!(m->dir = strdup(dir)))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
-	if ((rc = conf_load("kernels", "kernel", path, manifest_keys, m, &m->path, err)) != 0)
+	if ((rc = conf_load("kernels", "kernel", path, manifest_keys, m, NULL, &m->path, err)) != 0)
 		return rc;
 	return finish(m, name, err);
 }

@@ -32,10 +32,6 @@ const struct conf_key platform_keys[] = {
 	{ "cpus", CONF_INT_LIST, P(cpus), 0, 4095, NULL, NULL, CONF_AUTO, "CPUs to pin to; auto = a PU of the last core" },
 	{ "device_cpu", CONF_INT, P(device_cpu), 0, 4095, NULL, NULL, CONF_AUTO, "ipa: the emulated accelerator's CPU (the apps run on cpus); auto = CPU 0, or 1 when cpus is 0" },
 	{ "params", CONF_VALUE_MAP, P(params), 0, 0, NULL, NULL, 0, "values of kernels' parameters that a sweep leaves out, by name: name: value or [values] (e.g. size_mb: [8, 512], group_size: [1, 8, 64]); each kernel takes those of its parameters, else its manifest's default" },
-	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hint: [...] }" },
-	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { size_mb: [...] }" },
-	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { group_size: [...] }" },
-	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the platform's values of a kernel's parameters are one map: write params: { hugepages: [off, on] }" },
 	{ "sweeps", CONF_STRING_LIST, P(sweeps), 0, 0, NULL, NULL, 0, "sweeps that `tune --platform` runs" },
 	{ "hosts", CONF_STRING_LIST, P(hosts), 0, 0, NULL, NULL, 0, "where the sweeps run, all at once: local, and/or agent URLs (http://HOST:PORT of `tune agent`); default local" },
 	{ "token_file", CONF_STRING, P(token_file), 0, 0, NULL, NULL, 0, "file holding the agents' token" },
@@ -152,7 +148,7 @@ int platform_load(const char *name, struct platform *p, struct tune_error *err)
 	memset(p, 0, sizeof(*p));
 	p->pin = 1;
 	p->memory_mb = p->llc_kb = p->cores = p->device_cpu = CONF_AUTO_VALUE;
-	if ((rc = conf_load("platforms", "platform", name, platform_keys, p, &p->path, err)) != 0)
+	if ((rc = conf_load("platforms", "platform", name, platform_keys, p, kernel_key_explain, &p->path, err)) != 0)
 		return rc;
 	if (!p->compiler && !(p->compiler = strdup("cc")))
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");

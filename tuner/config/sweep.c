@@ -10,13 +10,6 @@ const char *const sweep_strategy_names[] = { "grid", "random", "adaptive", "join
 
 #define Q(field) offsetof(struct sweep_quick, field)
 static const struct conf_key quick_keys[] = {
-	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's working sets are a parameter: write quick: { params: { size_mb: [...] } }" },
-	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's group sizes are a parameter: write quick: { params: { group_size: [...] } }" },
-	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's hints are a parameter: write quick: { params: { hint: [...] } }" },
-	{ "queries", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's queries are a parameter: write quick: { params: { queries: N } }" },
-	{ "apps", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's apps are a parameter: write quick: { params: { apps: [...] } }" },
-	{ "speedups", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's speedups are a parameter: write quick: { params: { speedup: [...] } }" },
-	{ "tasks", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's tasks are a parameter: write quick: { params: { tasks: N } }" },
 	{ "runs", CONF_INT, Q(runs), 1, 100000, NULL, NULL, 0, "measured runs under --quick" },
 	{ "warmup", CONF_INT, Q(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs under --quick" },
 	{ "max_runs", CONF_INT, Q(max_runs), 1, 100000, NULL, NULL, 0, "max_runs under --quick" },
@@ -33,15 +26,6 @@ const struct conf_key sweep_keys[] = {
 	{ "params", CONF_VALUE_MAP, S(params), 0, 0, NULL, NULL, 0, "the kernel's parameters and variant: name: value or [values] (default: the platform's params of the same name, else the manifest's default; every variant)" },
 	{ "strategy", CONF_ENUM, S(strategy), 0, 0, sweep_strategy_names, NULL, 0, "search strategy (default grid)" },
 	{ "variants", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the variants are given in params: write params: { variant: [...] } (see 'tune kernels')" },
-	{ "thresholds_ns", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's thresholds are a parameter: write params: { threshold_ns: [...] } (see 'tune kernels')" },
-	{ "ipa", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "ipa's workload is parameters: write params: { dist: ..., lat_a_ns: ..., apps: ..., calls: ... } (see 'tune kernels')" },
-	{ "sched", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "sched's policies and workload are its variants and parameters: write params: { variant: [co, eft], speedup: [...], apps: [...], dispatch: [...], tasks: ..., threshold_ns: auto } (see 'tune kernels')" },
-	{ "sizes_mb", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's working sets are a parameter: write params: { size_mb: [...] } (default: the platform's params)" },
-	{ "group_sizes", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's group sizes are a parameter: write params: { group_size: [...] } (default: the platform's params)" },
-	{ "hints", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's hints are a parameter: write params: { hint: [...] } (default: the platform's params)" },
-	{ "hugepages", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's huge pages are a parameter: write params: { hugepages: [off, on] } (default: the platform's params)" },
-	{ "depth", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's depth is a parameter: write params: { depth: N }" },
-	{ "queries", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "chase's queries are a parameter: write params: { queries: N }" },
 	{ "runs", CONF_INT, S(runs), 1, 100000, NULL, NULL, 0, "measured runs per trial (default 5)" },
 	{ "warmup", CONF_INT, S(warmup), 0, 1000, NULL, NULL, 0, "warm-up runs per trial (default 2)" },
 	{ "seed", CONF_INT, S(seed), 0, 1LL << 62, NULL, NULL, 0, "seed of the cycle and the queries (default 42)" },
@@ -243,7 +227,7 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	s->record_optima = 1;
 	s->quick.runs = s->quick.warmup = s->quick.max_runs = -1;
 	kernel_choices_load();
-	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, &s->path, err);
+	int rc = conf_load("sweeps", "sweep", name, sweep_keys, s, kernel_key_explain, &s->path, err);
 
 	if (rc)
 		return rc;
