@@ -565,6 +565,73 @@ static void test_joint_cost(void)
 	search_space_free(&sp);
 }
 
+/* A short parameter (4 values: a choice, maybe, whose indices mean no
+ * order) has every value a step away; a long one (6) one index each way.
+ * Scored at (0, 2), the untried neighbours are a = 1, 2, 3 and b = 1, 3;
+ * once the jump a 0 -> 3 is seen to gain, it is learnt as any step. */
+static void test_joint_short(void)
+{
+	size_t cap = 1 << 13, used = 0, coord[2], points[8], got, jumps = 0, far_b = 0, p0, p3;
+	char *text = malloc(cap);
+	struct search_space sp;
+	struct space_steps st;
+	struct tune_error err;
+	unsigned char state[24] = { 0 };
+	double score[24] = { 0 }, cost[24] = { 0 };
+
+	if (!text)
+		return;
+	str_appendf(text, cap, &used, "{\"tune_params_keys\": [\"a\", \"b\"], \"tune_params\": {\"a\": [0, 1, 2, 3], "
+		    "\"b\": [1, 2, 3, 4, 5, 6]}, \"cache\": {");
+	for (int a = 0; a < 4; a++)
+		for (int b = 1; b <= 6; b++)
+			str_appendf(text, cap, &used, "%s\"%d,%d\": {\"a\": %d, \"b\": %d, \"time\": 1, \"times\": [1], "
+				    "\"compile_time\": 1, \"benchmark_time\": 0}", a + b > 1 ? "," : "", a, b, a, b);
+	str_appendf(text, cap, &used, "}}");
+	if (search_space_parse_kt(text, used, "short.json", &sp, &err) != 0 || space_steps_init(&st, &sp) != 0) {
+		CHECK(0, "the space parses: %s", err.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	coord[0] = 0;
+	coord[1] = 1;
+	p0 = search_space_point(&sp, coord);
+	state[p0] = SPACE_SCORED;
+	score[p0] = cost[p0] = 1;
+	space_steps_learn(&st, p0, state, score);
+	got = space_steps_pick(&st, state, score, cost, 1, points, 8);
+	for (size_t k = 0; k < got; k++) {
+		search_space_coords(&sp, points[k], coord);
+		jumps += coord[1] == 1 && coord[0] >= 2;
+		far_b += coord[0] == 0 && coord[1] >= 3;
+	}
+	CHECK(got == 5 && jumps == 2 && far_b == 0, "neighbours: %zu, %zu of them a's jumps, %zu b's jumps", got,
+	      jumps, far_b);
+	/* (3, 2) scored twice as fast: the jump there is learnt, so from
+	 * (0, 5), scored better still, it is predicted before the steps never
+	 * seen (a jump never seen is not). */
+	coord[0] = 3;
+	coord[1] = 1;
+	p3 = search_space_point(&sp, coord);
+	state[p3] = SPACE_SCORED;
+	score[p3] = 0.5;
+	cost[p3] = 1;
+	space_steps_learn(&st, p3, state, score);
+	coord[0] = 0;
+	coord[1] = 4;
+	p0 = search_space_point(&sp, coord);
+	state[p0] = SPACE_SCORED;
+	score[p0] = 0.4;
+	cost[p0] = 1;
+	space_steps_learn(&st, p0, state, score);
+	got = space_steps_pick(&st, state, score, cost, 1, points, 1);
+	search_space_coords(&sp, got ? points[0] : p0, coord);
+	CHECK(got == 1 && coord[0] == 3 && coord[1] == 4, "the learnt jump first: (%zu, %zu), not (3, 4)", coord[0], coord[1]);
+	space_steps_free(&st);
+	search_space_free(&sp);
+}
+
 /* The small space at drift 0: grid's order is 1,1 1,2 3,1 2,2 2,1, so its
  * best at a quarter, half, three quarters and all of 400 ms is 2, 1.5,
  * 1.5, 1; random finds the best in every seed with all of it. */
@@ -609,6 +676,7 @@ int main(void)
 	test_joint();
 	test_joint_steps();
 	test_joint_cost();
+	test_joint_short();
 	test_replay();
 	return check_done("test_space");
 }

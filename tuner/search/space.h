@@ -131,7 +131,7 @@ enum space_point_state { SPACE_UNTRIED, SPACE_SCORED, SPACE_FAILED, SPACE_EXCLUD
  * space_point_state) and, scored, a score and a cost. */
 struct space_steps {
 	const struct search_space *sp;
-	size_t *off;     /* per parameter: its first entry (2 a value: down, up) */
+	size_t *off;     /* per parameter: its first entry (short: a to b at a x nvalues + b; else 2 a value, down, up) */
 	double *sum;     /* per entry: the log score ratios of the step, summed */
 	size_t *count;   /* per entry: how many */
 	size_t *coord;

@@ -1,7 +1,8 @@
 /* The steps of the joint search of a recorded space (space.h): what a
  * step along one parameter (its value index one up or down, from a given
- * value) did to the score wherever both ends were scored, and from that a
- * ranking of the untried neighbours of the points scored.
+ * value; or, for a short parameter, to any other of its values) did to
+ * the score wherever both ends were scored, and from that a ranking of the
+ * untried neighbours of the points scored.
  *
  * A step's effect is learnt as the log of its end's score over its
  * origin's, averaged over every pair of scored neighbours it joins (both
@@ -39,7 +40,24 @@
  * an RTX A4000, GEMM on an RTX 3090, pnpoly). The
  * neighbour's own cost predicted by what each step did to the cost, as
  * the score: 0.25 25, 1.153, 0.428 (97% at 5%), 0.5 31, 1.155, 0.415: no
- * better than the origin's, so not kept. */
+ * better than the origin's, so not kept.
+ *
+ * Why short parameters jump: a parameter of a few values is often a
+ * choice whose indices mean no order (pnpoly's between_method, 0 to 3),
+ * and a walk of one index at a time stops at a value worse than both its
+ * neighbours' far side. Every value of a parameter of up to STEPS_SHORT
+ * values is one step away; such a jump never seen has a smaller allowance
+ * (STEPS_JUMP_EXPLORE), so that the ordered tiles of convolution (four
+ * values each) are still walked first. The benchmark hub's spaces with the
+ * two shared ones (33 spaces, 100 seeds, no drift:
+ * bench/replay_kt_spaces.sh build/tune DIR 100 0; rows behind random of
+ * 165, geometric mean of the medians, mean share within 5%): one index
+ * only 27, 1.147, 0.458; jumps up to 3 values 29, 1.147, 0.459; up to 4
+ * with the full allowance 31, 1.140, 0.480 (convolution_A100 at 2%: 1.074,
+ * 45%); up to 4 with none 25, 1.141, 0.471; with 0.1 22, 1.140, 0.474
+ * (MI250X's convolution within 5% at 2% in 63% of seeds, not 30%; W7800's
+ * at 5% 72%, not 31%). convolution_A100 over 1,000 seeds pays a little: 54%
+ * within 5% at 2% (60% before), 94% at 5% (95%). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -47,9 +65,21 @@
 
 /* The allowance (log) of a step never seen. */
 #define STEPS_EXPLORE 0.3
+/* A parameter of at most this many values has every value a step away
+ * from every other (a choice walked as if ordered is a trap), and a step
+ * of more than one index, never seen, this allowance. */
+#define STEPS_SHORT 4
+#define STEPS_JUMP_EXPLORE 0.1
 /* How much what a neighbour likely costs weighs in its rank: its
  * prediction times its origin's cost over the mean cost, to this power. */
 #define STEPS_COST_WEIGHT 0.25
+
+/* A parameter's entries: from each value to every other of a short one,
+ * else down and up. */
+static size_t entries(size_t nvalues)
+{
+	return nvalues <= STEPS_SHORT ? nvalues * nvalues : 2 * nvalues;
+}
 
 int space_steps_init(struct space_steps *s, const struct search_space *sp)
 {
@@ -63,7 +93,7 @@ int space_steps_init(struct space_steps *s, const struct search_space *sp)
 	if (!(s->off = calloc(d + 1, sizeof(size_t))) || !(s->coord = calloc(d, sizeof(size_t))))
 		return -1;
 	for (size_t i = 0; i < sp->nparams; i++)
-		s->off[i + 1] = s->off[i] + 2 * sp->params[i].nvalues;
+		s->off[i + 1] = s->off[i] + entries(sp->params[i].nvalues);
 	if (!(s->sum = calloc(s->off[sp->nparams] + 1, sizeof(double))) ||
 	    !(s->count = calloc(s->off[sp->nparams] + 1, sizeof(size_t))) || !(s->pred = calloc(n, sizeof(double))) ||
 	    !(s->cand = calloc(n, sizeof(size_t))))
@@ -95,27 +125,48 @@ static size_t stepped(struct space_steps *s, size_t i, int step)
 	return q;
 }
 
-/* A step's entry: from value a of parameter i, up or down. */
-static size_t entry(const struct space_steps *s, size_t i, size_t a, int step)
+/* A step's entry: parameter i from value a to value b (adjacent). */
+static size_t entry(const struct space_steps *s, size_t i, size_t a, size_t b)
 {
-	return s->off[i] + 2 * a + (step > 0);
+	size_t n = s->sp->params[i].nvalues;
+
+	return s->off[i] + (n <= STEPS_SHORT ? a * n + b : 2 * a + (b > a));
+}
+
+/* Whether values a and b of parameter i are a step apart: one index, or
+ * any two values of a short parameter. */
+static int adjacent(const struct space_steps *s, size_t i, size_t a, size_t b)
+{
+	return a != b && (a + 1 == b || b + 1 == a || s->sp->params[i].nvalues <= STEPS_SHORT);
+}
+
+/* The point of s->coord with parameter i at value b. */
+static size_t moved_to(struct space_steps *s, size_t i, size_t b)
+{
+	size_t c = s->coord[i], q;
+
+	s->coord[i] = b;
+	q = search_space_point(s->sp, s->coord);
+	s->coord[i] = c;
+	return q;
 }
 
 void space_steps_learn(struct space_steps *s, size_t p, const unsigned char *state, const double *score)
 {
 	search_space_coords(s->sp, p, s->coord);
 	for (size_t i = 0; i < s->sp->nparams; i++)
-		for (int step = -1; step <= 1; step += 2) {
-			size_t r = stepped(s, i, step), c = s->coord[i], t;
+		for (size_t b = 0, c = s->coord[i]; b < s->sp->params[i].nvalues; b++) {
+			size_t r, t;
 			double d;
 
-			if (r == SPACE_NONE || r == p || state[r] != SPACE_SCORED)
+			if (!adjacent(s, i, c, b) || (r = moved_to(s, i, b)) == SPACE_NONE || r == p ||
+			    state[r] != SPACE_SCORED)
 				continue;
 			d = log(score[p] / score[r]);
-			t = entry(s, i, step < 0 ? c - 1 : c + 1, -step);
+			t = entry(s, i, b, c);
 			s->sum[t] += d;
 			s->count[t]++;
-			t = entry(s, i, c, step);
+			t = entry(s, i, c, b);
 			s->sum[t] -= d;
 			s->count[t]++;
 		}
@@ -135,6 +186,12 @@ int space_steps_likely_failing(struct space_steps *s, size_t q, const unsigned c
 	return failed >= 2;
 }
 
+/* The allowance of a step from value a to b never seen: a jump's is smaller. */
+static double explore(size_t a, size_t b)
+{
+	return a + 1 == b || b + 1 == a ? STEPS_EXPLORE : STEPS_JUMP_EXPLORE;
+}
+
 /* Each untried neighbour of a scored point into s->cand, its prediction
  * in s->pred; how many. */
 static size_t predict(struct space_steps *s, const unsigned char *state, const double *score, const double *cost,
@@ -148,15 +205,16 @@ static size_t predict(struct space_steps *s, const unsigned char *state, const d
 			continue;
 		search_space_coords(sp, p, s->coord);
 		for (size_t i = 0; i < sp->nparams; i++)
-			for (int step = -1; step <= 1; step += 2) {
-				size_t q = stepped(s, i, step), t;
+			for (size_t b = 0, c = s->coord[i]; b < sp->params[i].nvalues; b++) {
+				size_t q, t;
 				double v, seen;
 
-				if (q == SPACE_NONE || state[q] != SPACE_UNTRIED)
+				if (!adjacent(s, i, c, b) || (q = moved_to(s, i, b)) == SPACE_NONE ||
+				    state[q] != SPACE_UNTRIED)
 					continue;
-				t = entry(s, i, s->coord[i], step);
+				t = entry(s, i, c, b);
 				seen = (double)s->count[t] + 1;
-				v = score[p] * exp(s->sum[t] / seen - STEPS_EXPLORE / sqrt(seen));
+				v = score[p] * exp(s->sum[t] / seen - explore(c, b) / sqrt(seen));
 				if (mean_cost > 0 && cost[p] > 0)
 					v *= pow(cost[p] / mean_cost, STEPS_COST_WEIGHT);
 				if (s->pred[q] == 0)
