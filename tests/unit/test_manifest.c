@@ -276,18 +276,46 @@ int main(void)
 	 * where a sweep or platform has its own keys: the manifest says what to
 	 * write, any kernel's as the shipped ones'. */
 	{
-		char text[sizeof(good) + 64], buf[400];
+		char text[sizeof(good) + 64], buf[600];
 
 		snprintf(text, sizeof(text), "%smoved: { gs: [g], old: [variant, hint] }\n", good);
 		write_file(path, text);
-		CHECK(kernel_key_explain("gs", NULL, buf, sizeof(buf)) == CONF_EXPLAINED_MOVED, "gs: moved");
+		struct ydoc chase, mine;
+
+		CHECK(ydoc_parse("s.yaml", "kernel: chase\n", 14, &chase, &err) == 0 &&
+		      ydoc_parse("s.yaml", "kernel: k\n", 10, &mine, &err) == 0, "tops: %s", err.msg);
+		snprintf(text, sizeof(text), "%smoved: { gs: [g], old: [variant, hint] }\n", good);
+		write_file(path, text);
+		CHECK(kernel_key_explain("gs", NULL, NULL, buf, sizeof(buf)) == CONF_EXPLAINED_MOVED, "gs: moved");
 		CHECK_CONTAINS(buf, "kernel k's parameter replaced it: write params: { g: ... }");
-		CHECK(kernel_key_explain("old", "quick", buf, sizeof(buf)) == CONF_EXPLAINED_MOVED, "old: moved");
+		CHECK(kernel_key_explain("old", "quick", NULL, buf, sizeof(buf)) == CONF_EXPLAINED_MOVED, "old: moved");
 		CHECK_CONTAINS(buf, "kernel k's parameters replaced it: write quick: { params: { variant: ..., hint: ... } }");
-		CHECK(kernel_key_explain("hint", NULL, buf, sizeof(buf)) == CONF_EXPLAINED_ELSEWHERE, "hint: a parameter");
+		CHECK(kernel_key_explain("hint", NULL, NULL, buf, sizeof(buf)) == CONF_EXPLAINED_ELSEWHERE, "hint: a parameter");
 		CHECK_CONTAINS(buf, "'hint' is a parameter of kernels chase, k: write params: { hint: ... }");
-		CHECK(kernel_key_explain("hint", "hosts", buf, sizeof(buf)) == 0, "not in another section");
-		CHECK(kernel_key_explain("hintz", NULL, buf, sizeof(buf)) == 0, "hintz: nobody's");
+		CHECK(kernel_key_explain("hint", "hosts", NULL, buf, sizeof(buf)) == 0, "not in another section");
+		CHECK(kernel_key_explain("hintz", NULL, NULL, buf, sizeof(buf)) == 0, "hintz: nobody's");
+		/* A sweep of chase is told of chase's keys alone; one of k of k's. */
+		CHECK(kernel_key_explain("gs", NULL, chase.root, buf, sizeof(buf)) == 0, "gs: not chase's");
+		CHECK(kernel_key_explain("hints", NULL, mine.root, buf, sizeof(buf)) == 0, "hints: not k's");
+		CHECK(kernel_key_explain("hint", NULL, mine.root, buf, sizeof(buf)) == CONF_EXPLAINED_ELSEWHERE, "k's hint");
+		CHECK_CONTAINS(buf, "'hint' is a parameter of kernel k: write params: { hint: ... }");
+		/* The sweep's kernel's manifest broken: that is what it is told. */
+		snprintf(text, sizeof(text), "%smoved: { gs: [gg] }\n", good);
+		write_file(path, text);
+		CHECK(kernel_key_explain("gs", NULL, mine.root, buf, sizeof(buf)) == CONF_EXPLAINED_UNREAD, "k unread");
+		CHECK_CONTAINS(buf, "(kernel k's manifest, which may say where it went, does not load: ");
+		CHECK_CONTAINS(buf, "key 'moved': 'gg' is not a parameter (or variant)");
+		ydoc_free(&chase);
+		ydoc_free(&mine);
+		/* Only a key no longer read moves. */
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(text, sizeof(text), "%smoved: { %s: [g] }\n", good, i ? "runs" : "hint");
+			write_file(path, text);
+			CHECK(manifest_load("k", &m, &err) != 0, "moved: %s is refused", i ? "runs" : "hint");
+			CHECK_CONTAINS(err.msg, i ? "'runs' is a key of sweeps or platforms themselves"
+				       : "'hint' is a parameter of the kernel: only a key no longer read moves");
+			manifest_free(&m);
+		}
 		write_file(path, good);
 	}
 	/* Every kernel's report is the same: 'report' is no longer read, and

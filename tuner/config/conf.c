@@ -14,6 +14,7 @@ struct ctx {
 	const char *what;
 	struct tune_error *err;
 	conf_explain_fn explain; /* or NULL */
+	const struct ynode *top; /* the file's mapping, for explain */
 };
 
 static int at(struct ctx *c, const struct ynode *n, const char *fmt, const char *key, const char *detail)
@@ -365,12 +366,13 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 		if (!k->name) {
 			const char *suggestion = tune_suggest_in(key->value, table, sizeof(*table));
 			char detail[512];
-			int explained = c->explain ? c->explain(key->value, section, detail, sizeof(detail)) : 0;
+			int explained = c->explain ? c->explain(key->value, section, c->top, detail, sizeof(detail)) : 0;
 
 			/* A kernel's key: its manifest says where it went. */
 			if (explained)
 				return at(c, key, explained == CONF_EXPLAINED_MOVED ? "key '%.64s' is no longer read: %s"
-					  : "unknown key '%.64s': %s", key->value, detail);
+					  : explained == CONF_EXPLAINED_ELSEWHERE ? "unknown key '%.64s': %s"
+					  : "unknown key '%.64s' %s", key->value, detail);
 
 			for (k = table; suggestion && k->name && strcmp(k->name, suggestion) != 0; k++)
 				;
@@ -414,7 +416,7 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 static int conf_decode_explained(const char *path, const struct ynode *map, const struct conf_key *table,
 				 void *dest, const char *what, conf_explain_fn explain, struct tune_error *err)
 {
-	struct ctx c = { path, what, err, explain };
+	struct ctx c = { path, what, err, explain, map };
 
 	if (!map)
 		return tune_fail(err, TUNE_ERR_CONFIG, "%s: the file is empty (see 'tune help %s')", path, what);

@@ -138,11 +138,13 @@ struct conf_key {
 };
 
 /* What a key unknown to a file's table means elsewhere, into buf (section:
- * where it is, NULL at the top): CONF_EXPLAINED_MOVED, no longer read;
- * CONF_EXPLAINED_ELSEWHERE, it belongs under another key; 0, unknown. */
-typedef int (*conf_explain_fn)(const char *key, const char *section, char *buf, size_t len);
-#define CONF_EXPLAINED_MOVED 2
+ * where it is, NULL at the top; top: the file's mapping): MOVED, no longer
+ * read; ELSEWHERE, it belongs under another key; UNREAD, why unknown. */
+typedef int (*conf_explain_fn)(const char *key, const char *section, const struct ynode *top, char *buf,
+			       size_t len);
 #define CONF_EXPLAINED_ELSEWHERE 1
+#define CONF_EXPLAINED_MOVED 2
+#define CONF_EXPLAINED_UNREAD 3
 
 /* Decodes the mapping node into dest per table; what names the file kind in
  * messages ("platform", "sweep"). Returns 0 or TUNE_ERR_CONFIG. */
@@ -540,10 +542,9 @@ int manifest_names_in(const char *const *dirs, size_t nd, char ***names);
 extern const char *kernel_choices[KERNEL_MAX_CHOICES + 1];
 void kernel_choices_load(void);
 
-/* moved_keys.c: a conf_explain_fn for sweeps and platforms: a key at their
- * top (or in quick) that a manifest says it moved (moved:), or a parameter's
- * name, with what to write; reads every manifest. The check of moved:. */
-int kernel_key_explain(const char *key, const char *section, char *buf, size_t len);
+/* moved_keys.c: a conf_explain_fn for sweeps and platforms (the file's
+ * kernel's moved: and parameters, else every one's); the check of moved:. */
+int kernel_key_explain(const char *key, const char *section, const struct ynode *top, char *buf, size_t len);
 int manifest_check_moved(const struct kernel_manifest *m, struct tune_error *err);
 
 /* sweep.c: one parameter space to measure, read from sweeps/<name>.yaml. Lists
