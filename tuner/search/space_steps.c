@@ -111,20 +111,6 @@ void space_steps_free(struct space_steps *s)
 	free(s->cand);
 }
 
-/* The neighbour of s->coord one step along parameter i (-1 or +1), or
- * SPACE_NONE past either end. */
-static size_t stepped(struct space_steps *s, size_t i, int step)
-{
-	size_t c = s->coord[i], q;
-
-	if ((step < 0 && c == 0) || (step > 0 && c + 1 >= s->sp->params[i].nvalues))
-		return SPACE_NONE;
-	s->coord[i] = step < 0 ? c - 1 : c + 1;
-	q = search_space_point(s->sp, s->coord);
-	s->coord[i] = c;
-	return q;
-}
-
 /* A step's entry: parameter i from value a to value b (adjacent). */
 static size_t entry(const struct space_steps *s, size_t i, size_t a, size_t b)
 {
@@ -151,11 +137,37 @@ static size_t moved_to(struct space_steps *s, size_t i, size_t b)
 	return q;
 }
 
+/* The neighbour of s->coord one index along parameter i (-1 or +1), or
+ * SPACE_NONE past either end. */
+static size_t stepped(struct space_steps *s, size_t i, int step)
+{
+	size_t c = s->coord[i];
+
+	if ((step < 0 && c == 0) || (step > 0 && c + 1 >= s->sp->params[i].nvalues))
+		return SPACE_NONE;
+	return moved_to(s, i, step < 0 ? c - 1 : c + 1);
+}
+
+/* The values of parameter i that may be a step from value c, [*lo, *hi]:
+ * all of a short parameter's, else c's neighbours (the loops over them
+ * run per scored point and batch, so a long parameter's are not all
+ * visited). */
+static void step_span(const struct space_steps *s, size_t i, size_t c, size_t *lo, size_t *hi)
+{
+	size_t n = s->sp->params[i].nvalues;
+
+	*lo = n <= STEPS_SHORT || c == 0 ? 0 : c - 1;
+	*hi = n <= STEPS_SHORT || c + 1 >= n ? n - 1 : c + 1;
+}
+
 void space_steps_learn(struct space_steps *s, size_t p, const unsigned char *state, const double *score)
 {
 	search_space_coords(s->sp, p, s->coord);
-	for (size_t i = 0; i < s->sp->nparams; i++)
-		for (size_t b = 0, c = s->coord[i]; b < s->sp->params[i].nvalues; b++) {
+	for (size_t i = 0; i < s->sp->nparams; i++) {
+		size_t c = s->coord[i], lo, hi;
+
+		step_span(s, i, c, &lo, &hi);
+		for (size_t b = lo; b <= hi; b++) {
 			size_t r, t;
 			double d;
 
@@ -170,6 +182,7 @@ void space_steps_learn(struct space_steps *s, size_t p, const unsigned char *sta
 			s->sum[t] -= d;
 			s->count[t]++;
 		}
+	}
 }
 
 int space_steps_likely_failing(struct space_steps *s, size_t q, const unsigned char *state)
@@ -204,8 +217,11 @@ static size_t predict(struct space_steps *s, const unsigned char *state, const d
 		if (state[p] != SPACE_SCORED)
 			continue;
 		search_space_coords(sp, p, s->coord);
-		for (size_t i = 0; i < sp->nparams; i++)
-			for (size_t b = 0, c = s->coord[i]; b < sp->params[i].nvalues; b++) {
+		for (size_t i = 0; i < sp->nparams; i++) {
+			size_t c = s->coord[i], lo, hi;
+
+			step_span(s, i, c, &lo, &hi);
+			for (size_t b = lo; b <= hi; b++) {
 				size_t q, t;
 				double v, seen;
 
@@ -222,6 +238,7 @@ static size_t predict(struct space_steps *s, const unsigned char *state, const d
 				if (s->pred[q] == 0 || v < s->pred[q])
 					s->pred[q] = v;
 			}
+		}
 	}
 	return nc;
 }
