@@ -67,6 +67,15 @@ static int holds(struct trial *const *fin, size_t nf, const struct trial *c)
 	return 0;
 }
 
+/* Whether list[k] is the first of its process in list[0..k]. */
+static int first_of_process(const struct trial *const *list, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (plan_same_process(list[j], list[k]))
+			return 0;
+	return 1;
+}
+
 /* Whether c joins the finalists fin[0..nf) with a place left for the knee
  * and for a baseline beside each of their processes: whichever the final
  * chooses, its gain over the baseline is then measured run by run. */
@@ -83,13 +92,8 @@ static int fits(const struct kernel_manifest *m, struct trial *const *fin, size_
 	all[n++] = c;
 	if (c != knee && !holds(fin, nf, knee))
 		all[n++] = knee;
-	for (size_t k = 0; k < n; k++) {
-		int first = search_baseline_beside(m, all[k]) != PLAN_NA;
-
-		for (size_t j = 0; j < k && first; j++)
-			first = !plan_same_process(all[j], all[k]);
-		besides += (size_t)first;
-	}
+	for (size_t k = 0; k < n; k++)
+		besides += search_baseline_beside(m, all[k]) != PLAN_NA && first_of_process(all, k);
 	/* Without a baseline beside (another variant), one place for the baseline's best. */
 	return n + (besides ? besides : 1) <= SEARCH_FINAL_MAX;
 }
@@ -115,16 +119,11 @@ size_t search_finalists(const struct kernel_manifest *m, const struct sweep *sw,
 	}
 	/* Processes ran minutes apart: the best of another (a hint, a page
 	 * size) that only drift may have put behind is measured beside it. */
-	for (size_t k = 1; drift > 0 && k < n; k++) {
-		int first_of_process = 1;
-
-		for (size_t j = 0; j < k && first_of_process; j++)
-			first_of_process = !plan_same_process(cand[j], cand[k]);
-		if (first_of_process && !holds(fin, nf, cand[k]) &&
+	for (size_t k = 1; drift > 0 && k < n; k++)
+		if (first_of_process((const struct trial *const *)cand, k) && !holds(fin, nf, cand[k]) &&
 		    reaches_plateau(m, cand[k], cand[0], search_drift_tolerance(sw->tolerance, drift)) &&
 		    fits(m, fin, nf, cand[k], knee))
 			fin[nf++] = cand[k];
-	}
 	/* The baseline's best too, so that the gain over it is measured in the
 	 * same final, not minutes apart; the caller adds it to the knee's own
 	 * process where it can. */
@@ -161,11 +160,9 @@ void search_group_by_process(struct trial **fin, size_t n)
 	size_t g = 0;
 
 	for (size_t a = 0; a < n && a < SEARCH_FINAL_MAX; a++) {
-		int emitted = 0;
-
-		for (size_t b = 0; b < a; b++)
-			emitted |= plan_same_process(fin[b], fin[a]);
-		for (size_t b = a; b < n && !emitted; b++)
+		if (!first_of_process((const struct trial *const *)fin, a))
+			continue;
+		for (size_t b = a; b < n; b++)
 			if (plan_same_process(fin[b], fin[a]))
 				grouped[g++] = fin[b];
 	}
