@@ -352,18 +352,23 @@ static int decode_value(struct ctx *c, const struct conf_key *k, const struct yn
 	return tune_fail(c->err, TUNE_ERR_CONFIG, "internal error: key type");
 }
 
+const struct conf_key *conf_key_named(const struct conf_key *table, const char *name)
+{
+	for (; table->name; table++)
+		if (!strcmp(table->name, name))
+			return table;
+	return NULL;
+}
+
 static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_key *table, void *dest,
 		      const char *section)
 {
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
 		const struct ynode *key = map->items[i], *val = map->items[i + 1];
-		const struct conf_key *k;
+		const struct conf_key *k = conf_key_named(table, key->value);
 		int rc;
 
-		for (k = table; k->name; k++)
-			if (!strcmp(k->name, key->value))
-				break;
-		if (!k->name) {
+		if (!k) {
 			const char *suggestion = tune_suggest_in(key->value, table, sizeof(*table));
 			char detail[512];
 			int explained = c->explain ? c->explain(key->value, section, c->top, detail, sizeof(detail)) : 0;
@@ -374,10 +379,9 @@ static int decode_map(struct ctx *c, const struct ynode *map, const struct conf_
 					  : explained == CONF_EXPLAINED_ELSEWHERE ? "unknown key '%.64s': %s"
 					  : "unknown key '%.64s' %s", key->value, detail);
 
-			for (k = table; suggestion && k->name && strcmp(k->name, suggestion) != 0; k++)
-				;
+			k = suggestion ? conf_key_named(table, suggestion) : NULL;
 			/* Near a key no longer read: what to write instead, at once. */
-			if (suggestion && k->type == CONF_MOVED)
+			if (k && k->type == CONF_MOVED)
 				snprintf(detail, sizeof(detail), "(did you mean '%s'? it is no longer read: %s)", suggestion, k->help);
 			else if (suggestion)
 				snprintf(detail, sizeof(detail), "(did you mean '%s'?)", suggestion);

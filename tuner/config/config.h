@@ -13,39 +13,7 @@
 
 #include "../base/errors.h"
 
-/* ydoc.c: a YAML file read into a small tree that remembers where every node
- * came from (1-based line and column), so that each error can name it.
- *
- * Ownership: ydoc_load() fills a ydoc that the caller frees with
- * ydoc_free(); nodes and strings belong to the document. */
-enum ynode_kind { YNODE_SCALAR, YNODE_SEQ, YNODE_MAP };
-
-struct ynode {
-	enum ynode_kind kind;
-	char *value;          /* scalars only */
-	int plain;            /* scalar was unquoted */
-	size_t line, col;
-	/* A scalar whose value is not its source as written (escapes, quotes
-	 * doubled, lines folded, a block scalar): the source from (line, col)
-	 * on, so that a place in the value can be found in the file. NULL
-	 * when the value is the source (within its quotes). */
-	char *raw;
-	struct ynode **items; /* sequence items, or map keys and values alternating */
-	size_t n;
-};
-
-struct ydoc {
-	char *path;
-	struct ynode *root; /* NULL for an empty file */
-};
-
-/* Returns 0, or a negative tune_err with the message in err. */
-int ydoc_load(const char *path, struct ydoc *doc, struct tune_error *err);
-/* Same for text in memory; path is only used in messages. */
-int ydoc_parse(const char *path, const char *text, size_t len, struct ydoc *doc, struct tune_error *err);
-void ydoc_free(struct ydoc *doc);
-
-const char *ynode_kind_name(enum ynode_kind kind);
+#include "ydoc.h"
 
 /* conf.c: YAML keys as data. One table per file kind (platform, sweep) names
  * each key, its type, where it goes in the struct, its range and its help;
@@ -156,6 +124,8 @@ int conf_decode(const char *path, const struct ynode *map, const struct conf_key
 int conf_load(const char *dir, const char *what, const char *name, const struct conf_key *table, void *dest,
 	      conf_explain_fn explain, char **path_out, struct tune_error *err);
 void conf_release(const struct conf_key *table, void *dest);
+/* The key of table named name, or NULL. */
+const struct conf_key *conf_key_named(const struct conf_key *table, const char *name);
 /* TUNE_ERR_CONFIG with "path:line:column: " and the formatted message. */
 int conf_fail_at(struct tune_error *err, const char *path, struct conf_where at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

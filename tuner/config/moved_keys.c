@@ -7,21 +7,13 @@
 #include "../base/strbuf.h"
 #include "config.h"
 
-static int is_key_of(const struct conf_key *table, const char *name)
-{
-	for (const struct conf_key *k = table; k->name; k++)
-		if (!strcmp(k->name, name))
-			return 1;
-	return 0;
-}
-
 int manifest_check_moved(const struct kernel_manifest *m, struct tune_error *err)
 {
 	for (size_t i = 0; i < m->moved.n; i++) {
 		const struct conf_entry *e = &m->moved.v[i];
 
 		/* A key still read would never reach the kernel's message. */
-		if (manifest_param(m, e->name) || is_key_of(sweep_keys, e->name) || is_key_of(platform_keys, e->name))
+		if (manifest_param(m, e->name) || conf_key_named(sweep_keys, e->name) || conf_key_named(platform_keys, e->name))
 			return conf_fail_at(err, m->path, e->at, "key 'moved': '%.64s' is %s: only a key no longer read "
 					    "moves (remove it)", e->name, manifest_param(m, e->name) ? "a parameter of "
 					    "the kernel" : "a key of sweeps or platforms themselves");
