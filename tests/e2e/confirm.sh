@@ -18,6 +18,14 @@ check "a pipe: the plan says what the sweep would measure" grep -Eq '^  one +1 t
 check "a pipe: the error says how to go on" grep -q "or --yes to measure the plan above" "$TMP/pipe.err"
 check "a pipe: no database created" test ! -e "$TMP/pipe.db"
 
+# A sweep that does not load: its error alone, no plan's heading before it.
+sed -e 's/^  size_mb: \[1\]/  sizes_mb: [1]/' "$TMP/one.yaml" > "$TMP/bad.yaml"
+"$tune" run "$TMP/bad.yaml" --db "$TMP/bad.db" < /dev/null > /dev/null 2> "$TMP/bad.err"
+check "a sweep that does not load: a config error ($?)" test $? = 3
+check "a sweep that does not load: its error is the first line ($(head -1 "$TMP/bad.err"))" \
+	grep -q "^tune: $TMP/bad.yaml:[0-9]*:[0-9]*: key 'params': 'sizes_mb' is no longer read" <(head -1 "$TMP/bad.err")
+check "a sweep that does not load: no plan shown" test "$(wc -l < "$TMP/bad.err")" = 1
+
 "$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" --yes < /dev/null > /dev/null 2> "$TMP/yes.err"
 check "--yes: measures ($(tail -1 "$TMP/yes.err"))" test "$(q "$TMP/yes.db" "SELECT p.name || ' ' || s.status FROM sweeps s JOIN platforms p ON p.id = s.platform_id")" = "local done"
 "$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" < /dev/null 2> "$TMP/again.err"

@@ -163,7 +163,7 @@ bad() {
 	local rc=$?
 	check "bad params '$1': rc $rc, '$2' in: $(cat "$TMP/err5")" sh -c "[ $rc = 3 ] && grep -qF -- \"\$1\" \"\$2\"" _ "$2" "$TMP/err5"
 }
-bad "  gg: [1]" "bad.yaml:4:3: key 'params': kernel 'sumk' has no parameter 'gg' (it has: n unroll g, and variant)"
+bad "  speed: [1]" "bad.yaml:4:3: key 'params': kernel 'sumk' has no parameter 'speed' (it has: n unroll g, and variant)"
 bad "  g: [1, 99]" "bad.yaml:4:10: key 'params': parameter 'g': 99 is out of range [1, 64]"
 bad "  variant: [plain, fast]" "bad.yaml:4:20: key 'params': 'fast' is not a variant of kernel 'sumk'"
 bad "  g: [1, 1]" "bad.yaml:4:10: key 'g': value '1' is listed twice"

@@ -82,9 +82,10 @@ static double sweep_seconds(const struct sweep *sw, const struct plan *pl, const
 }
 
 /* One sweep's line of the plan; *seconds its kernels' time here, as
- * sweep_seconds() tells it. */
+ * sweep_seconds() tells it. The plan's heading comes before the first line
+ * (*headed), not before a sweep's error. */
 static int plan_line(const struct platform *p, const char *name, const struct cmd_options *o, struct store *st,
-		     const char *hostname, double *seconds, struct tune_error *err)
+		     const char *hostname, int *headed, double *seconds, struct tune_error *err)
 {
 	struct sweep sw = { 0 };
 	struct plan pl = { 0 };
@@ -108,6 +109,10 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 		if (largest_mb)
 			snprintf(sets, sizeof(sets), ", working sets up to %lld MB", largest_mb);
 		*seconds = sweep_seconds(&sw, &pl, p, o, st, hostname, time, sizeof(time));
+		if (!*headed)
+			fprintf(stderr, "tune: no platform named: this would measure on '%s' (%s), this host%s:\n",
+				p->name, p->path, o->quick ? ", quick settings" : "");
+		*headed = 1;
 		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s\n", sw.name,
 			sw.strategy == STRATEGY_GRID ? "" : "a search over ", pl.ntrials,
 			sw.strategy == STRATEGY_GRID ? "trials" : "candidates", contexts, contexts == 1 ? "" : "s", sets,
@@ -130,7 +135,7 @@ static int print_plan(const struct platform *p, char *const *sweeps, size_t nswe
 {
 	struct store *st = NULL;
 	double total = 0, seconds;
-	int unknown = 0, rc = 0;
+	int unknown = 0, headed = 0, rc = 0;
 	char when[16];
 
 	if (!nsweeps) {
@@ -140,10 +145,8 @@ static int print_plan(const struct platform *p, char *const *sweeps, size_t nswe
 	/* The last times are read where a database exists; none is created. */
 	if (access(o->db, F_OK) == 0 && store_open_readonly(o->db, &st, NULL, tune_msg(err)) != 0)
 		st = NULL;
-	fprintf(stderr, "tune: no platform named: this would measure on '%s' (%s), this host%s:\n", p->name, p->path,
-		o->quick ? ", quick settings" : "");
 	for (size_t k = 0; k < nsweeps && !rc; k++) {
-		rc = plan_line(p, sweeps[k], o, st, hostname, &seconds, err);
+		rc = plan_line(p, sweeps[k], o, st, hostname, &headed, &seconds, err);
 		if (seconds < 0)
 			unknown = 1;
 		else

@@ -38,10 +38,8 @@ static void params_to_write(const char *section, const struct conf_value *names,
 	str_appendf(buf, len, &used, " }%s", section ? " }" : "");
 }
 
-/* What kernel m says of key: CONF_EXPLAINED_MOVED with the message in buf,
- * CONF_EXPLAINED_ELSEWHERE when it is one of its parameters, else 0. */
-static int explained_by(const struct kernel_manifest *m, const char *key, const char *section, char *buf,
-			size_t len)
+int manifest_moved_explain(const struct kernel_manifest *m, const char *key, const char *section, char *buf,
+			   size_t len)
 {
 	for (size_t k = 0; k < m->moved.n; k++) {
 		const struct conf_entry *e = &m->moved.v[k];
@@ -52,8 +50,18 @@ static int explained_by(const struct kernel_manifest *m, const char *key, const 
 		params_to_write(section, e->values, e->n, NULL, what, sizeof(what));
 		snprintf(buf, len, "kernel %s's parameter%s replaced it: %s (see 'tune kernels')", m->name,
 			 e->n > 1 ? "s" : "", what);
-		return CONF_EXPLAINED_MOVED;
+		return 1;
 	}
+	return 0;
+}
+
+/* What kernel m says of key: CONF_EXPLAINED_MOVED with the message in buf,
+ * CONF_EXPLAINED_ELSEWHERE when it is one of its parameters, else 0. */
+static int explained_by(const struct kernel_manifest *m, const char *key, const char *section, char *buf,
+			size_t len)
+{
+	if (manifest_moved_explain(m, key, section, buf, len))
+		return CONF_EXPLAINED_MOVED;
 	return manifest_param(m, key) ? CONF_EXPLAINED_ELSEWHERE : 0;
 }
 

@@ -44,6 +44,37 @@ const struct conf_key sweep_keys[] = {
 };
 #undef S
 
+/* A sweep's parameter its kernel does not have: what its manifest says
+ * took its place, or the nearest name, or what it has (a probe's
+ * parameters aside: no sweep sets them). */
+static int unknown_param(const struct sweep *s, const struct conf_entry *e, struct tune_error *err)
+{
+	const struct kernel_manifest *m = s->manifest;
+	const char *names[66], *suggestion;
+	char known[1024], moved[600];
+	size_t used = 0, n = 0;
+
+	if (manifest_moved_explain(m, e->name, NULL, moved, sizeof(moved)))
+		return conf_fail_at(err, s->path, e->at, "key 'params': '%s' is no longer read: %s", e->name, moved);
+	known[0] = '\0';
+	for (size_t k = 0; k < m->parameters.n; k++) {
+		const struct kernel_param *p = MANIFEST_PARAM(m, k);
+
+		if (p->role == ROLE_PROBE)
+			continue;
+		str_appendf(known, sizeof(known), &used, " %s", p->name);
+		if (n < 64)
+			names[n++] = p->name;
+	}
+	names[n++] = "variant";
+	names[n] = NULL;
+	if ((suggestion = tune_suggest(e->name, names)))
+		return conf_fail_at(err, s->path, e->at, "key 'params': kernel '%s' has no parameter '%s' (did you mean "
+				    "'%s'?)", m->name, e->name, suggestion);
+	return conf_fail_at(err, s->path, e->at, "key 'params': kernel '%s' has no parameter '%s' (it has:%s, and "
+			    "variant)", m->name, e->name, known);
+}
+
 /* The entries of params checked against the manifest into values (one list
  * per parameter, in the manifest's order; those not given left empty) and
  * variants. Every error names the file, line and column. */
@@ -58,16 +89,8 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 		size_t pi = p ? (size_t)(p - MANIFEST_PARAM(m, 0)) : 0;
 		int is_variant = !strcmp(e->name, "variant");
 
-		if (!p && !is_variant) {
-			char known[1024];
-			size_t used = 0;
-
-			known[0] = '\0';
-			for (size_t k = 0; k < m->parameters.n; k++)
-				str_appendf(known, sizeof(known), &used, " %s", MANIFEST_PARAM(m, k)->name);
-			return conf_fail_at(err, s->path, e->at, "key 'params': kernel '%s' has no parameter '%s' (it has:"
-					    "%s, and variant)", m->name, e->name, known);
-		}
+		if (!p && !is_variant)
+			return unknown_param(s, e, err);
 		if (p && p->role == ROLE_PROBE)
 			return conf_fail_at(err, s->path, e->at, "key 'params': '%s' of kernel '%s' is set by its probe run "
 					    "only, never by a sweep (remove it; its role in %s is probe)", e->name, m->name,
