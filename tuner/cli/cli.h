@@ -25,6 +25,7 @@ struct cmd_option {
 #define CMD_OPT_SHORT 1u    /* also -<key> */
 #define CMD_OPT_REPEAT 2u   /* may be given again: each adds one */
 #define CMD_OPT_REQUIRED 4u /* the command needs it (no brackets in the usage) */
+#define CMD_OPT_BY_NAME 8u  /* --platform names stored results: a YAML file is read for its name: */
 
 #define CMD_OPT_DB { "db", 'd', "FILE", 0, "the results database (default: $TUNE_DB, else ./tune.db)" }
 #define CMD_OPT_PLATFORMS(flags) { "platform", 'p', "P", CMD_OPT_REPEAT | (flags), \
@@ -134,6 +135,7 @@ struct cmd_options {
 	const char *db;
 	const char *platforms[CMD_MAX_PLATFORMS];
 	size_t nplatforms;
+	char platform_names[CMD_MAX_PLATFORMS][CMD_PLATFORM_NAME_MAX]; /* CMD_OPT_BY_NAME: a file's name: */
 	const char *kernels[CMD_MAX_KERNELS + 1]; /* --kernel, NULL-terminated */
 	size_t nkernels;
 	int quick, fresh;

@@ -137,6 +137,30 @@ static int bad_option(const struct cmd_entry *c, const char *prefix, const char 
 			 suggestion ? "did you mean '--" : "", suggestion ? suggestion : "", suggestion ? "'? " : "", call);
 }
 
+/* A platform given as a YAML file where results are looked up by the
+ * platform's name: its name: (what a run stored them under). */
+static int name_of_file(struct cmd_options *o, const char *prefix, const char *arg, struct tune_error *err)
+{
+	struct platform p;
+	int rc;
+
+	if (!paths_is_file(arg))
+		return 0;
+	memset(&p, 0, sizeof(p));
+	if ((rc = platform_load(arg, &p, err)) == 0) {
+		snprintf(o->platform_names[o->nplatforms], CMD_PLATFORM_NAME_MAX, "%s", p.name);
+		o->platforms[o->nplatforms] = o->platform_names[o->nplatforms];
+	} else {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		rc = tune_fail(err, rc, "%s--platform %s: results are stored under a platform's name:, and this "
+			       "file's cannot be read: %s", prefix, arg, why);
+	}
+	platform_free(&p);
+	return rc;
+}
+
 int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options *o, struct tune_error *err)
 {
 	const struct cmd_entry *c = cmd_find(cmd);
@@ -210,7 +234,10 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 				return tune_fail(err, TUNE_ERR_USAGE, "%sat most %d --platform option%s", prefix,
 						 (op->flags & CMD_OPT_REPEAT) ? CMD_MAX_PLATFORMS : 1,
 						 (op->flags & CMD_OPT_REPEAT) ? "s" : "");
-			o->platforms[o->nplatforms++] = optarg;
+			o->platforms[o->nplatforms] = optarg;
+			if ((op->flags & CMD_OPT_BY_NAME) && (rc = name_of_file(o, prefix, optarg, err)) != 0)
+				return rc;
+			o->nplatforms++;
 			break;
 		case 'N':
 			if (o->nkernels == CMD_MAX_KERNELS)

@@ -15,7 +15,7 @@ static const struct cmd_option agent_options[] = {
 	CMD_OPT_END,
 };
 static const struct cmd_option export_options[] = {
-	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("FILE", "write to FILE (default: standard output)"), CMD_OPT_CHECK,
+	CMD_OPT_PLATFORMS(CMD_OPT_BY_NAME), CMD_OPT_OUTPUT("FILE", "write to FILE (default: standard output)"), CMD_OPT_CHECK,
 	{ "columns", 'L', "SET", 0, "csv: own (the kernel's columns, amaco2's for the chase, byte for byte; the "
 	  "default; also named amaco2) or all (and those its view adds: the chase's platform, host, fingerprint, "
 	  "hugepages, trial, phase, outlier)" },
@@ -67,11 +67,11 @@ static const struct cmd_option replay_options[] = {
 	CMD_OPT_END,
 };
 static const struct cmd_option report_options[] = {
-	CMD_OPT_PLATFORMS(0), CMD_OPT_OUTPUT("DIR", "the folder to write (default tune-report)"),
+	CMD_OPT_PLATFORMS(CMD_OPT_BY_NAME), CMD_OPT_OUTPUT("DIR", "the folder to write (default tune-report)"),
 	CMD_OPT_DB, CMD_OPT_END,
 };
 static const struct cmd_option results_options[] = {
-	CMD_OPT_PLATFORMS(0), CMD_OPT_FORMAT,
+	CMD_OPT_PLATFORMS(CMD_OPT_BY_NAME), CMD_OPT_FORMAT,
 	{ "table", 'b', "NAME", 0, "only the tables of this name: its title's first words (summary, optima, ...)" },
 	CMD_OPT_OUTPUT("DIR", "with --format csv: one CSV file per table in DIR, named PLATFORM-HOST-TABLE.csv"),
 	CMD_OPT_DB, CMD_OPT_END,

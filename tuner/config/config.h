@@ -206,6 +206,8 @@ const char *paths_home(void);
  * ./<dir>/<name>.yaml, then <home>/<dir>/<name>.yaml. Returns 0 and the path
  * in out, or -1 when no file exists (out then holds the last candidate). */
 int paths_find(const char *dir, const char *name, char *out, size_t len);
+/* Whether name is a path (a '/' or .yaml), not a name to look up. */
+int paths_is_file(const char *name);
 
 /* Names of the YAML files in <home>/<dir>, sorted, without .yaml: how many,
  * in *names (free each, then the array). */

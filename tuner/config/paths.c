@@ -28,11 +28,16 @@ static int exists(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int paths_find(const char *dir, const char *name, char *out, size_t len)
+int paths_is_file(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".yaml"))) {
+	return strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".yaml"));
+}
+
+int paths_find(const char *dir, const char *name, char *out, size_t len)
+{
+	if (paths_is_file(name)) {
 		snprintf(out, len, "%s", name);
 		return exists(out) ? 0 : -1;
 	}
