@@ -31,6 +31,7 @@ check "tune kernels lists the user's kernel beside the shipped ones" \
 	grep -q "^sumk  sums an array in blocks of g" "$TMP/kernels"
 check "with its parameters" grep -qE "unroll +int 1..8 = 2, -D SUMK_UNROLL, searched, for unrolled" "$TMP/kernels"
 check "and the shipped ones" grep -q "^chase  " "$TMP/kernels"
+check "with the keys their parameters replaced" grep -qxF "  moved:       sizes_mb: now size_mb (a key of older sweeps and platforms: write params: { ... })" "$TMP/kernels"
 
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err1"
 rc=$?

@@ -74,6 +74,13 @@ static void show(const struct kernel_manifest *m)
 				printf(", %s", MANIFEST_PARAM(m, i)->name);
 		printf(" (by default: the variant and the searched and list parameters)\n");
 	}
+	/* Keys of older sweeps and platforms, and what replaced each. */
+	for (size_t k = 0; k < m->moved.n; k++) {
+		printf("  %-13s%s: now", k ? "" : "moved:", m->moved.v[k].name);
+		for (size_t v = 0; v < m->moved.v[k].n; v++)
+			printf("%s %s", v ? "," : "", m->moved.v[k].values[v].text);
+		printf("%s\n", k ? "" : " (a key of older sweeps and platforms: write params: { ... })");
+	}
 	if (m->probe.name) {
 		printf("  %-13s%s, before a sweep measures: ", "probe:", m->probe.name);
 		for (size_t i = 0; i < m->probe.fields.n; i++)
