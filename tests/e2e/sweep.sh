@@ -47,9 +47,10 @@ check "4 MB row" grep -q "^4 MB" "$TMP/results"
 # The platform's file, as the run was given it: its results are under its name:.
 "$tune" results --platform $plat --db "$db" > "$TMP/results-by-file"
 check "results --platform FILE: the results of its name: ($?)" cmp -s "$TMP/results" "$TMP/results-by-file"
-"$tune" results --platform "$TMP/none.yaml" --db "$db" > /dev/null 2> "$TMP/none.err"
-check "results --platform of a missing file: a config error ($?)" test $? = 3
-check "results --platform of a missing file: says what ($(cat "$TMP/none.err"))" grep -q "results are stored under a platform's name:, and this file's cannot be read: platform '$TMP/none.yaml' not found" "$TMP/none.err"
+printf 'name: [tiny\n' > "$TMP/broken.yaml"
+"$tune" results --platform "$TMP/broken.yaml" --db "$db" > /dev/null 2> "$TMP/broken.err"
+check "results --platform of a broken file: a config error ($?)" test $? = 3
+check "results --platform of a broken file: says what ($(cat "$TMP/broken.err"))" grep -q "results are stored under a platform's name:, and this file's cannot be read: .*broken.yaml:" "$TMP/broken.err"
 "$tune" export csv --platform tiny --db "$db" -o "$TMP/out.csv"
 check "csv exit 0" test $? = 0
 check "amaco2 header" test "$(head -1 "$TMP/out.csv")" = "variant,workload_size_mb,depth,group_size,hint,run_id,ns_total,ns_per_lookup,lookups_per_sec,checksum"

@@ -138,13 +138,14 @@ static int bad_option(const struct cmd_entry *c, const char *prefix, const char 
 }
 
 /* A platform given as a YAML file where results are looked up by the
- * platform's name: its name: (what a run stored them under). */
+ * platform's name: its name: (what a run stored them under). No such file:
+ * the name itself (a name stored from elsewhere may hold a '/'). */
 static int name_of_file(struct cmd_options *o, const char *prefix, const char *arg, struct tune_error *err)
 {
 	struct platform p;
 	int rc;
 
-	if (!paths_is_file(arg))
+	if (!paths_is_file(arg) || access(arg, F_OK) != 0)
 		return 0;
 	memset(&p, 0, sizeof(p));
 	if ((rc = platform_load(arg, &p, err)) == 0) {
