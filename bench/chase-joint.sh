@@ -28,7 +28,7 @@ hints="pldl1keep, pldl2keep, pldl3keep, pldl1strm"
 sweep() { # name strategy hints pages [group sizes]
 	printf 'name: %s\nkernel: chase\nstrategy: %s\nrecord_optima: %s\nseed: 42\ntimeout_s: 3000\n' "$1" "$2" \
 		"$([ "$2" = grid ] && echo false || echo true)"
-	printf 'g_min: 1\ng_max: 1024\ntolerance_pct: 2\nfinal_top: 3\nruns: %s\nwarmup: 1\nmax_runs: %s\nci_target_pct: 2\n' \
+	printf 'list_min: 1\nlist_max: 1024\ntolerance_pct: 2\nfinal_top: 3\nruns: %s\nwarmup: 1\nmax_runs: %s\nci_target_pct: 2\n' \
 		"$([ "$2" = grid ] && echo 7 || echo 5)" "$([ "$2" = grid ] && echo 7 || echo 15)"
 	printf 'params:\n  variant: [interleaved-prefetch]\n  size_mb: [%s]\n  hint: [%s]\n  hugepages: [%s]\n' \
 		"$size" "$3" "$4"

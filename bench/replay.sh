@@ -5,7 +5,7 @@
 # bridge of every eighth g (every G_MAX/64th past G_MAX 512: 64 at most) in
 # one process (15 runs), to which each of those
 # processes is scaled, so that the record reads as if measured side by side.
-# G_MAX is chase-tune's own g_max, 1024, by default: the range the tool
+# G_MAX is chase-tune's own list_max, 1024, by default: the range the tool
 # searches. Then replays an adaptive search over [1, G_MAX], the grid and
 # a random sample of the adaptive search's size over many seeds (and the
 # adaptive search started where the probe's Little's law bounds put g), with no
@@ -13,7 +13,7 @@
 # each decision lands in the plateau, the search trials, and the measuring
 # time against one pass of the grid; then Optuna's TPE on the same objective
 # (bench/replay_tpe.py), at budgets of 3 to 80 trials.
-# usage: bench/replay.sh [path/to/tune] [size_mb] [seeds] [g_max]   (default build/tune, 512, 200, 1024)
+# usage: bench/replay.sh [path/to/tune] [size_mb] [seeds] [list_max]   (default build/tune, 512, 200, 1024)
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 tune=${1:-$src/build/tune}
@@ -36,7 +36,7 @@ grid() { # name runs group sizes
 }
 grid replay-grid 9 "$(seq -s, 1 "$gmax")" > "$dir/grid.yaml"
 grid replay-bridge 15 "$(seq -s, "$step" "$step" "$gmax")" > "$dir/bridge.yaml"
-printf 'name: replay-adaptive\nkernel: chase\nstrategy: adaptive\nruns: 9\nwarmup: 1\nseed: 42\ng_min: 1\ng_max: %s\ntolerance_pct: 2\nfinal_top: 3\n%s\n' \
+printf 'name: replay-adaptive\nkernel: chase\nstrategy: adaptive\nruns: 9\nwarmup: 1\nseed: 42\nlist_min: 1\nlist_max: %s\ntolerance_pct: 2\nfinal_top: 3\n%s\n' \
 	"$gmax" "$params" > "$dir/adaptive.yaml"
 "$tune" run "$dir/grid.yaml" --platform local --db "$db" > /dev/null
 "$tune" run "$dir/bridge.yaml" --platform local --db "$db" > /dev/null

@@ -13,8 +13,8 @@ size=${2:-512}
 dir=$(mktemp -d)
 db=$dir/bench.db
 common="kernel: chase
-g_min: 1
-g_max: 1024
+list_min: 1
+list_max: 1024
 runs: 3
 warmup: 1
 seed: 42

@@ -34,7 +34,7 @@ check "results show the optima" sh -c "'$tune' results --platform tiny --db '$db
 # The gain over scalar, run by run: the final measures g = 0 (chase.h: the
 # scalar chase) in the optimum's own process, though the sweep lists no
 # scalar variant; the tables and the CSV read it as scalar.
-printf 'name: beside\nkernel: chase\nstrategy: adaptive\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [4]\n  hint: [pldl1keep]\n  depth: 8\n  queries: 4000\ng_min: 1\ng_max: 64\nruns: 3\nwarmup: 1\nmax_runs: 6\nfinal_top: 2\nseed: 5\ntimeout_s: 60\n' > "$TMP/beside.yaml"
+printf 'name: beside\nkernel: chase\nstrategy: adaptive\nparams:\n  variant: [interleaved-prefetch]\n  size_mb: [4]\n  hint: [pldl1keep]\n  depth: 8\n  queries: 4000\nlist_min: 1\nlist_max: 64\nruns: 3\nwarmup: 1\nmax_runs: 6\nfinal_top: 2\nseed: 5\ntimeout_s: 60\n' > "$TMP/beside.yaml"
 bdb=$TMP/beside.db
 "$tune" run "$TMP/beside.yaml" --platform $plat --db "$bdb" > /dev/null 2> "$TMP/beside.err"
 rc=$?

@@ -18,8 +18,8 @@ params:
   hugepages: [off, on]
   depth: 8
   queries: 4000
-g_min: 1
-g_max: 64
+list_min: 1
+list_max: 64
 tolerance_pct: 2
 runs: 3
 warmup: 1

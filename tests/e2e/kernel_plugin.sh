@@ -107,7 +107,7 @@ check "export json carries the kernel's optima ($(tail -1 "$TMP/err2j"))" \
 	[ "$(grep -c '"kernel": "sumk"' "$TMP/tuned.json")" = 2 ]
 
 # The adaptive search walks the numeric list as it walks chase's g.
-printf 'name: sumk-adaptive\nkernel: sumk\nstrategy: adaptive\ng_min: 1\ng_max: 64\nparams:\n  variant: [unrolled]\n  n: [3000]\n  unroll: [2]\nruns: 3\nwarmup: 1\n' > "$TMP/adaptive.yaml"
+printf 'name: sumk-adaptive\nkernel: sumk\nstrategy: adaptive\nlist_min: 1\nlist_max: 64\nparams:\n  variant: [unrolled]\n  n: [3000]\n  unroll: [2]\nruns: 3\nwarmup: 1\n' > "$TMP/adaptive.yaml"
 "$tune" run "$TMP/adaptive.yaml" --platform $plat --kernels-dir "$kd" --db "$TMP/adaptive.db" > /dev/null 2> "$TMP/err2a"
 searched=$(q "$TMP/adaptive.db" "SELECT COUNT(*) FROM trials WHERE phase = 'search' AND status = 'done'")
 check "adaptive: a probe of g = 1, 2, 4 .. 64 and more, fewer than all 64 ($searched; $(tail -1 "$TMP/err2a"))" \

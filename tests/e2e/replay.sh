@@ -20,7 +20,7 @@ params="params:
 printf 'name: rec-grid\nkernel: chase\nstrategy: grid\nrecord_optima: false\nruns: 5\nwarmup: 1\n%s\n  group_size: [%s]\n' \
 	"$params" "$(seq -s, 1 96)" > "$TMP/grid.yaml"
 sed -e 's/^name: rec-grid/name: rec-bridge/' -e "s/group_size: .*/group_size: [$(seq -s, 8 8 96)]/" "$TMP/grid.yaml" > "$TMP/bridge.yaml"
-printf 'name: rec-adaptive\nkernel: chase\nstrategy: adaptive\nruns: 5\nwarmup: 1\ng_min: 1\ng_max: 96\n%s\n' \
+printf 'name: rec-adaptive\nkernel: chase\nstrategy: adaptive\nruns: 5\nwarmup: 1\nlist_min: 1\nlist_max: 96\n%s\n' \
 	"$params" > "$TMP/adaptive.yaml"
 "$tune" run "$TMP/grid.yaml" --platform $plat --db "$db" > /dev/null 2> "$TMP/rec.err"
 "$tune" run "$TMP/bridge.yaml" --platform $plat --db "$db" > /dev/null 2>> "$TMP/rec.err"

@@ -355,8 +355,8 @@ int main(void)
 		size_t n, nc, rounds = 0;
 		long long batch = 0, id = 0;
 
-		CHECK(plan_of(dir, "  variant: [a]\n  engine: [psync, libaio, io_uring]\nstrategy: joint\ng_min: 1\n"
-			      "g_max: 64\nruns: 5\n", NULL, &s, &pl, &err) == 0, "the joint plan: %s", err.msg);
+		CHECK(plan_of(dir, "  variant: [a]\n  engine: [psync, libaio, io_uring]\nstrategy: joint\nlist_min: 1\n"
+			      "list_max: 64\nruns: 5\n", NULL, &s, &pl, &err) == 0, "the joint plan: %s", err.msg);
 		CHECK(pl.nbatches == 3 && pl.batches[0].count == 1 && pl.ntrials == 129, "psync's list is g 1: %zu %zu",
 		      pl.nbatches, pl.ntrials);
 		CHECK(search_init(&se, &s, &pl, NULL, &err) == 0, "search: %s", err.msg);

@@ -59,7 +59,7 @@ static void setup(struct platform *p, struct sweep *s, int strategy, size_t nhin
 	p->usable_memory_mb = 1 << 20;
 	if (!f)
 		exit(2);
-	fprintf(f, "name: synthetic\nkernel: chase\nstrategy: %s\nruns: 5\nseed: 42\ng_min: 1\ng_max: 1024\n"
+	fprintf(f, "name: synthetic\nkernel: chase\nstrategy: %s\nruns: 5\nseed: 42\nlist_min: 1\nlist_max: 1024\n"
 		   "tolerance_pct: 2\nparams:\n  variant: [scalar, interleaved-prefetch]\n  size_mb: 512\n"
 		   "  hint: %s\n  hugepages: %s\n  depth: 12\n  queries: 1000\n%s", strategies[strategy],
 		nhints == 4 ? "[pldl1keep, pldl2keep, pldl3keep, pldl1strm]" : nhints == 2 ? "[pldl1keep, pldl1strm]"

@@ -541,7 +541,7 @@ struct sweep {
 	long long ci_target_pct; /* tight: interval half-width under this % of the median */
 	long long max_trials;    /* budget of search trials; 0: none */
 	long long time_limit_s;  /* budget of time; 0: none */
-	long long list_min, list_max; /* adaptive and joint: the list parameter's range (keys g_min, g_max) */
+	long long list_min, list_max; /* adaptive and joint: the list parameter's range (keys list_min, list_max) */
 	long long tolerance_pct; /* knee: within this % of the best */
 	long long final_top;     /* candidates re-measured before an optimum is recorded */
 	int record_optima;       /* a sweep that only measures leaves the optima alone */

@@ -34,9 +34,11 @@ const struct conf_key sweep_keys[] = {
 	{ "ci_target_pct", CONF_INT, S(ci_target_pct), 1, 100, NULL, NULL, 0, "settled too: a ratio to the best (a lone trial: its median) known to this % at 95% (default 2)" },
 	{ "max_trials", CONF_INT, S(max_trials), 0, 1000000, NULL, NULL, 0, "budget of search trials per sweep; 0 = none" },
 	{ "time_limit_s", CONF_INT, S(time_limit_s), 0, 30LL * 86400, NULL, NULL, 0, "budget of time per sweep; 0 = none" },
-	{ "g_min", CONF_INT, S(list_min), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the smallest value of the list parameter (default 1; within its range)" },
-	{ "g_max", CONF_INT, S(list_max), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the largest (default 1024; a larger one is taken as its range's end)" },
-	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: smallest g within this % of the best (default 2)" },
+	{ "list_min", CONF_INT, S(list_min), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the smallest value of the kernel's list parameter (default 1; within its range)" },
+	{ "list_max", CONF_INT, S(list_max), 1, 1 << 20, NULL, NULL, 0, "adaptive and joint: the largest (default 1024; a larger one is taken as its range's end)" },
+	{ "g_min", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the range is the list parameter's, whatever its name: write list_min: ..." },
+	{ "g_max", CONF_MOVED, 0, 0, 0, NULL, NULL, 0, "the range is the list parameter's, whatever its name: write list_max: ..." },
+	{ "tolerance_pct", CONF_INT, S(tolerance_pct), 0, 50, NULL, NULL, 0, "the knee: the smallest value of the list parameter within this % of the best (default 2)" },
 	{ "final_top", CONF_INT, S(final_top), 0, 16, NULL, NULL, 0, "top candidates re-measured side by side, with every other whose interval reaches the plateau (16 at most), before an optimum is recorded (default 3)" },
 	{ "record_optima", CONF_BOOL, S(record_optima), 0, 0, NULL, NULL, 0, "decide and record optima (default true)" },
 	{ "quick", CONF_SECTION, S(quick), 0, 0, NULL, quick_keys, 0, "overrides applied by --quick" },
@@ -122,7 +124,7 @@ static int resolve_params(const struct sweep *s, const struct conf_entries *para
 }
 
 /* An adaptive search (and the joint one) walks a numeric list parameter,
- * lower metric better: over every value from g_min to g_max within its
+ * lower metric better: over every value from list_min to list_max within its
  * range unless the sweep lists them, ascending. */
 static int adaptive_list(struct sweep *s, struct tune_error *err)
 {
@@ -257,7 +259,7 @@ int sweep_load(const char *name, struct sweep *s, struct tune_error *err)
 	if ((rc = load_manifest_sweep(s, err)) != 0)
 		return rc;
 	if (s->list_min > s->list_max)
-		return tune_fail(err, TUNE_ERR_CONFIG, "%s: g_min %lld is above g_max %lld (swap them)", s->path,
+		return tune_fail(err, TUNE_ERR_CONFIG, "%s: list_min %lld is above list_max %lld (swap them)", s->path,
 				 s->list_min, s->list_max);
 	s->tolerance = (double)s->tolerance_pct / 100.0;
 	return 0;

@@ -135,8 +135,8 @@ static void adaptive_step(struct search *s, size_t b, struct proposals *p)
 		case SEARCH_PROBE: {
 			long long below, above;
 
-			/* Powers of 2 from g_min, within a factor of 2 of the start
-			 * range when there is one, else all of them and g_max. */
+			/* Powers of 2 from list_min, within a factor of 2 of the start
+			 * range when there is one, else all of them and list_max. */
 			for (long long value = vmin; value <= vmax; value *= 2)
 				if (!c->start_hi || (2 * value >= c->start_lo && value <= 2 * c->start_hi))
 					propose(s, p, trial_at(s, b, value));
@@ -217,7 +217,7 @@ refined:
 			if (over > 0 && (double)within / (double)over > 1.05)
 				propose_between(s, p, b, over, within);
 			/* Nothing below measured over the tolerance (a probe that
-			 * started above g_min): halve until something is. */
+			 * started above list_min): halve until something is. */
 			if (over == 0 && within > vmin)
 				propose(s, p, trial_at(s, b, halved(within, vmin)));
 			if (p->n == before)

@@ -21,8 +21,8 @@
  * grid measures every trial; random a seeded sample of max_trials of them;
  * adaptive works along g (a manifest kernel's numeric list parameter) for
  * each context (variant, hint, size, pages) of the plan (a context is one of
- * the plan's batches): a geometric probe from g_min
- * to g_max, refinement inside the best bracket, then bisection towards the
+ * the plan's batches): a geometric probe from list_min
+ * to list_max, refinement inside the best bracket, then bisection towards the
  * knee (the smallest g within tolerance of the best, since a smaller g pollutes
  * the cache less), racing away contexts whose best is clearly worse than the
  * best of their working set. Every round after a context's first carries
@@ -39,7 +39,7 @@ struct search_ctx {
 	int phase;      /* enum search_phase */
 	long long lo, hi; /* bracket in g (refine) or knee interval (knee) */
 	/* Where the probe looks first (a kernel's probe's start: Little's
-	 * law's bounds on chase's g), 0: everywhere from g_min to g_max. */
+	 * law's bounds on chase's g), 0: everywhere from list_min to list_max. */
 	long long start_lo, start_hi;
 	int round;      /* the last round that measured it (joint: halving.c) */
 	int left_of;    /* joint: how many raced when it left the race (0: racing) */

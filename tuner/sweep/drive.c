@@ -140,7 +140,7 @@ static char *spec_json(const struct sweep_run *r)
 		json_object_set_new(o, "search", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"max_runs", (json_int_t)s->max_runs, "ci_target_pct", (json_int_t)s->ci_target_pct,
 			"max_trials", (json_int_t)s->max_trials, "time_limit_s", (json_int_t)s->time_limit_s,
-			"g_min", (json_int_t)s->list_min, "g_max", (json_int_t)s->list_max,
+			"list_min", (json_int_t)s->list_min, "list_max", (json_int_t)s->list_max,
 			"tolerance_pct", (json_int_t)s->tolerance_pct, "final_top", (json_int_t)s->final_top));
 	}
 	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
