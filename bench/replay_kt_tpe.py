@@ -112,6 +112,7 @@ def main():
         rows.append({"strategy": "tpe", "budget_fraction": b, "drift_pct": float(a.drift), "seeds": a.seeds,
                      "median_ratio": quantile(v, 0.5), "p90_ratio": quantile(v, 0.9),
                      "within_5pct": sum(r <= 1.05 for r in v) / len(v),
+                     "ratios": [r if math.isfinite(r) else None for r in ratios[b]],
                      "counts": [c / a.seeds for c in counts[b]]})
     if a.format == "json":
         for r in rows:

@@ -59,11 +59,14 @@ check "--format json: exit 0 ($(cat "$TMP/err"))" test $rc = 0
 check "--format json: an object per strategy and budget, exactly its keys, grid's ratios" python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
-keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
+keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct", "ratios"}
 assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [(s, b) for s in ("grid", "random", "joint") for b in (0.25, 0.5, 0.75, 1.0)], rows
 assert all(set(r) == keys and r["seeds"] == 40 and r["drift_pct"] == 0 for r in rows), rows
 assert [r["median_ratio"] for r in rows[:4]] == [2.0, 1.5, 1.5, 1.0], rows
 assert rows[3]["within_5pct"] == 1.0 and rows[7]["within_5pct"] == 1.0 and rows[11]["within_5pct"] == 1.0, rows
+# The ratio of each seed, in seed order: what the row sums up, and what compares strategies seed by seed.
+assert all(len(r["ratios"]) == 40 and sum(x <= 1.05 for x in r["ratios"]) == round(40 * r["within_5pct"]) for r in rows), rows
+assert all(sorted(r["ratios"])[19] <= r["median_ratio"] <= sorted(r["ratios"])[20] for r in rows), rows
 ' "$TMP/json"
 
 # --serve: the replay as another optimizer's objective, a request a line.
@@ -117,7 +120,7 @@ if /usr/bin/python3 -c 'import optuna' 2> /dev/null; then
 	check "tpe --format json: the replay's keys ($(cat "$TMP/err"))" python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
-keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct"}
+keys = {"strategy", "budget_fraction", "drift_pct", "seeds", "median_ratio", "p90_ratio", "within_5pct", "ratios"}
 assert [(r["strategy"], r["budget_fraction"]) for r in rows] == [("tpe", 0.5), ("tpe", 1.0)], rows
 assert all(set(r) == keys and r["seeds"] == 3 for r in rows), rows
 ' "$TMP/tpe.json"

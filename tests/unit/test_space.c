@@ -334,6 +334,7 @@ static void test_batches(void)
 	CHECK(fours_last.ntold == 4 && fours_last.told[0] == 4 && fours_last.told[3] == 1,
 	      "told 4 batches (%zu), the last cut to one (%zu)", fours_last.ntold, fours_last.told[3]);
 	CHECK(fabs(fours_last.ratio - 2.0) < 1e-12, "the replay measures a batch in one process: %g", fours_last.ratio);
+	search_space_replay_rows_free(&row, 1);
 	search_space_free(&sp);
 }
 
@@ -445,6 +446,8 @@ static void test_joint(void)
 	      "%g within 5%%", rc, err.msg, jr.median_ratio, jr.within_5pct);
 	rc = search_space_replay(&sp, rnd, &o, &rr, &err);
 	CHECK(rc == 0 && rr.within_5pct < 0.9, "random's lowest measurement under drift: %g within 5%%", rr.within_5pct);
+	search_space_replay_rows_free(&jr, 1);
+	search_space_replay_rows_free(&rr, 1);
 	free(seen);
 	search_space_free(&sp);
 }
@@ -510,6 +513,7 @@ static void test_joint_steps(void)
 	rc = search_space_replay(&sp, search_space_strategy("joint"), &o, &row, &err);
 	CHECK(rc == 0 && row.median_ratio <= 1.10 && row.within_5pct >= 0.1, "rc %d (%s): the valley at 0.5%%: median "
 	      "%g, within 5%% in %g", rc, err.msg, row.median_ratio, row.within_5pct);
+	search_space_replay_rows_free(&row, 1);
 	search_space_free(&sp);
 }
 
@@ -657,12 +661,31 @@ static void test_replay(void)
 	CHECK(!rc && rows[3].within_5pct == 1.0 && rows[2].within_5pct == 0.0 && rows[3].measured == 4 &&
 	      rows[3].failed == 1, "grid: within %g, measured %g, failed %g", rows[3].within_5pct, rows[3].measured,
 	      rows[3].failed);
+	for (size_t b = 0; !rc && b < 4; b++)
+		for (size_t s = 0; s < o.seeds; s++)
+			CHECK(rows[b].ratios && fabs(rows[b].ratios[s] - grid_ratio[b]) < 1e-9, "grid at %g, seed %zu: %g, "
+			      "not %g", budgets[b], s, rows[b].ratios ? rows[b].ratios[s] : NAN, grid_ratio[b]);
+	search_space_replay_rows_free(rows, 4);
 	rc = search_space_replay(&sp, search_space_strategy("random"), &o, rows, &err);
+	{
+		/* Each seed's ratio as the row sums them up. */
+		size_t within = 0, below = 0, above = 0;
+
+		for (size_t s = 0; !rc && s < o.seeds; s++) {
+			within += rows[0].ratios[s] <= 1.05;
+			below += rows[0].ratios[s] < rows[0].median_ratio;
+			above += rows[0].ratios[s] > rows[0].median_ratio;
+		}
+		CHECK(!rc && (double)within / (double)o.seeds == rows[0].within_5pct && below <= o.seeds / 2 &&
+		      above <= o.seeds / 2, "random's seeds: %zu within 5%% (%g), %zu below and %zu above the median",
+		      within, rows[0].within_5pct, below, above);
+	}
 	CHECK(rc == 0 && rows[3].median_ratio == 1.0 && rows[3].within_5pct == 1.0, "random with all of it: %g, %g",
 	      rows[3].median_ratio, rows[3].within_5pct);
 	CHECK(rc == 0 && rows[0].within_5pct > 0.05 && rows[0].within_5pct < 0.6 && rows[0].p90_ratio == 3.0,
 	      "random with a quarter: one configuration, the best in some seeds (%g), the worst in the tenth (%g)",
 	      rows[0].within_5pct, rows[0].p90_ratio);
+	search_space_replay_rows_free(rows, 4);
 	search_space_free(&sp);
 }
 

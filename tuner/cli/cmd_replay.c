@@ -162,13 +162,19 @@ static int print_space_json(const struct space_replay_row *rows, size_t n, doubl
 	json_t *a = json_array();
 	int rc = 0;
 
-	for (size_t i = 0; a && i < n; i++)
-		if (json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:I, s:o, s:o, s:f}", "strategy", rows[i].strategy,
-						       "budget_fraction", rows[i].budget_fraction, "drift_pct", drift,
-						       "seeds", (json_int_t)rows[i].seeds, "median_ratio",
+	for (size_t i = 0; a && !rc && i < n; i++) {
+		json_t *ratios = json_array();
+
+		for (size_t s = 0; ratios && rows[i].ratios && s < rows[i].seeds; s++)
+			json_array_append_new(ratios, ratio_json(rows[i].ratios[s]));
+		if (json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:I, s:o, s:o, s:f, s:o}", "strategy",
+						       rows[i].strategy, "budget_fraction", rows[i].budget_fraction,
+						       "drift_pct", drift, "seeds", (json_int_t)rows[i].seeds, "median_ratio",
 						       ratio_json(rows[i].median_ratio), "p90_ratio",
-						       ratio_json(rows[i].p90_ratio), "within_5pct", rows[i].within_5pct)))
+						       ratio_json(rows[i].p90_ratio), "within_5pct", rows[i].within_5pct,
+						       "ratios", ratios)))
 			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+	}
 	if (!a || (!rc && json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))))
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	if (!rc)
@@ -227,6 +233,7 @@ static int replay_space(const struct cmd_options *o, struct tune_error *err)
 	else if (!rc)
 		print_space_table(&sp, rows, nwhich * nbudgets, drift);
 out:
+	search_space_replay_rows_free(rows, nwhich * nbudgets);
 	free(rows);
 	search_space_free(&sp);
 	return rc;

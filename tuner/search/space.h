@@ -212,10 +212,13 @@ struct space_replay_row {
 	double measured;    /* valid configurations measured per seed, mean */
 	double failed;      /* configurations recorded as failing asked for per seed, mean */
 	double excluded;    /* points the record has not asked for per seed, mean */
+	double *ratios;     /* each seed's ratio, in seed order: strategies compare seed by seed (the caller frees) */
 };
 /* Replays strategy st on sp at each budget over o->seeds seeds into
  * rows[0..o->nbudgets). The same options give the same rows. */
 int search_space_replay(const struct search_space *sp, const struct space_strategy_ops *st,
 			const struct space_replay_options *o, struct space_replay_row *rows, struct tune_error *err);
+/* Frees what rows[0..n) hold (each seed's ratios). */
+void search_space_replay_rows_free(struct space_replay_row *rows, size_t n);
 
 #endif

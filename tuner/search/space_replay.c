@@ -174,25 +174,38 @@ static double quantile(const double *v, size_t n, double q)
 	return v[lo] + f * (v[lo + 1] - v[lo]);
 }
 
+void search_space_replay_rows_free(struct space_replay_row *rows, size_t n)
+{
+	for (size_t i = 0; rows && i < n; i++) {
+		free(rows[i].ratios);
+		rows[i].ratios = NULL;
+	}
+}
+
 int search_space_replay(const struct search_space *sp, const struct space_strategy_ops *st,
 			const struct space_replay_options *o, struct space_replay_row *rows, struct tune_error *err)
 {
 	double *ratio = calloc(o->seeds ? o->seeds : 1, sizeof(*ratio));
 	int rc = 0;
 
+	memset(rows, 0, o->nbudgets * sizeof(*rows));
 	if (!ratio)
 		return tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
 	for (size_t b = 0; !rc && b < o->nbudgets; b++) {
 		struct space_replay_row *row = &rows[b];
 		size_t within = 0;
 
-		memset(row, 0, sizeof(*row));
 		row->strategy = st->name;
 		row->budget_fraction = o->budgets[b];
 		row->seeds = o->seeds;
+		if (!(row->ratios = calloc(o->seeds ? o->seeds : 1, sizeof(double)))) {
+			rc = tune_fail(err, TUNE_ERR_SYSTEM, "out of memory");
+			break;
+		}
 		for (size_t s = 0; !rc && s < o->seeds; s++) {
 			rc = search_once(sp, st, s, o->drift, o->budgets[b] * sp->total_ms, &ratio[s], row, err);
 			within += !rc && ratio[s] <= 1.05;
+			row->ratios[s] = ratio[s];
 		}
 		if (rc || !o->seeds)
 			break;
