@@ -33,7 +33,7 @@ db=$TMP/joint.db
 rc=$?
 check "joint sweep exits 0 ($(tail -2 "$TMP/err")) (rc $rc)" test $rc = 0
 check "the race says who goes on" grep -q "tune: sweep 'joint': 2 of the 4 contexts in the race go on, by the medians of this round: chase interleaved-prefetch size_mb=4 hugepages=o[nf]* hint=pldl1[a-z]* group_size=1..64; chase" "$TMP/err"
-check "and who is left" grep -q "tune: sweep 'joint': 1 of the 2 contexts in the race go on, by the medians of this round: chase interleaved-prefetch size_mb=4 hugepages=o[nf]* hint=pldl1[a-z]* group_size=1..64$" "$TMP/err"
+check "and who is left" grep -q "tune: sweep 'joint': 1 of the 2 contexts in the race goes on, by the medians of this round: chase interleaved-prefetch size_mb=4 hugepages=o[nf]* hint=pldl1[a-z]* group_size=1..64$" "$TMP/err"
 check "search state says joint" test "$(q "$db" "SELECT json_extract(search_state, '\$.strategy') FROM sweeps")" = joint
 # 4 contexts: ceil(4/3) = 2 go on after a round, then one.
 check "three contexts left the race, one walked on" \

@@ -518,7 +518,8 @@ void kernel_choices_load(void);
  * kernel's moved: and parameters, else every one's); the check of moved:. */
 int kernel_key_explain(const char *key, const char *section, const struct ynode *top, char *buf, size_t len);
 int manifest_check_moved(const struct kernel_manifest *m, struct tune_error *err);
-/* Whether m's moved: names key; then what to write instead, into buf. */
+/* Whether m's moved: names key; then what to write instead, into buf
+ * (section: NULL at the top, "params" inside params: itself, or a section). */
 int manifest_moved_explain(const struct kernel_manifest *m, const char *key, const char *section, char *buf,
 			   size_t len);
 

@@ -26,16 +26,21 @@ int manifest_check_moved(const struct kernel_manifest *m, struct tune_error *err
 	return 0;
 }
 
-/* "write params: { a: ..., b: ... }" for the names, inside section's key. */
+/* "write params: { a: ..., b: ... }" for the names, inside section's key;
+ * inside params: itself, "write a: ..., b: ... in its place". */
 static void params_to_write(const char *section, const struct conf_value *names, size_t n, const char *one,
 			    char *buf, size_t len)
 {
+	int inside = section && !strcmp(section, "params");
 	size_t used = 0;
 
-	str_appendf(buf, len, &used, "write %s%sparams: {", section ? section : "", section ? ": { " : "");
+	if (inside)
+		str_appendf(buf, len, &used, "write");
+	else
+		str_appendf(buf, len, &used, "write %s%sparams: {", section ? section : "", section ? ": { " : "");
 	for (size_t i = 0; i < (names ? n : 1); i++)
 		str_appendf(buf, len, &used, "%s %s: ...", i ? "," : "", names ? names[i].text : one);
-	str_appendf(buf, len, &used, " }%s", section ? " }" : "");
+	str_appendf(buf, len, &used, "%s", inside ? " in its place" : section ? " } }" : " }");
 }
 
 int manifest_moved_explain(const struct kernel_manifest *m, const char *key, const char *section, char *buf,

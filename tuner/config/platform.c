@@ -120,7 +120,11 @@ static int check_params(const struct platform *p, struct tune_error *err)
 			if (kp && entry_values(kp, pe, NULL, &bad, why, sizeof(why)) > 0)
 				taker = ms[i].name;
 		}
-		if (!found) {
+		for (int i = 0; i < n && !found && !rc; i++)
+			if (manifest_moved_explain(&ms[i], pe->name, "params", why, sizeof(why)))
+				rc = conf_fail_at(err, p->path, pe->at, "key 'params': '%s' is no longer read: %s", pe->name,
+						  why);
+		if (!found && !rc) {
 			suggestion = tune_suggest(pe->name, known);
 			rc = conf_fail_at(err, p->path, pe->at, "key 'params': '%s' is a parameter of no kernel%s%s%s (see "
 					  "'tune kernels')", pe->name, suggestion ? " (did you mean '" : "", suggestion ? suggestion : "",

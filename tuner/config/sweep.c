@@ -56,7 +56,7 @@ static int unknown_param(const struct sweep *s, const struct conf_entry *e, stru
 	char known[1024], moved[600];
 	size_t used = 0, n = 0;
 
-	if (manifest_moved_explain(m, e->name, NULL, moved, sizeof(moved)))
+	if (manifest_moved_explain(m, e->name, "params", moved, sizeof(moved)))
 		return conf_fail_at(err, s->path, e->at, "key 'params': '%s' is no longer read: %s", e->name, moved);
 	known[0] = '\0';
 	for (size_t k = 0; k < m->parameters.n; k++) {

@@ -336,8 +336,8 @@ static void say_race(const struct sweep_run *r, const struct search *s, size_t *
 		*racing = now;
 		return;
 	}
-	fprintf(stderr, "tune: sweep '%s': %zu of the %zu contexts in the race go on, by the medians of this round", r->sweep.name,
-		now, *racing);
+	fprintf(stderr, "tune: sweep '%s': %zu of the %zu contexts in the race go%s on, by the medians of this round",
+		r->sweep.name, now, *racing, now == 1 ? "es" : "");
 	for (size_t b = 0, said = 0; b < pl->nbatches; b++)
 		if (search_racing(s, b)) {
 			const struct batch *bt = &pl->batches[b];
