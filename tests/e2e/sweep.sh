@@ -47,6 +47,13 @@ check "4 MB row" grep -q "^4 MB" "$TMP/results"
 # The platform's file, as the run was given it: its results are under its name:.
 "$tune" results --platform $plat --db "$db" > "$TMP/results-by-file"
 check "results --platform FILE: the results of its name: ($?)" cmp -s "$TMP/results" "$TMP/results-by-file"
+"$tune" results --platform tiny --platform $plat --db "$db" > "$TMP/results-twice"
+check "the same platform by name and by file: once" cmp -s "$TMP/results" "$TMP/results-twice"
+"$tune" results --platform "$TMP/none.yaml" --db "$db" > /dev/null 2> "$TMP/none.err"
+check "results --platform of a missing file: nothing to show ($?)" test $? = 10
+check "results --platform of a missing file: says it is no file either ($(cat "$TMP/none.err"))" grep -q "and no file '$TMP/none.yaml' either: give a platform's name" "$TMP/none.err"
+"$tune" export header --platform "$TMP/none.yaml" --db "$db" > /dev/null 2> "$TMP/none.err"
+check "export header --platform of a missing file: says it is no file either ($(cat "$TMP/none.err"))" grep -q "export: no optima for platform '$TMP/none.yaml' .*and no file '$TMP/none.yaml' either" "$TMP/none.err"
 printf 'name: [tiny\n' > "$TMP/broken.yaml"
 "$tune" results --platform "$TMP/broken.yaml" --db "$db" > /dev/null 2> "$TMP/broken.err"
 check "results --platform of a broken file: a config error ($?)" test $? = 3

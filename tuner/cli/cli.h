@@ -124,6 +124,11 @@ int cmd_open_store(const char *path, struct store **st, struct tune_error *err);
 #define CMD_PLATFORM_NAME_MAX 256
 size_t cmd_platforms_with_optima(sqlite3 *db, const char **out, size_t max, char names[][CMD_PLATFORM_NAME_MAX]);
 
+/* What to do when the database has no results for platform (as given to
+ * --platform), into buf: run it, or, for a file that is not there, what
+ * --platform takes. */
+void cmd_no_results_advice(const char *platform, char *buf, size_t len);
+
 /* The database path: --db, else TUNE_DB, else ./tune.db. Borrowed. */
 const char *cmd_db_path(const char *opt);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../report/report.h"
 #include "../../store/store.h"
@@ -104,7 +105,7 @@ static int check_header(sqlite3 *db, const char *path, struct tune_error *err)
 int cmd_export(int argc, char **argv, struct tune_error *err)
 {
 	static const char *const formats[] = { "csv", "header", "json", NULL };
-	char names[CMD_MAX_PLATFORMS][CMD_PLATFORM_NAME_MAX];
+	char names[CMD_MAX_PLATFORMS][CMD_PLATFORM_NAME_MAX], advice[CMD_PLATFORM_NAME_MAX * 2 + 128];
 	const char *found[CMD_MAX_PLATFORMS];
 	const char **platforms;
 	struct cmd_options o;
@@ -151,6 +152,19 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 			goto out;
 		}
 	}
+	/* A file that is not there, and no platform stored under that name. */
+	for (size_t i = 0; fmt && i < np && platforms == o.platforms; i++) {
+		size_t nf = cmd_platforms_with_optima(store_db(st), found, CMD_MAX_PLATFORMS, names), k = 0;
+
+		while (k < nf && strcmp(found[k], platforms[i]) != 0)
+			k++;
+		cmd_no_results_advice(platforms[i], advice, sizeof(advice));
+		if (k == nf && paths_is_file(platforms[i]) && access(platforms[i], F_OK) != 0) {
+			rc = tune_fail(err, TUNE_ERR_EMPTY, "export: no optima for platform '%s' in '%s' (%s)", platforms[i],
+				       o.db, advice);
+			goto out;
+		}
+	}
 	/* Written beside FILE and renamed over it when whole: a failed export
 	 * leaves the header a build already uses as it was. */
 	if (o.output && strcmp(o.output, "-") != 0) {
@@ -172,9 +186,11 @@ int cmd_export(int argc, char **argv, struct tune_error *err)
 		rc = report_json(store_db(st), platforms, np, out, err);
 	if (out != stdout && fclose(out) != 0 && !rc)
 		rc = tune_fail(err, TUNE_ERR_SYSTEM, "export: cannot write '%s': %s", o.output, strerror(errno));
+	if (np)
+		cmd_no_results_advice(platforms[0], advice, sizeof(advice));
 	if (!rc && fmt == 0 && !rows)
-		rc = np ? tune_fail(err, TUNE_ERR_EMPTY, "export: no results for platform '%s' in '%s' (run 'tune "
-				    "--platform %s' first)", platforms[0], o.db, platforms[0]) :
+		rc = np ? tune_fail(err, TUNE_ERR_EMPTY, "export: no results for platform '%s' in '%s' (%s)", platforms[0],
+				    o.db, advice) :
 			  tune_fail(err, TUNE_ERR_EMPTY, "export: no results in '%s' (run 'tune --platform local' "
 				    "first)", o.db);
 	if (partial[0] && rc)

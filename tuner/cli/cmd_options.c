@@ -137,6 +137,24 @@ static int bad_option(const struct cmd_entry *c, const char *prefix, const char 
 			 suggestion ? "did you mean '--" : "", suggestion ? suggestion : "", suggestion ? "'? " : "", call);
 }
 
+/* Whether the platform being added (platforms[nplatforms]) is given already. */
+static int platform_given(const struct cmd_options *o)
+{
+	for (size_t k = 0; k < o->nplatforms; k++)
+		if (!strcmp(o->platforms[k], o->platforms[o->nplatforms]))
+			return 1;
+	return 0;
+}
+
+void cmd_no_results_advice(const char *platform, char *buf, size_t len)
+{
+	if (paths_is_file(platform) && access(platform, F_OK) != 0)
+		snprintf(buf, len, "and no file '%s' either: give a platform's name (as 'tune results' lists them) or "
+			 "its YAML file", platform);
+	else
+		snprintf(buf, len, "run 'tune --platform %s' first", platform);
+}
+
 /* A platform given as a YAML file where results are looked up by the
  * platform's name: its name: (what a run stored them under). No such file:
  * the name itself (a name stored from elsewhere may hold a '/'). */
@@ -238,7 +256,9 @@ int cmd_parse_options(const char *cmd, int argc, char **argv, struct cmd_options
 			o->platforms[o->nplatforms] = optarg;
 			if ((op->flags & CMD_OPT_BY_NAME) && (rc = name_of_file(o, prefix, optarg, err)) != 0)
 				return rc;
-			o->nplatforms++;
+			/* The same platform again (by name and by its file): once. */
+			if (!(op->flags & CMD_OPT_BY_NAME) || !platform_given(o))
+				o->nplatforms++;
 			break;
 		case 'N':
 			if (o->nkernels == CMD_MAX_KERNELS)

@@ -24,10 +24,14 @@ int cmd_results(int argc, char **argv, struct tune_error *err)
 		return rc;
 	how = (struct report_output){ o.format, o.table, o.output, stdout };
 	rc = report_print(store_db(st), o.platforms, o.nplatforms, &how, &rows, err);
-	if (!rc && !rows)
-		rc = tune_fail(err, TUNE_ERR_EMPTY, "results: no results%s%s%s in '%s' (run 'tune --platform %s' first)",
+	if (!rc && !rows) {
+		char advice[CMD_PLATFORM_NAME_MAX * 2 + 128];
+
+		cmd_no_results_advice(o.nplatforms ? o.platforms[0] : "local", advice, sizeof(advice));
+		rc = tune_fail(err, TUNE_ERR_EMPTY, "results: no results%s%s%s in '%s' (%s)",
 			       o.nplatforms ? " for platform '" : "", o.nplatforms ? o.platforms[0] : "",
-			       o.nplatforms ? "'" : "", o.db, o.nplatforms ? o.platforms[0] : "local");
+			       o.nplatforms ? "'" : "", o.db, advice);
+	}
 	store_close(st);
 	return rc;
 }
