@@ -26,6 +26,13 @@ check "a sweep that does not load: its error is the first line ($(head -1 "$TMP/
 	grep -q "^tune: $TMP/bad.yaml:[0-9]*:[0-9]*: key 'params': 'sizes_mb' is no longer read" <(head -1 "$TMP/bad.err")
 check "a sweep that does not load: no plan shown" test "$(wc -l < "$TMP/bad.err")" = 1
 
+# --quick on a sweep with no quick: section: said, in the plan and as it runs.
+sed -e '/^quick:/,$d' "$TMP/one.yaml" > "$TMP/noquick.yaml"
+"$tune" run "$TMP/noquick.yaml" --quick --db "$TMP/nq.db" < /dev/null > /dev/null 2> "$TMP/nq.err"
+check "--quick without a quick: section: the plan says its full settings" grep -q "^  one .*(no quick: section: its full settings)$" "$TMP/nq.err"
+"$tune" run "$TMP/noquick.yaml" --quick --platform $plat --db "$TMP/nq.db" > /dev/null 2> "$TMP/nq.err"
+check "--quick without a quick: section: the run says so" grep -q "^tune: sweep 'one' has no quick: section: --quick measures it with its full settings$" "$TMP/nq.err"
+
 "$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" --yes < /dev/null > /dev/null 2> "$TMP/yes.err"
 check "--yes: measures ($(tail -1 "$TMP/yes.err"))" test "$(q "$TMP/yes.db" "SELECT p.name || ' ' || s.status FROM sweeps s JOIN platforms p ON p.id = s.platform_id")" = "local done"
 "$tune" run "$TMP/one.yaml" --db "$TMP/yes.db" < /dev/null 2> "$TMP/again.err"

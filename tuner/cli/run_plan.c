@@ -90,12 +90,12 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 	struct sweep sw = { 0 };
 	struct plan pl = { 0 };
 	long long largest_mb = 0;
-	int rc;
+	int rc, full = 0;
 
 	*seconds = -1;
 	if ((rc = sweep_load(name, &sw, err)) == 0) {
 		if (o->quick)
-			sweep_apply_quick(&sw);
+			full = !sweep_apply_quick(&sw);
 		if ((rc = platform_param_values(p, &sw, err)) == 0)
 			rc = plan_build(p, &sw, &pl, err);
 	}
@@ -113,10 +113,10 @@ static int plan_line(const struct platform *p, const char *name, const struct cm
 			fprintf(stderr, "tune: no platform named: this would measure on '%s' (%s), this host%s:\n",
 				p->name, p->path, o->quick ? ", quick settings" : "");
 		*headed = 1;
-		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s\n", sw.name,
+		fprintf(stderr, "  %-14s %s%zu %s, %zu context%s%s; %s%s\n", sw.name,
 			sw.strategy == STRATEGY_GRID ? "" : "a search over ", pl.ntrials,
 			sw.strategy == STRATEGY_GRID ? "trials" : "candidates", contexts, contexts == 1 ? "" : "s", sets,
-			time);
+			time, full ? " (no quick: section: its full settings)" : "");
 		for (size_t k = 0; k < sw.manifest->constraints.n; k++) {
 			char line[1600];
 

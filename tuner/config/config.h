@@ -564,8 +564,8 @@ extern const char *const sweep_strategy_names[];
 
 /* Loads a sweep by name or path; free with sweep_free(), also after an error. */
 int sweep_load(const char *name, struct sweep *s, struct tune_error *err);
-/* Applies the quick: overrides in place. */
-void sweep_apply_quick(struct sweep *s);
+/* Applies the quick: overrides in place; 0 when the sweep has none. */
+int sweep_apply_quick(struct sweep *s);
 /* platform.c: the parameters sweep s leaves out take platform p's values
  * where its params: name them; a list none of whose values the parameter
  * takes is another kernel's (said, and the default kept), one that mixes

@@ -275,8 +275,12 @@ static void take_list(struct conf_ints *dst, struct conf_ints *src)
 	src->n = 0;
 }
 
-void sweep_apply_quick(struct sweep *s)
+int sweep_apply_quick(struct sweep *s)
 {
+	int any = s->quick.runs >= 0 || s->quick.warmup >= 0 || s->quick.max_runs >= 0 || s->quick_kvariants.n;
+
+	for (size_t i = 0; s->manifest && i < s->manifest->parameters.n; i++)
+		any |= s->quick_values[i].n > 0;
 	if (s->quick.runs >= 0)
 		s->runs = s->quick.runs;
 	if (s->quick.warmup >= 0)
@@ -289,6 +293,7 @@ void sweep_apply_quick(struct sweep *s)
 		take_list(&s->values[i], &s->quick_values[i]);
 	}
 	take_list(&s->kvariants, &s->quick_kvariants);
+	return any;
 }
 
 void sweep_free(struct sweep *s)

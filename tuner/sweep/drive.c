@@ -385,8 +385,9 @@ int sweep_drive(const struct exec_context *ctx, const char *sweep_name, const st
 	r->ms.load_max = -1;
 	if ((rc = sweep_load(sweep_name, &r->sweep, err)) != 0)
 		goto out;
-	if (o->quick)
-		sweep_apply_quick(&r->sweep);
+	if (o->quick && !sweep_apply_quick(&r->sweep))
+		fprintf(stderr, "tune: sweep '%s' has no quick: section: --quick measures it with its full settings\n",
+			r->sweep.name);
 	if ((rc = platform_param_values(ctx->platform, &r->sweep, err)) != 0)
 		goto out;
 	r->ms.builds.kernel = r->sweep.manifest;
