@@ -147,7 +147,14 @@ C
 	want=1
 	[ $knee = none ] && want=8
 	check "knee: $knee chooses g=$want (chose '$chosen'; $(tail -1 "$TMP/errk"))" [ "$chosen" = $want ]
+	check "knee: $knee: the best at the largest g measured, short of g's end: said" \
+		grep -q "^tune: warning: sweep 'flat': the best g is 8, the largest measured: a larger one may be better (raise list_max, or list larger values)$" "$TMP/errk"
 done
+# At the parameter's own end there is nothing larger to try: no warning.
+sed 's/^  g: \[1, 2, 4, 8\]/  g: [8, 64]/' "$TMP/flat.yaml" > "$TMP/flat64.yaml"
+"$tune" run "$TMP/flat64.yaml" --platform $plat --kernels-dir "$TMP/kn-none" --db "$TMP/kn-64.db" > /dev/null 2> "$TMP/errk"
+check "the best at g's end (64): no warning of a larger one ($(tail -1 "$TMP/errk"))" \
+	[ "$(q "$TMP/kn-64.db" "SELECT json_extract(params, '$.g') FROM optima")" = 64 ] && ! grep -q "a larger one may be better" "$TMP/errk"
 
 # Resume: the same command measures nothing again.
 "$tune" run "$TMP/sumk.yaml" --platform $plat --kernels-dir "$kd" --db "$db" > /dev/null 2> "$TMP/err3"

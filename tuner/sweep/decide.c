@@ -156,6 +156,27 @@ static int measure_final(void *arg, const struct trial *first, struct trial **fi
 	return measure_trials(&r->ms, fin, nf, final_title, err);
 }
 
+/* The best at the largest value of the list parameter measured, short of
+ * the parameter's end: a larger value, never measured, may be better. */
+static void warn_at_edge(struct sweep_run *r, const struct trial *best)
+{
+	const struct kernel_manifest *m = best->manifest;
+	const struct kernel_param *list = manifest_list_param(m);
+	const struct conf_ints *measured;
+	long long point = manifest_point(best), top = 0;
+
+	if (!list || list->type == PARAM_CHOICE || point == PLAN_NA)
+		return;
+	measured = &r->sweep.values[list - MANIFEST_PARAM(m, 0)];
+	for (size_t k = 0; k < measured->n; k++)
+		if (!k || measured->v[k] > top)
+			top = measured->v[k];
+	if (measured->n > 1 && point == top && top < list->max)
+		sweep_warn(r, "%s%sthe best %s is %lld, the largest measured: a larger one may be better (raise "
+			   "list_max, or list larger values)", best->context, best->context[0] ? ": " : "", list->name,
+			   point);
+}
+
 static int record_decision(void *arg, struct trial *knee, struct trial **cand, size_t n, struct trial *beside,
 			   long long weighed, struct tune_error *err)
 {
@@ -174,6 +195,7 @@ static int record_decision(void *arg, struct trial *knee, struct trial **cand, s
 	for (size_t k = 0; k < n && !baseline; k++)
 		if (cand[k] != knee && manifest_is_baseline(cand[k]))
 			baseline = cand[k];
+	warn_at_edge(r, cand[0]);
 	return record_optimum(r, knee, cand[0], runner, baseline, weighed, err);
 }
 
